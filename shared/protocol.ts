@@ -1,0 +1,134 @@
+/**
+ * The typed socket.io protocol between the phones and the table server.
+ *
+ * One way for state: phone or button → `intent {version, intent}` → validate → apply → append to
+ * the log (fsync) → version + 1 → `snapshot` to every phone. On every (re)connect the phone gets
+ * the latest snapshot. A stale, illegal or malformed intent gets an `error` and changes nothing.
+ *
+ * The schemas here are the edge validation: nothing reaches the rules without passing them.
+ */
+import { z } from 'zod';
+import { DICE_SET_IDS, type DiceSetId, type ObservedDie } from './dice.js';
+import { GAME_IDS, type ButtonName, type DiceRequest, type ErrorCode, type GameId, type GameStatus, type PlayerId, type PlayerInfo } from './game.js';
+
+export const PROTOCOL_VERSION = 1;
+
+/** Largest socket.io message the server accepts (bytes); camera frames from phones fit under it. */
+export const MAX_PAYLOAD_BYTES = 1_000_000;
+
+const diceSetId = z.enum(DICE_SET_IDS as [DiceSetId, ...DiceSetId[]]);
+const gameId = z.enum(GAME_IDS as [GameId, ...GameId[]]);
+const shortText = z.string().min(1).max(64);
+
+export const observedDieSchema = z.object({
+  set: diceSetId,
+  face: z.string().min(1).max(16),
+  color: z.string().max(24).optional(),
+  confidence: z.number().min(0).max(1).optional(),
+  box: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),
+});
+
+export const joinSchema = z.object({
+  code: z.string().min(1).max(16),
+  role: z.enum(['referee', 'player']),
+  /** A player joins as one of the table's seats. */
+  player: shortText.optional(),
+});
+export type JoinRequest = z.infer<typeof joinSchema>;
+
+export const intentSchema = z.discriminatedUnion('type', [
+  /** A game move; its shape is checked by the game's own schema. */
+  z.object({ type: z.literal('move'), move: z.unknown() }),
+  /** Undo the last accepted action (referee or buttons only). Undo is itself an event. */
+  z.object({ type: z.literal('undo') }),
+  /** The dashboard's on-screen hardware buttons (referee only). */
+  z.object({ type: z.literal('button'), button: z.enum(['NEXT', 'BACK', 'READ', 'OK']) }),
+  /** Start a new game at this table (referee only). */
+  z.object({ type: z.literal('table/setup'), game: gameId, options: z.unknown() }),
+  /** Ask the camera to read the tray again. */
+  z.object({ type: z.literal('dice/read') }),
+  /** Correct one die of the pending roll; the correction is recorded. */
+  z.object({ type: z.literal('dice/correct'), index: z.number().int().min(0).max(31), face: z.string().min(1).max(16) }),
+  /** Enter a whole roll by hand (no camera, or the camera is wrong). */
+  z.object({ type: z.literal('dice/manual'), dice: z.array(observedDieSchema).min(1).max(16) }),
+  /** Use the pending roll: it becomes the game's move for this roll. */
+  z.object({ type: z.literal('dice/confirm') }),
+  /** "Teach clew your dice": label the crop of die `index` of the pending roll as `face` for its set. */
+  z.object({ type: z.literal('calibration/label'), set: diceSetId, index: z.number().int().min(0).max(31), face: z.string().min(1).max(16) }),
+  z.object({ type: z.literal('calibration/commit'), set: diceSetId }),
+  z.object({ type: z.literal('calibration/undo'), set: diceSetId }),
+]);
+export type Intent = z.infer<typeof intentSchema>;
+
+export const intentEnvelopeSchema = z.object({
+  /** The snapshot version the phone acted on; a different current version rejects the intent. */
+  version: z.number().int().min(0),
+  intent: intentSchema,
+});
+export type IntentEnvelope = z.infer<typeof intentEnvelopeSchema>;
+
+/** The roll waiting to be used: what the camera read, with corrections applied. */
+export interface PendingRoll {
+  dice: (ObservedDie & { corrected?: boolean; uncertain?: boolean })[];
+  /** Where it came from: 'camera', 'phone-camera' or 'manual'. */
+  source: 'camera' | 'phone-camera' | 'manual';
+  /** True when some die needs a person to confirm before the roll can be used. */
+  needsConfirmation: boolean;
+}
+
+export interface HardwareStatus {
+  camera: { kind: string; ok: boolean; message?: string };
+  buttons: { kind: string; ok: boolean; message?: string }[];
+  model: { ok: boolean; backend?: string; message?: string };
+  log: { ok: boolean; path?: string; entries?: number; message?: string };
+}
+
+export interface CalibrationStatus {
+  set: DiceSetId;
+  /** Labelled crops collected per face so far. */
+  samples: Record<string, number>;
+  active: boolean;
+}
+
+export interface TableSnapshot {
+  protocol: typeof PROTOCOL_VERSION;
+  version: number;
+  game: GameId;
+  title: string;
+  options: unknown;
+  players: PlayerInfo[];
+  /** The game's full state (plain JSON); the dashboard imports the same rules to read it. */
+  state: unknown;
+  status: GameStatus;
+  diceRequest: DiceRequest | null;
+  roll: PendingRoll | null;
+  hardware: HardwareStatus;
+  calibration: CalibrationStatus[];
+  /** Who this phone is. The join code is only sent to the referee. */
+  you: { role: 'referee' | 'player' | 'viewer'; player?: PlayerId; joinCode?: string };
+}
+
+export interface ErrorMessage {
+  code: ErrorCode;
+  message: string;
+  /** The server's current version, so the phone knows whether it is behind. */
+  version?: number;
+}
+
+export type Ack = { ok: true; version: number } | { ok: false; code: ErrorCode; message: string; version?: number };
+
+/** socket.io typings: events the server emits. */
+export interface ServerToClientEvents {
+  snapshot: (snapshot: TableSnapshot) => void;
+  error: (error: ErrorMessage) => void;
+}
+
+/** socket.io typings: events the phones emit. Payloads are `unknown` until validated. */
+export interface ClientToServerEvents {
+  join: (request: unknown, ack?: (result: Ack) => void) => void;
+  intent: (envelope: unknown, ack?: (result: Ack) => void) => void;
+  /** A JPEG frame from a phone used as the camera. */
+  frame: (jpeg: unknown) => void;
+}
+
+export type { ButtonName };

@@ -1,0 +1,44 @@
+/**
+ * The vision port: what the rest of clew may know about reading dice. Only `vision/` imports
+ * TensorFlow.js; everything else sees these types.
+ */
+import type { DiceSetId } from '../shared/dice.js';
+
+/** Interleaved 8-bit RGB pixels, row-major, `data.length === width * height * 3`. */
+export interface RgbImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export type Box = [x0: number, y0: number, x1: number, y1: number];
+
+export interface DieReading {
+  set: DiceSetId;
+  /** The set's face label ("4", "worm", "null", "X", "L", "eye"). */
+  face: string;
+  /** Calibrated probability that `face` is right, 0..1. */
+  confidence: number;
+  box: Box;
+  /** Nearest named colour of the palette in play, when a palette was given. */
+  color?: string;
+  /** Low confidence or unstable across frames: a person should confirm it. */
+  uncertain: boolean;
+}
+
+export interface ReadOptions {
+  /** Dice sets that may appear; the classifier is masked to their faces. */
+  sets: DiceSetId[];
+  /** Named colours (keys of DIE_COLORS) the dice in play may have. */
+  palette?: string[];
+}
+
+export interface DiceReader {
+  /** Locate and read every die in a frame. */
+  read(image: RgbImage, options: ReadOptions): Promise<DieReading[]>;
+  /** Read images that each hold exactly one die (already cropped). */
+  readCrops(crops: RgbImage[], options: ReadOptions): Promise<Omit<DieReading, 'box'>[]>;
+  /** The tfjs backend in use ('wasm', 'tensorflow', 'cpu'). */
+  readonly backend: string;
+  dispose(): void;
+}
