@@ -1,0 +1,149 @@
+/**
+ * vision/image: decoding real bytes (and refusing bad ones), the crop framing every classifier
+ * input shares, resampling and colour spaces.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { decodeImage, encodeJpeg, encodePng } from '../../vision/image/decode.js';
+import { squareAround, squareCrop } from '../../vision/image/crop.js';
+import { createImage, cropRect, pixelAt } from '../../vision/image/image.js';
+import { resize } from '../../vision/image/resize.js';
+import { hsvToRgb, rgbToHsv, toGrey } from '../../vision/image/color.js';
+import type { RgbImage } from '../../vision/types.js';
+
+/** A test card: left half red, right half blue, a green square top-left. */
+function card(width: number, height: number): RgbImage {
+  const img = createImage(width, height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      const c = x < 8 && y < 8 ? [0, 255, 0] : x < width / 2 ? [255, 0, 0] : [0, 0, 255];
+      img.data.set(c, i);
+    }
+  }
+  return img;
+}
+
+describe('decodeImage', () => {
+  it('decodes a PNG losslessly to RGB', async () => {
+    const img = card(40, 30);
+    const back = await decodeImage(await encodePng(img));
+    expect([back.width, back.height]).toEqual([40, 30]);
+    expect(Buffer.from(back.data).equals(Buffer.from(img.data))).toBe(true);
+  });
+
+  it('decodes a JPEG close to the original colours', async () => {
+    const back = await decodeImage(await encodeJpeg(card(64, 48), 95));
+    expect([back.width, back.height]).toEqual([64, 48]);
+    const [r, , b] = pixelAt(back, 20, 30);
+    expect(r).toBeGreaterThan(220);
+    expect(b).toBeLessThan(40);
+  });
+
+  it('applies EXIF orientation (6 = rotate 90° clockwise)', async () => {
+    const img = card(40, 30);
+    const bytes = await sharp(img.data, { raw: { width: 40, height: 30, channels: 3 } })
+      .withMetadata({ orientation: 6 })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const back = await decodeImage(new Uint8Array(bytes));
+    expect([back.width, back.height]).toEqual([30, 40]);
+    // The green corner (top-left) lands top-right after a clockwise quarter turn.
+    const [r, g] = pixelAt(back, 26, 3);
+    expect(g).toBeGreaterThan(180);
+    expect(r).toBeLessThan(80);
+  });
+
+  it('expands greyscale and drops alpha', async () => {
+    const grey = await sharp(new Uint8Array(20).fill(90), { raw: { width: 5, height: 4, channels: 1 } })
+      .png()
+      .toBuffer();
+    const g = await decodeImage(new Uint8Array(grey));
+    expect(g.data.length).toBe(5 * 4 * 3);
+    expect(pixelAt(g, 2, 2)).toEqual([90, 90, 90]);
+    const rgba = await sharp({ create: { width: 3, height: 2, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 1 } } })
+      .png()
+      .toBuffer();
+    const c = await decodeImage(new Uint8Array(rgba));
+    expect(pixelAt(c, 1, 1)).toEqual([10, 20, 30]);
+  });
+
+  it('refuses empty bytes, saying so', async () => {
+    await expect(decodeImage(new Uint8Array(0))).rejects.toThrow(/empty file/);
+  });
+
+  it('refuses bytes that are not an image', async () => {
+    await expect(decodeImage(new TextEncoder().encode('hello, not a picture'))).rejects.toThrow(/not a supported image/);
+  });
+
+  it('refuses a truncated JPEG', async () => {
+    const jpeg = await encodeJpeg(card(64, 64), 90);
+    await expect(decodeImage(jpeg.subarray(0, Math.floor(jpeg.length / 2)))).rejects.toThrow(/decodeImage: .*\d+ bytes/);
+  });
+});
+
+describe('squareCrop', () => {
+  it('frames a square of 1.15 × the longer side around the box centre', () => {
+    expect(squareAround([10, 20, 50, 40])).toEqual([30 - 23, 30 - 23, 30 + 23, 30 + 23]);
+  });
+
+  it('gives 64×64 RGB by default', () => {
+    const out = squareCrop(card(200, 100), [50, 20, 90, 80]);
+    expect([out.width, out.height, out.data.length]).toEqual([64, 64, 64 * 64 * 3]);
+  });
+
+  it('is the identity on an exact pixel grid (scale 1, same size)', () => {
+    const img = card(32, 32);
+    const out = squareCrop(img, [0, 0, 32, 32], { size: 32, scale: 1 });
+    expect(Buffer.from(out.data).equals(Buffer.from(img.data))).toBe(true);
+  });
+
+  it('replicates edge pixels outside the image', () => {
+    const img = card(40, 40); // red on the left edge
+    const out = squareCrop(img, [0, 10, 20, 30], { size: 32, scale: 3 });
+    // The square reaches 20 px left of the image: all of that is the replicated red edge.
+    expect(pixelAt(out, 0, 16)).toEqual([255, 0, 0]);
+  });
+
+  it('keeps a small mark where it belongs when shrinking 5×', () => {
+    const img = createImage(320, 320, [255, 255, 255]);
+    for (let y = 150; y < 170; y++) for (let x = 250; x < 270; x++) img.data.set([0, 0, 0], (y * 320 + x) * 3);
+    const out = squareCrop(img, [0, 0, 320, 320], { size: 64, scale: 1 });
+    // The dark 20 px square covers output pixels 50..53 in x and 30..33 in y.
+    expect(pixelAt(out, 51, 32)[0]).toBeLessThan(10);
+    expect(pixelAt(out, 45, 32)[0]).toBeGreaterThan(245);
+    expect(pixelAt(out, 51, 25)[0]).toBeGreaterThan(245);
+  });
+
+  it('rejects an empty box', () => {
+    expect(() => squareCrop(card(10, 10), [5, 5, 5, 9])).toThrow(/empty box/);
+  });
+});
+
+describe('resize, cropRect, colour', () => {
+  it('resize averages when shrinking (a 2×2 checker becomes its mean)', () => {
+    const img = createImage(2, 2);
+    img.data.set([255, 255, 255], 0);
+    img.data.set([255, 255, 255], 9);
+    expect(pixelAt(resize(img, 1, 1), 0, 0)).toEqual([128, 128, 128]);
+  });
+
+  it('cropRect copies a clipped rectangle', () => {
+    const out = cropRect(card(20, 20), 15, 15, 30, 30);
+    expect([out.width, out.height]).toEqual([5, 5]);
+    expect(pixelAt(out, 0, 0)).toEqual([0, 0, 255]);
+  });
+
+  it('HSV round-trips and names primary hues', () => {
+    expect(rgbToHsv(255, 0, 0)).toEqual([0, 1, 1]);
+    expect(rgbToHsv(0, 0, 255)[0]).toBe(240);
+    for (const c of [[12, 200, 77], [240, 200, 40], [30, 30, 32]] as const) {
+      expect(hsvToRgb(...rgbToHsv(c[0], c[1], c[2]))).toEqual([...c]);
+    }
+  });
+
+  it('toGrey uses Rec. 601 luma', () => {
+    const img = createImage(1, 1, [255, 0, 0]);
+    expect(toGrey(img)[0]).toBe(76);
+  });
+});
