@@ -1,0 +1,253 @@
+/**
+ * Gradient kernels the tfjs wasm backend does not ship, registered on 'wasm' and built from ops
+ * it does have (pad, strided slice, concat, matMul, multiply, sum). tfjs-core's gradient of
+ * Conv2D (plain and fused) calls Conv2DBackpropFilter, and the depthwise gradients call the two
+ * depthwise backprop kernels; without them training on wasm throws "kernel not found".
+ *
+ * Layout: NHWC only (what tfjs-layers uses); dilations must be 1, as tfjs-core's own conv
+ * gradients require. Each kernel is checked against the cpu backend's numbers in
+ * tests/vision/model-wasm-gradients.test.ts.
+ */
+import * as tf from '@tensorflow/tfjs';
+import type { KernelBackend, KernelConfig, KernelFunc, TensorInfo } from '@tensorflow/tfjs';
+
+type Conv4 = [number, number, number, number];
+type Pad = 'valid' | 'same' | number | [[number, number], [number, number], [number, number], [number, number]];
+
+/** The 2-D geometry of a convolution, as tfjs computes it. */
+interface ConvGeometry {
+  batch: number;
+  inHeight: number;
+  inWidth: number;
+  outHeight: number;
+  outWidth: number;
+  filterHeight: number;
+  filterWidth: number;
+  strideHeight: number;
+  strideWidth: number;
+  top: number;
+  left: number;
+}
+
+function geometry(
+  kernel: string,
+  inShape: Conv4,
+  filterShape: Conv4,
+  strides: number | [number, number],
+  dilations: number | [number, number],
+  pad: Pad,
+  dimRoundingMode: 'floor' | 'round' | 'ceil' | undefined,
+  depthwise: boolean,
+): ConvGeometry {
+  const d = typeof dilations === 'number' ? [dilations, dilations] : dilations;
+  if (d[0] !== 1 || d[1] !== 1) throw new Error(`${kernel} (wasm): dilations ${JSON.stringify(dilations)} are not supported; use 1`);
+  const info = tf.backend_util.computeConv2DInfo(inShape, filterShape, strides, 1, pad, dimRoundingMode, depthwise, 'channelsLast');
+  return {
+    batch: info.batchSize,
+    inHeight: info.inHeight,
+    inWidth: info.inWidth,
+    outHeight: info.outHeight,
+    outWidth: info.outWidth,
+    filterHeight: info.filterHeight,
+    filterWidth: info.filterWidth,
+    strideHeight: info.strideHeight,
+    strideWidth: info.strideWidth,
+    top: info.padInfo.top,
+    left: info.padInfo.left,
+  };
+}
+
+/** A Tensor for a kernel input. Ops hand kernels real Tensors; a bare TensorInfo is copied. */
+function asTensor(info: TensorInfo, backend: unknown): tf.Tensor {
+  if (info instanceof tf.Tensor) return info;
+  return tf.tensor((backend as KernelBackend).readSync(info.dataId) as Float32Array, info.shape, info.dtype);
+}
+
+/**
+ * For every filter tap (kh, kw), the input pixels it meets: a [N, outH, outW, C] tensor per tap,
+ * in row-major tap order. This is im2col split by tap, done with pad + strided slice.
+ */
+function tapPatches(x: tf.Tensor4D, g: ConvGeometry, padValue = 0): tf.Tensor4D[] {
+  const [, , , channels] = x.shape;
+  const needRows = (g.filterHeight - 1) + (g.outHeight - 1) * g.strideHeight + 1;
+  const needCols = (g.filterWidth - 1) + (g.outWidth - 1) * g.strideWidth + 1;
+  const bottom = Math.max(0, needRows - g.top - g.inHeight);
+  const right = Math.max(0, needCols - g.left - g.inWidth);
+  const padded = tf.pad(x, [[0, 0], [g.top, bottom], [g.left, right], [0, 0]], padValue);
+  const taps: tf.Tensor4D[] = [];
+  for (let kh = 0; kh < g.filterHeight; kh++) {
+    for (let kw = 0; kw < g.filterWidth; kw++) {
+      taps.push(
+        tf.stridedSlice(
+          padded,
+          [0, kh, kw, 0],
+          [g.batch, kh + (g.outHeight - 1) * g.strideHeight + 1, kw + (g.outWidth - 1) * g.strideWidth + 1, channels],
+          [1, g.strideHeight, g.strideWidth, 1],
+        ) as tf.Tensor4D,
+      );
+    }
+  }
+  return taps;
+}
+
+/**
+ * The adjoint of `tapPatches`: adds each tap's [N, outH, outW, C] values back onto the input
+ * pixels that tap read, by zero insertion (stride), a shift (tap offset) and a crop (padding).
+ */
+function scatterTaps(taps: tf.Tensor4D[], g: ConvGeometry, inHeight: number, inWidth: number): tf.Tensor4D {
+  const sh = g.strideHeight;
+  const sw = g.strideWidth;
+  const kh = g.filterHeight;
+  const kw = g.filterWidth;
+  const gridH = (kh - 1) + g.outHeight * sh;
+  const gridW = (kw - 1) + g.outWidth * sw;
+  let total: tf.Tensor4D | undefined;
+  taps.forEach((tap, index) => {
+    const r = Math.floor(index / kw);
+    const c = index % kw;
+    const channels = tap.shape[3];
+    const spread = tf
+      .pad(tap.reshape([g.batch, g.outHeight, 1, g.outWidth, 1, channels]), [[0, 0], [0, 0], [0, sh - 1], [0, 0], [0, sw - 1], [0, 0]])
+      .reshape([g.batch, g.outHeight * sh, g.outWidth * sw, channels]);
+    const placed = tf.pad(spread, [[0, 0], [r, kh - 1 - r], [c, kw - 1 - c], [0, 0]]) as tf.Tensor4D;
+    total = total ? (tf.add(total, placed) as tf.Tensor4D) : placed;
+  });
+  if (!total) throw new Error('scatterTaps: no taps');
+  const channels = total.shape[3];
+  const extraH = Math.max(0, g.top + inHeight - gridH);
+  const extraW = Math.max(0, g.left + inWidth - gridW);
+  const grid = extraH || extraW ? tf.pad(total, [[0, 0], [0, extraH], [0, extraW], [0, 0]]) : total;
+  return tf.slice(grid, [0, g.top, g.left, 0], [g.batch, inHeight, inWidth, channels]);
+}
+
+interface Conv2DBackpropFilterAttrs {
+  strides: number | [number, number];
+  pad: Pad;
+  dataFormat: 'NHWC' | 'NCHW';
+  dimRoundingMode?: 'floor' | 'round' | 'ceil';
+  filterShape: Conv4;
+}
+
+/** dW[kh,kw,ci,co] = Σ x[n, i·s+kh−top, j·s+kw−left, ci] · dy[n,i,j,co]: one matMul over taps. */
+const conv2DBackpropFilter: KernelFunc = ({ inputs, backend, attrs }) => {
+  const a = attrs as unknown as Conv2DBackpropFilterAttrs;
+  if (a.dataFormat === 'NCHW') throw new Error('Conv2DBackpropFilter (wasm): only NHWC is supported');
+  const x = asTensor(inputs.x!, backend) as tf.Tensor4D;
+  const dy = asTensor(inputs.dy!, backend) as tf.Tensor4D;
+  const g = geometry('Conv2DBackpropFilter', x.shape, a.filterShape, a.strides, 1, a.pad, a.dimRoundingMode, false);
+  return tf.tidy(() => {
+    const [kh, kw, ci, co] = a.filterShape;
+    const rows = g.batch * g.outHeight * g.outWidth;
+    const cols = tf.concat(tapPatches(x, g), 3).reshape([rows, kh * kw * ci]);
+    return tf.matMul(cols, dy.reshape([rows, co]), true, false).reshape([kh, kw, ci, co]);
+  });
+};
+
+interface DepthwiseBackpropAttrs {
+  strides: number | [number, number];
+  dilations: number | [number, number];
+  pad: Pad;
+  dimRoundingMode?: 'floor' | 'round' | 'ceil';
+}
+
+/** dW[kh,kw,ci,m] = Σ x[n, i·s+kh−top, j·s+kw−left, ci] · dy[n,i,j,ci·M+m]. */
+const depthwiseBackpropFilter: KernelFunc = ({ inputs, backend, attrs }) => {
+  const a = attrs as unknown as DepthwiseBackpropAttrs & { filterShape: Conv4 };
+  const x = asTensor(inputs.x!, backend) as tf.Tensor4D;
+  const dy = asTensor(inputs.dy!, backend) as tf.Tensor4D;
+  const g = geometry('DepthwiseConv2dNativeBackpropFilter', x.shape, a.filterShape, a.strides, a.dilations, a.pad, a.dimRoundingMode, true);
+  return tf.tidy(() => {
+    const [kh, kw, ci, mult] = a.filterShape;
+    const rows = g.batch * g.outHeight * g.outWidth;
+    const grad = dy.reshape([rows, ci, mult]);
+    const perTap = tapPatches(x, g).map((p) => tf.sum(tf.mul(p.reshape([rows, ci, 1]), grad), 0));
+    return tf.stack(perTap).reshape([kh, kw, ci, mult]);
+  });
+};
+
+/**
+ * dx[n,r,c,ci] = Σ over taps and multipliers of dy[n,i,j,ci·M+m] · w[kh,kw,ci,m] where
+ * r = i·s+kh−top: each tap's contribution is spread onto a stride-spaced grid (zero insertion),
+ * shifted by the tap offset, summed, and cropped back to the input.
+ */
+const depthwiseBackpropInput: KernelFunc = ({ inputs, backend, attrs }) => {
+  const a = attrs as unknown as DepthwiseBackpropAttrs & { inputShape: Conv4 };
+  const dy = asTensor(inputs.dy!, backend) as tf.Tensor4D;
+  const filter = asTensor(inputs.filter!, backend) as tf.Tensor4D;
+  const g = geometry('DepthwiseConv2dNativeBackpropInput', a.inputShape, filter.shape, a.strides, a.dilations, a.pad, a.dimRoundingMode, true);
+  return tf.tidy(() => {
+    const [kh, kw, ci, mult] = filter.shape;
+    const grad = dy.reshape([g.batch, g.outHeight, g.outWidth, ci, mult]);
+    const taps: tf.Tensor4D[] = [];
+    for (let r = 0; r < kh; r++) {
+      for (let c = 0; c < kw; c++) {
+        const w = tf.slice(filter, [r, c, 0, 0], [1, 1, ci, mult]).reshape([ci, mult]);
+        taps.push(tf.sum(tf.mul(grad, w), 4) as tf.Tensor4D);
+      }
+    }
+    return scatterTaps(taps, g, a.inputShape[1], a.inputShape[2]);
+  });
+};
+
+interface MaxPoolGradAttrs {
+  filterSize: number | [number, number];
+  strides: number | [number, number];
+  pad: Pad;
+  dimRoundingMode?: 'floor' | 'round' | 'ceil';
+}
+
+/**
+ * Each window's gradient goes to the first pixel (row-major) holding the window's maximum, as on
+ * the cpu backend. Replaces the wasm build's own MaxPoolGrad, which loses gradients when there is
+ * more than one channel (measured on tfjs-backend-wasm 4.22: see the test).
+ */
+const maxPoolGrad: KernelFunc = ({ inputs, backend, attrs }) => {
+  const a = attrs as unknown as MaxPoolGradAttrs;
+  const dy = asTensor(inputs.dy!, backend) as tf.Tensor4D;
+  const x = asTensor(inputs.input!, backend) as tf.Tensor4D;
+  const y = asTensor(inputs.output!, backend) as tf.Tensor4D;
+  const info = tf.backend_util.computePool2DInfo(x.shape, a.filterSize, a.strides, 1, a.pad, a.dimRoundingMode);
+  const g: ConvGeometry = {
+    batch: info.batchSize, inHeight: info.inHeight, inWidth: info.inWidth, outHeight: info.outHeight, outWidth: info.outWidth,
+    filterHeight: info.filterHeight, filterWidth: info.filterWidth, strideHeight: info.strideHeight, strideWidth: info.strideWidth,
+    top: info.padInfo.top, left: info.padInfo.left,
+  };
+  return tf.tidy(() => {
+    let unclaimed: tf.Tensor = tf.onesLike(y);
+    const taps = tapPatches(x, g, -3.4e38).map((patch) => {
+      const isMax = tf.mul(tf.cast(tf.equal(patch, y), 'float32'), unclaimed);
+      unclaimed = tf.sub(unclaimed, isMax);
+      return tf.mul(isMax, dy) as tf.Tensor4D;
+    });
+    return scatterTaps(taps, g, x.shape[1], x.shape[2]);
+  });
+};
+
+/** Kernels the wasm build lacks. */
+export const WASM_GRADIENT_KERNELS: readonly KernelConfig[] = [
+  { kernelName: 'Conv2DBackpropFilter', backendName: 'wasm', kernelFunc: conv2DBackpropFilter },
+  { kernelName: 'DepthwiseConv2dNativeBackpropFilter', backendName: 'wasm', kernelFunc: depthwiseBackpropFilter },
+  { kernelName: 'DepthwiseConv2dNativeBackpropInput', backendName: 'wasm', kernelFunc: depthwiseBackpropInput },
+];
+
+/** Kernels the wasm build has but gets wrong; ours replace them. */
+export const WASM_REPLACED_KERNELS: readonly KernelConfig[] = [
+  { kernelName: 'MaxPoolGrad', backendName: 'wasm', kernelFunc: maxPoolGrad },
+];
+
+let registered = false;
+
+/** Registers the missing and replacement kernels on 'wasm' (once). Returns their names. */
+export function registerWasmGradientKernels(): string[] {
+  const names = [...WASM_GRADIENT_KERNELS, ...WASM_REPLACED_KERNELS].map((k) => k.kernelName);
+  if (registered) return names;
+  for (const config of WASM_GRADIENT_KERNELS) {
+    if (!tf.getKernel(config.kernelName, 'wasm')) tf.registerKernel(config);
+  }
+  for (const config of WASM_REPLACED_KERNELS) {
+    if (tf.getKernel(config.kernelName, 'wasm')) tf.unregisterKernel(config.kernelName, 'wasm');
+    tf.registerKernel(config);
+  }
+  registered = true;
+  return names;
+}
