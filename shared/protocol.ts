@@ -69,7 +69,8 @@ export type IntentEnvelope = z.infer<typeof intentEnvelopeSchema>;
 
 /** The roll waiting to be used: what the camera read, with corrections applied. */
 export interface PendingRoll {
-  dice: (ObservedDie & { corrected?: boolean; uncertain?: boolean })[];
+  /** `corrected`: a person changed this die's face; `readAs` then keeps what the camera read. */
+  dice: (ObservedDie & { corrected?: boolean; uncertain?: boolean; readAs?: string })[];
   /** Where it came from: 'camera', 'phone-camera' or 'manual'. */
   source: 'camera' | 'phone-camera' | 'manual';
   /** True when some die needs a person to confirm before the roll can be used. */

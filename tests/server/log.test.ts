@@ -1,0 +1,179 @@
+/**
+ * The event log survives power cuts: what was acknowledged is there after a restart, a torn last
+ * line is dropped with a warning, a corrupt line is reported by its number, compaction loses
+ * nothing whenever the power goes.
+ */
+import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fail, ok } from '../../shared/game.js';
+import { EventLog, LogCorruptError, type LogOptions } from '../../web/server/log.js';
+import { collectingLogger } from '../../web/server/logger.js';
+import { tempDir } from '../support/tmp.js';
+
+interface Tally {
+  n: number;
+  sum: number;
+}
+type Add = { add: number };
+
+let dir: string;
+let remove: () => Promise<void>;
+beforeEach(async () => ({ dir, remove } = await tempDir()));
+afterEach(() => remove());
+
+function options(over: Partial<LogOptions<Tally, Add>> = {}): LogOptions<Tally, Add> & { logger: ReturnType<typeof collectingLogger> } {
+  return {
+    dir,
+    name: 'tally',
+    eventSchema: z.object({ add: z.number() }),
+    stateSchema: z.object({ n: z.number(), sum: z.number() }),
+    // Negative additions do not fold: they stand for an event the rules no longer accept.
+    fold: (s, e) => (e.add < 0 ? fail('move/illegal', 'negative') : ok({ n: (s?.n ?? 0) + 1, sum: (s?.sum ?? 0) + e.add })),
+    onCorrupt: 'recover',
+    compactEvery: 1000,
+    now: () => 1_700_000_000_000,
+    ...over,
+    logger: collectingLogger(),
+  };
+}
+
+async function write(adds: number[], over: Partial<LogOptions<Tally, Add>> = {}): Promise<void> {
+  const { log } = await EventLog.open(options(over));
+  let s: Tally = { n: 0, sum: 0 };
+  for (const add of adds) {
+    s = { n: s.n + 1, sum: s.sum + add };
+    await log.append(s.n, { add }, s);
+  }
+  await log.close();
+}
+
+const file = () => path.join(dir, 'tally.jsonl');
+
+describe('the event log', () => {
+  it('what was appended is folded back on the next start', async () => {
+    await write([1, 2, 3]);
+    const { log, state, version } = await EventLog.open(options());
+    expect(state).toEqual({ n: 3, sum: 6 });
+    expect(version).toBe(3);
+    expect(log.status()).toMatchObject({ ok: true, entries: 3, version: 3 });
+    await log.close();
+  });
+
+  it('one JSON line per event, with its version', async () => {
+    await write([5, 7]);
+    const lines = (await readFile(file(), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      { v: 1, t: 1_700_000_000_000, e: { add: 5 } },
+      { v: 2, t: 1_700_000_000_000, e: { add: 7 } },
+    ]);
+  });
+
+  it('a torn last line is dropped with a warning and nothing else is lost', async () => {
+    await write([1, 2, 3]);
+    await appendFile(file(), '{"v":4,"t":1,"e":{"ad');
+    const opts = options();
+    const { log, state } = await EventLog.open(opts);
+    expect(state).toEqual({ n: 3, sum: 6 });
+    expect(opts.logger.lines.some((l) => l.level === 'warn' && /torn last line/.test(l.message))).toBe(true);
+    expect(log.status().ok).toBe(true);
+    // The next event starts on a line of its own.
+    await log.append(4, { add: 10 }, { n: 4, sum: 16 });
+    await log.close();
+    const again = await EventLog.open(options());
+    expect(again.state).toEqual({ n: 4, sum: 16 });
+    await again.log.close();
+  });
+
+  it('a tail of zero bytes (a power cut after the size grew) is a torn line too', async () => {
+    await write([1, 2]);
+    await appendFile(file(), Buffer.alloc(300));
+    const { log, state } = await EventLog.open(options());
+    expect(state).toEqual({ n: 2, sum: 3 });
+    await log.close();
+    expect((await readFile(file(), 'utf8')).endsWith('}\n')).toBe(true);
+  });
+
+  describe('a corrupt line in the middle', () => {
+    async function corruptLine2(): Promise<void> {
+      await write([1, 2, 3, 4]);
+      const lines = (await readFile(file(), 'utf8')).split('\n');
+      lines[1] = '{"v":2,"t":1,"e":{"add":2}'; // a byte lost in the middle of the file
+      await writeFile(file(), lines.join('\n'));
+    }
+
+    it('recover (default): starts from the last good state, says which line, keeps the original', async () => {
+      await corruptLine2();
+      const opts = options();
+      const { log, state, version } = await EventLog.open(opts);
+      expect(state).toEqual({ n: 1, sum: 1 });
+      expect(version).toBe(1);
+      const status = log.status();
+      expect(status.ok).toBe(false);
+      expect(status.message).toMatch(/line 2 of tally\.jsonl is corrupt: not JSON .*\(2 later lines not replayed\)/);
+      const kept = (await readdir(dir)).filter((f) => f.startsWith('tally.jsonl.corrupt-'));
+      expect(kept).toHaveLength(1);
+      expect((await readFile(path.join(dir, kept[0]!), 'utf8')).split('\n')).toHaveLength(5);
+      await log.append(2, { add: 20 }, { n: 2, sum: 21 });
+      await log.close();
+      const again = await EventLog.open(options());
+      expect(again.state).toEqual({ n: 2, sum: 21 });
+      expect(again.log.status().ok).toBe(true);
+      await again.log.close();
+    });
+
+    it('refuse: opening throws with the file and the line number', async () => {
+      await corruptLine2();
+      const error = await EventLog.open(options({ onCorrupt: 'refuse' })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LogCorruptError);
+      expect((error as LogCorruptError).line).toBe(2);
+      expect((error as Error).message).toMatch(/tally\.jsonl, line 2: not JSON/);
+    });
+  });
+
+  it('a version out of sequence is corrupt', async () => {
+    await write([1, 2]);
+    await appendFile(file(), '{"v":7,"t":1,"e":{"add":1}}\n{"v":8,"t":1,"e":{"add":1}}\n');
+    const error = await EventLog.open(options({ onCorrupt: 'refuse' })).catch((e: unknown) => e);
+    expect((error as LogCorruptError).line).toBe(3);
+    expect((error as Error).message).toMatch(/version 7 out of sequence \(expected 3\)/);
+  });
+
+  it('an event that no longer replays is reported like a corrupt line', async () => {
+    await write([1]);
+    await appendFile(file(), '{"v":2,"t":1,"e":{"add":-1}}\n');
+    const error = await EventLog.open(options({ onCorrupt: 'refuse' })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/line 2: the event does not replay: move\/illegal/);
+  });
+
+  describe('compaction', () => {
+    it('after compactEvery events the state is snapshotted and the log starts empty; a restart sees it all', async () => {
+      await write([1, 2, 3, 4, 5, 6, 7], { compactEvery: 3 });
+      expect((await readFile(file(), 'utf8')).trimEnd().split('\n')).toHaveLength(1);
+      const { log, state, version } = await EventLog.open(options({ compactEvery: 3 }));
+      expect(state).toEqual({ n: 7, sum: 28 });
+      expect(version).toBe(7);
+      await log.close();
+    });
+
+    it('a power cut between writing the snapshot and emptying the log loses and repeats nothing', async () => {
+      await write([1, 2, 3]);
+      // The snapshot landed (atomically) but the old lines are still in the log.
+      await writeFile(path.join(dir, 'tally.snapshot.json'), JSON.stringify({ v: 3, t: 1, state: { n: 3, sum: 6 } }));
+      const { log, state } = await EventLog.open(options());
+      expect(state).toEqual({ n: 3, sum: 6 });
+      await log.append(4, { add: 4 }, { n: 4, sum: 10 });
+      await log.close();
+      const again = await EventLog.open(options());
+      expect(again.state).toEqual({ n: 4, sum: 10 });
+      await again.log.close();
+    });
+  });
+
+  it('appends out of sequence are refused (a bug, never silently written)', async () => {
+    const { log } = await EventLog.open(options());
+    await expect(log.append(2, { add: 1 }, { n: 2, sum: 1 })).rejects.toThrow(/out of sequence/);
+    await log.close();
+  });
+});
