@@ -11,11 +11,20 @@ export interface CameraFrame {
   at: number;
 }
 
+/** What a source says about itself for `/api/health`: working or not, and why, in plain words. */
+export interface SourceStatus {
+  kind: string;
+  ok: boolean;
+  message: string;
+}
+
 export interface FrameSource {
   readonly kind: string;
   start(): Promise<void>;
   stop(): Promise<void>;
   frames(): AsyncIterable<CameraFrame>;
+  /** Every source in device/ has it; optional so that hand-written fakes stay valid. */
+  status?(): SourceStatus;
 }
 
 export type ButtonEvent = 'press' | 'release' | 'hold';
@@ -26,6 +35,7 @@ export interface ButtonSource {
   stop(): Promise<void>;
   on(event: ButtonEvent, listener: (button: ButtonName) => void): void;
   off(event: ButtonEvent, listener: (button: ButtonName) => void): void;
+  status?(): SourceStatus;
 }
 
 export interface StatusLed {

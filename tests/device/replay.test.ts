@@ -1,0 +1,113 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { looksLikeJpeg } from '../../device/camera/jpeg.js';
+import { ReplayCamera, replayOrder } from '../../device/camera/replay.js';
+import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { memoryLogger } from '../../device/log.js';
+import { FakeClock } from './support/fake-clock.js';
+import { flush, take } from './support/collect.js';
+
+async function tinyFolder(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'clew-replay-'));
+  const solid = (r: number) => sharp({ create: { width: 8, height: 8, channels: 3, background: { r, g: 0, b: 0 } } });
+  await writeFile(path.join(dir, 'f2.jpg'), await solid(20).jpeg().toBuffer());
+  await writeFile(path.join(dir, 'f10.png'), await solid(200).png().toBuffer());
+  await writeFile(path.join(dir, 'f1.jpg'), await solid(120).jpeg().toBuffer());
+  await writeFile(path.join(dir, 'notes.txt'), 'not a frame');
+  await writeFile(path.join(dir, 'broken.jpg'), 'this is not a jpeg');
+  return dir;
+}
+
+const red = async (jpeg: Uint8Array) => (await sharp(jpeg).raw().toBuffer())[0]!;
+
+const started: ReplayCamera[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((c) => c.stop()));
+});
+
+describe('replay camera', () => {
+  it('plays frame files in natural name order, skipping other files', () => {
+    expect(replayOrder(['f10.png', 'f2.jpg', 'notes.txt', 'f1.JPG', '.hidden.jpg', 'f3.jpeg'])).toEqual(['f1.JPG', 'f2.jpg', 'f3.jpeg', 'f10.png']);
+  });
+
+  it('loops the folder at the set fps, PNGs converted to JPEG, bad files skipped with a warning', async () => {
+    const dir = await tinyFolder();
+    const clock = new FakeClock();
+    const log = memoryLogger();
+    const camera = new ReplayCamera({ folder: dir, fps: 5, log, clock });
+    started.push(camera);
+    const reading = take(camera.frames(), 5);
+    await camera.start();
+    for (let i = 0; i < 4; i++) {
+      await flush();
+      clock.advance(200);
+    }
+    const frames = await reading;
+    expect(frames.map((f) => f.at)).toEqual([0, 200, 400, 600, 800]);
+    expect(frames.every((f) => looksLikeJpeg(f.jpeg))).toBe(true);
+    const reds = await Promise.all(frames.map((f) => red(f.jpeg)));
+    // f1 (120), f2 (20), f10 (200, from PNG), then f1 and f2 again: JPEG is lossy, so compare loosely.
+    expect(reds.map((r) => Math.round(r / 10) * 10)).toEqual([120, 20, 200, 120, 20]);
+    expect(log.messages('warn').join('\n')).toMatch(/broken\.jpg: not a JPEG or PNG/);
+    expect(camera.status()).toMatchObject({ kind: 'replay', ok: true });
+  });
+
+  it('without loop, the stream ends after the last frame', async () => {
+    const dir = await tinyFolder();
+    const clock = new FakeClock();
+    const camera = new ReplayCamera({ folder: dir, fps: 10, loop: false, clock });
+    started.push(camera);
+    const all: number[] = [];
+    const reading = (async () => {
+      for await (const f of camera.frames()) all.push(f.at);
+    })();
+    await camera.start();
+    for (let i = 0; i < 6; i++) {
+      await flush();
+      clock.advance(100);
+    }
+    await reading;
+    expect(all).toEqual([0, 100, 200]);
+    expect(camera.status().message).toMatch(/finished/);
+  });
+
+  it('a missing folder is reported in status, not thrown', async () => {
+    const log = memoryLogger();
+    const camera = new ReplayCamera({ folder: '/nonexistent/clew-frames', fps: 2, log, clock: new FakeClock() });
+    await camera.start();
+    expect(camera.status()).toMatchObject({ ok: false });
+    expect(camera.status().message).toMatch(/cannot read replay folder \/nonexistent\/clew-frames/);
+    expect(log.messages('error')).toHaveLength(1);
+  });
+
+  it('an fps of zero is refused at construction', () => {
+    expect(() => new ReplayCamera({ folder: '.', fps: 0 })).toThrow(/fps must be > 0/);
+  });
+
+  it('the shipped sequence: 12 small JPEG frames of a tray, dice moving then still', async () => {
+    const scene = JSON.parse(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'scene.json'), 'utf8')) as { movingFrames: number; stillFrames: number; settled: unknown[] };
+    const clock = new FakeClock();
+    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 4, clock });
+    started.push(camera);
+    const reading = take(camera.frames(), 12);
+    await camera.start();
+    for (let i = 0; i < 11; i++) {
+      await flush();
+      clock.advance(250);
+    }
+    const frames = await reading;
+    expect(frames).toHaveLength(scene.movingFrames + scene.stillFrames);
+    expect(scene.settled).toHaveLength(4);
+    const total = frames.reduce((n, f) => n + f.jpeg.length, 0);
+    expect(total).toBeLessThan(1_000_000);
+    const meta = await sharp(frames[0]!.jpeg).metadata();
+    expect([meta.width, meta.height]).toEqual([640, 480]);
+    // Still frames differ only by sensor noise; moving frames differ a lot.
+    const pixels = await Promise.all(frames.map((f) => sharp(f.jpeg).greyscale().raw().toBuffer()));
+    const diff = (a: Buffer, b: Buffer) => a.reduce((s, v, i) => s + Math.abs(v - b[i]!), 0) / a.length;
+    expect(diff(pixels[1]!, pixels[2]!)).toBeGreaterThan(3 * diff(pixels[8]!, pixels[9]!));
+  });
+});
