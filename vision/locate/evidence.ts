@@ -1,0 +1,98 @@
+/**
+ * Per-pixel evidence that a pixel is not tray: its CIELAB difference from the estimated tray colour
+ * at that spot, in units of the tray's own texture there (so wood grain or felt fuzz needs more
+ * contrast than a plain card does), lightness and chroma each against their own texture.
+ */
+import type { Background } from './background.js';
+import type { LabPlanes } from './lab.js';
+
+export interface EvidenceOptions {
+  /** Lab units added to the tray texture before dividing (sensor noise, JPEG). Default 2.5. */
+  noiseFloor?: number;
+  /** Chroma units added likewise (chroma noise is lower than lightness noise). Default 2. */
+  chromaFloor?: number;
+}
+
+/** Bilinear weights of cell centres along one axis, per pixel. */
+function axisWeights(size: number, cell: number, cells: number): { i0: Int32Array; i1: Int32Array; t: Float32Array } {
+  const i0 = new Int32Array(size), i1 = new Int32Array(size), t = new Float32Array(size);
+  for (let x = 0; x < size; x++) {
+    const u = (x + 0.5) / cell - 0.5;
+    const f = Math.floor(u);
+    const a = Math.min(cells - 1, Math.max(0, f));
+    const b = Math.min(cells - 1, Math.max(0, f + 1));
+    i0[x] = a;
+    i1[x] = b;
+    t[x] = a === b ? 0 : u - f;
+  }
+  return { i0, i1, t };
+}
+
+export function trayEvidence(lab: LabPlanes, bg: Background, options: EvidenceOptions = {}): Float32Array {
+  const { width, height } = lab;
+  const floor = options.noiseFloor ?? 2.5;
+  const chromaFloor = options.chromaFloor ?? 2;
+  const out = new Float32Array(width * height);
+  const xs = axisWeights(width, bg.cell, bg.nx);
+  const ys = axisWeights(height, bg.cell, bg.ny);
+  const { nx } = bg;
+  const gL = bg.L, ga = bg.a, gb = bg.b, gn = bg.noiseL, gc = bg.noiseC;
+  const pL = lab.L, pa = lab.a, pb = lab.b;
+  const xi0 = xs.i0, xi1 = xs.i1, xt = xs.t;
+  // The background grid interpolated down to this row (one value per cell column).
+  const cL = new Float32Array(nx), ca = new Float32Array(nx), cb = new Float32Array(nx);
+  const cn = new Float32Array(nx), cc = new Float32Array(nx);
+  for (let y = 0; y < height; y++) {
+    const r0 = ys.i0[y]! * nx, r1 = ys.i1[y]! * nx, ty = ys.t[y]!, sy = 1 - ty;
+    for (let i = 0; i < nx; i++) {
+      cL[i] = gL[r0 + i]! * sy + gL[r1 + i]! * ty;
+      ca[i] = ga[r0 + i]! * sy + ga[r1 + i]! * ty;
+      cb[i] = gb[r0 + i]! * sy + gb[r1 + i]! * ty;
+      cn[i] = 1 / (gn[r0 + i]! * sy + gn[r1 + i]! * ty + floor);
+      cc[i] = 1 / (gc[r0 + i]! * sy + gc[r1 + i]! * ty + chromaFloor);
+    }
+    const base = y * width;
+    for (let x = 0; x < width; x++) {
+      const a = xi0[x]!, b = xi1[x]!, t = xt[x]!, s = 1 - t;
+      const i = base + x;
+      const dL = (pL[i]! - (cL[a]! * s + cL[b]! * t)) * (cn[a]! * s + cn[b]! * t);
+      const kc = cc[a]! * s + cc[b]! * t;
+      const da = (pa[i]! - (ca[a]! * s + ca[b]! * t)) * kc;
+      const db = (pb[i]! - (cb[a]! * s + cb[b]! * t)) * kc;
+      out[i] = Math.sqrt(dL * dL + da * da + db * db);
+    }
+  }
+  return out;
+}
+
+/** The tray at one point, in background-cell-centre coordinates (bilinear, clamped). */
+export interface TrayPoint {
+  L: number;
+  a: number;
+  b: number;
+  /** 1 / (texture + floor), lightness and chroma. */
+  kL: number;
+  kC: number;
+}
+
+export function trayAt(bg: Background, u: number, v: number, options: EvidenceOptions = {}): TrayPoint {
+  const i0 = Math.min(bg.nx - 1, Math.max(0, Math.floor(u)));
+  const j0 = Math.min(bg.ny - 1, Math.max(0, Math.floor(v)));
+  const i1 = Math.min(bg.nx - 1, i0 + 1), j1 = Math.min(bg.ny - 1, j0 + 1);
+  const tx = Math.min(1, Math.max(0, u - i0)), ty = Math.min(1, Math.max(0, v - j0));
+  const at = (g: Float32Array) =>
+    (g[j0 * bg.nx + i0]! * (1 - tx) + g[j0 * bg.nx + i1]! * tx) * (1 - ty) + (g[j1 * bg.nx + i0]! * (1 - tx) + g[j1 * bg.nx + i1]! * tx) * ty;
+  return {
+    L: at(bg.L),
+    a: at(bg.a),
+    b: at(bg.b),
+    kL: 1 / (at(bg.noiseL) + (options.noiseFloor ?? 2.5)),
+    kC: 1 / (at(bg.noiseC) + (options.chromaFloor ?? 2)),
+  };
+}
+
+/** The same evidence as `trayEvidence`, for one Lab colour against one tray point. */
+export function evidenceAgainst(t: TrayPoint, L: number, a: number, b: number): number {
+  const dL = (L - t.L) * t.kL, da = (a - t.a) * t.kC, db = (b - t.b) * t.kC;
+  return Math.sqrt(dL * dL + da * da + db * db);
+}

@@ -1,0 +1,252 @@
+/**
+ * `locateDice`: every die in a frame, once, as a pixel box with a score.
+ *
+ * Classical segmentation, at half the working size: model the tray, mark what differs from it (in
+ * units of the tray's own texture), clean the mask, split touching dice, keep the regions shaped
+ * like a die; then measure each die's box at full working size. Why classical and not a learned
+ * detector: see docs/notes/vision-locate.md (speed on the wasm backend, and no training data bias).
+ */
+import { rgbToLab } from '../image/color.js';
+import type { Box, RgbImage } from '../types.js';
+import { estimateBackground, type Background } from './background.js';
+import { labelRegions, type Region } from './components.js';
+import { evidenceAgainst, trayAt, trayEvidence } from './evidence.js';
+import { toLabPlanes } from './lab.js';
+import { fillHoles, hysteresis, open3 } from './mask.js';
+import { buildPyramid } from './pyramid.js';
+import { regionShape, type RegionShape } from './shape.js';
+import { splitByDistance } from './split.js';
+
+export interface LocatedDie {
+  /** Pixel-edge box [x0, y0, x1, y1] in the input image's coordinates. */
+  box: Box;
+  /** 0..1: how die-like the region is (shape and contrast with the tray). */
+  score: number;
+}
+
+export interface LocateOptions {
+  /** Frames whose longer side exceeds this are downscaled first (default 640). */
+  maxSide?: number;
+  /** Smallest die side to report, in input pixels (default 14). */
+  minSize?: number;
+  /** Largest die side to report, in input pixels (default: 0.6 × the frame's shorter side, at least 300). */
+  maxSize?: number;
+  /** Evidence (in tray-texture units) that starts a region / extends it (defaults 7 / 3.5). */
+  seedContrast?: number;
+  growContrast?: number;
+}
+
+/** Shape limits of one die seen from above (a tilted die shows a side face: up to ~1.5:1). */
+const MAX_ASPECT = 1.6;
+const MIN_FILL = 0.6;
+const MIN_SOLIDITY = 0.8;
+
+function checkImage(image: RgbImage): void {
+  if (!image || typeof image !== 'object') throw new TypeError('locateDice: expected an RgbImage');
+  const { width, height, data } = image;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) {
+    throw new RangeError(`locateDice: width and height must be non-negative integers, got ${width}×${height}`);
+  }
+  if (!(data instanceof Uint8Array)) throw new TypeError('locateDice: image data must be a Uint8Array');
+  if (data.length !== width * height * 3) {
+    throw new RangeError(`locateDice: image data has ${data.length} bytes, expected ${width}×${height}×3 = ${width * height * 3}`);
+  }
+}
+
+interface Limits {
+  /** Die side limits in coarse pixels. */
+  minSide: number;
+  maxSide: number;
+}
+
+/** How die-like a region's shape is (0 = not a die at all, up to 1). */
+export function dieShapeScore(shape: Pick<RegionShape, 'long' | 'short' | 'rectArea' | 'hullArea'>, area: number, limits: Limits): number {
+  if (shape.short < limits.minSide * 0.8 || shape.long > limits.maxSide) return 0;
+  const aspect = shape.long / Math.max(1e-9, shape.short);
+  const fill = area / Math.max(1e-9, shape.rectArea);
+  const solidity = area / Math.max(1e-9, shape.hullArea);
+  if (aspect > MAX_ASPECT || fill < MIN_FILL || solidity < MIN_SOLIDITY) return 0;
+  const a = Math.min(1, (MAX_ASPECT - aspect) / (MAX_ASPECT - 1));
+  const f = Math.min(1, (fill - MIN_FILL) / 0.3);
+  const s = Math.min(1, (solidity - MIN_SOLIDITY) / 0.15);
+  return Math.max(0.05, 0.5 * a + 0.25 * f + 0.25 * s);
+}
+
+/** One die-shaped piece of a region, in coarse pixels relative to its window. */
+interface Piece {
+  /** Window (region bbox) origin and size in coarse pixels. */
+  ox: number;
+  oy: number;
+  w: number;
+  h: number;
+  /** Part labels over the window, and which part this piece is. */
+  parts: Int32Array;
+  id: number;
+  shapeScore: number;
+}
+
+function measurePart(parts: Int32Array, w: number, id: number, limits: Limits): number {
+  let area = 0, x0 = w, y0 = Infinity, x1 = 0, y1 = 0;
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i] !== id) continue;
+    area++;
+    const x = i % w, y = (i - x) / w;
+    if (x < x0) x0 = x;
+    if (x + 1 > x1) x1 = x + 1;
+    if (y < y0) y0 = y;
+    if (y + 1 > y1) y1 = y + 1;
+  }
+  if (area === 0) return 0;
+  return dieShapeScore(regionShape(parts, w, id, { x0, y0, x1, y1 }), area, limits);
+}
+
+/** The dice in one region: itself, its distance-transform hills, or equal cuts along its length. */
+function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits): Piece[] {
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
+  const inside = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) inside[y * w + x] = labels[(y + r.y0) * width + x + r.x0] === r.label ? 1 : 0;
+  const whole = Int32Array.from(inside);
+  const base = { ox: r.x0, oy: r.y0, w, h };
+  const wholeScore = measurePart(whole, w, 1, limits);
+
+  const { parts, count } = splitByDistance(inside, w, h, { minPeak: limits.minSide * 0.35 });
+  if (count >= 2) {
+    const good: Piece[] = [];
+    let goodArea = 0;
+    for (let id = 1; id <= count; id++) {
+      const s = measurePart(parts, w, id, limits);
+      if (s > 0) {
+        good.push({ ...base, parts, id, shapeScore: s });
+        for (let i = 0; i < parts.length; i++) if (parts[i] === id) goodArea++;
+      }
+    }
+    if (good.length >= 2 && goodArea >= 0.7 * r.area) return good;
+    if (wholeScore > 0) return [{ ...base, parts: whole, id: 1, shapeScore: wholeScore }];
+    if (good.length > 0) return good;
+  } else if (wholeScore > 0) {
+    return [{ ...base, parts: whole, id: 1, shapeScore: wholeScore }];
+  }
+  return splitAlongAxis(labels, width, r, limits);
+}
+
+/** Dice pressed side by side into a bar: cut it into round(long / short) equal pieces. */
+function splitAlongAxis(labels: Int32Array, width: number, r: Region, limits: Limits): Piece[] {
+  const shape = regionShape(labels, width, r.label, r);
+  const k = Math.round(shape.long / Math.max(1, shape.short));
+  if (k < 2 || k > 5 || r.area < 0.75 * shape.rectArea) return [];
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
+  const ux = Math.cos(shape.angle), uy = Math.sin(shape.angle);
+  let minU = Infinity, maxU = -Infinity;
+  for (const [px, py] of shape.hull) {
+    const u = px * ux + py * uy;
+    minU = Math.min(minU, u);
+    maxU = Math.max(maxU, u);
+  }
+  const parts = new Int32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (labels[(y + r.y0) * width + x + r.x0] !== r.label) continue;
+      const u = (x + r.x0 + 0.5) * ux + (y + r.y0 + 0.5) * uy;
+      parts[y * w + x] = 1 + Math.min(k - 1, Math.max(0, Math.floor(((u - minU) / (maxU - minU)) * k)));
+    }
+  }
+  const out: Piece[] = [];
+  for (let id = 1; id <= k; id++) {
+    const s = measurePart(parts, w, id, limits);
+    if (s > 0) out.push({ ox: r.x0, oy: r.y0, w, h, parts, id, shapeScore: s });
+  }
+  return out.length === k ? out : [];
+}
+
+/**
+ * The piece's box at full working size: the extent of the fine pixels that differ from the tray,
+ * within the piece grown by one coarse pixel (never into a neighbouring piece or region).
+ */
+function refineBox(piece: Piece, labels: Int32Array, coarseW: number, coarseH: number, fine: RgbImage, step: number, bg: Background, grow: number): { box: Box; contrast: number } {
+  const { ox, oy, w, h, parts, id } = piece;
+  const allowed = (cx: number, cy: number): boolean => {
+    if (cx < 0 || cy < 0 || cx >= coarseW || cy >= coarseH) return false;
+    const lx = cx - ox, ly = cy - oy;
+    const inWindow = lx >= 0 && ly >= 0 && lx < w && ly < h;
+    if (inWindow && parts[ly * w + lx] === id) return true;
+    if (labels[cy * coarseW + cx] !== 0) return false;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const ax = lx + dx, ay = ly + dy;
+        if (ax >= 0 && ay >= 0 && ax < w && ay < h && parts[ay * w + ax] === id) return true;
+      }
+    }
+    return false;
+  };
+  const fx0 = Math.max(0, (ox - 1) * step), fy0 = Math.max(0, (oy - 1) * step);
+  const fx1 = Math.min(fine.width, (ox + w + 1) * step), fy1 = Math.min(fine.height, (oy + h + 1) * step);
+  const fw = fx1 - fx0, fh = fy1 - fy0;
+  const rowCount = new Int32Array(fh), colCount = new Int32Array(fw);
+  const cellPx = bg.cell * step;
+  let evSum = 0, evN = 0;
+  for (let y = fy0; y < fy1; y++) {
+    for (let x = fx0; x < fx1; x++) {
+      if (!allowed(Math.floor(x / step), Math.floor(y / step))) continue;
+      const p = (y * fine.width + x) * 3;
+      const [L, a, b] = rgbToLab(fine.data[p]!, fine.data[p + 1]!, fine.data[p + 2]!);
+      const ev = evidenceAgainst(trayAt(bg, (x + 0.5) / cellPx - 0.5, (y + 0.5) / cellPx - 0.5), L, a, b);
+      evSum += ev;
+      evN++;
+      if (ev >= grow) {
+        rowCount[y - fy0]!++;
+        colCount[x - fx0]!++;
+      }
+    }
+  }
+  // Ignore lone specks on the outline: a row or column must hold two contrasting pixels.
+  const first = (c: Int32Array) => c.findIndex((v) => v >= 2);
+  const last = (c: Int32Array) => {
+    for (let i = c.length - 1; i >= 0; i--) if (c[i]! >= 2) return i;
+    return -1;
+  };
+  const x0 = first(colCount), x1 = last(colCount), y0 = first(rowCount), y1 = last(rowCount);
+  const contrast = evN ? evSum / evN : 0;
+  if (x0 < 0 || y0 < 0) {
+    const box: Box = [ox * step, oy * step, (ox + w) * step, (oy + h) * step];
+    return { box, contrast };
+  }
+  return { box: [fx0 + x0, fy0 + y0, fx0 + x1 + 1, fy0 + y1 + 1], contrast };
+}
+
+export function locateDice(image: RgbImage, options: LocateOptions = {}): LocatedDie[] {
+  checkImage(image);
+  if (image.width < 16 || image.height < 16) return [];
+  const seed = options.seedContrast ?? 7;
+  const grow = options.growContrast ?? 3.5;
+  const pyr = buildPyramid(image, options.maxSide ?? 640);
+  const { coarse, fine, step } = pyr;
+  const lab = toLabPlanes(coarse);
+  const bg = estimateBackground(lab);
+  const evidence = trayEvidence(lab, bg);
+  let mask = hysteresis(evidence, coarse.width, coarse.height, grow, seed);
+  mask = fillHoles(mask, (coarse.width * coarse.height) / 8);
+  mask = open3(mask);
+  const { labels, regions } = labelRegions(mask);
+
+  const toCoarse = 1 / (pyr.fineScale * step);
+  const limits: Limits = {
+    minSide: (options.minSize ?? 14) * toCoarse,
+    maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
+  };
+  const found: LocatedDie[] = [];
+  for (const r of regions) {
+    if (r.touchesBorder) continue; // a die cut by the frame's edge cannot be read
+    const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
+    if (Math.max(bw, bh) < limits.minSide * 0.8 || r.area < 0.4 * limits.minSide * limits.minSide) continue;
+    for (const piece of piecesOf(labels, coarse.width, r, limits)) {
+      const { box, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fine, step, bg, grow);
+      const s = pyr.fineScale;
+      const contrastScore = Math.min(1, contrast / (2 * seed));
+      found.push({
+        box: [box[0] * s, box[1] * s, Math.min(image.width, box[2] * s), Math.min(image.height, box[3] * s)],
+        score: 0.7 * piece.shapeScore + 0.3 * contrastScore,
+      });
+    }
+  }
+  return found.sort((p, q) => q.score - p.score);
+}

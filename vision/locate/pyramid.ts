@@ -1,0 +1,42 @@
+/**
+ * The two scales the locator works at: the frame at ≤ 640 px (boxes are measured here) and a
+ * half-size copy where the tray is modelled and the mask is segmented (four times fewer pixels;
+ * a 20 px die is still 10 px there).
+ */
+import { fitWithin } from '../image/resize.js';
+import type { RgbImage } from '../types.js';
+
+export interface Pyramid {
+  /** The frame at working size (the input itself when it is small enough). */
+  fine: RgbImage;
+  /** `fine` halved (2×2 means), or `fine` itself when already small. */
+  coarse: RgbImage;
+  /** Input pixels per fine pixel. */
+  fineScale: number;
+  /** Fine pixels per coarse pixel (2, or 1 when not halved). */
+  step: 1 | 2;
+}
+
+/** 2×2 box-filter halving (odd last row/column dropped). */
+export function halve(image: RgbImage): RgbImage {
+  const w = image.width >> 1, h = image.height >> 1;
+  const src = image.data;
+  const out = new Uint8Array(w * h * 3);
+  const stride = image.width * 3;
+  for (let y = 0; y < h; y++) {
+    let s = 2 * y * stride;
+    let d = y * w * 3;
+    for (let x = 0; x < w; x++, s += 6, d += 3) {
+      out[d] = (src[s]! + src[s + 3]! + src[s + stride]! + src[s + stride + 3]! + 2) >> 2;
+      out[d + 1] = (src[s + 1]! + src[s + 4]! + src[s + stride + 1]! + src[s + stride + 4]! + 2) >> 2;
+      out[d + 2] = (src[s + 2]! + src[s + 5]! + src[s + stride + 2]! + src[s + stride + 5]! + 2) >> 2;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+export function buildPyramid(image: RgbImage, maxSide: number): Pyramid {
+  const { image: fine, scale } = fitWithin(image, maxSide);
+  const halveIt = Math.max(fine.width, fine.height) > maxSide / 2 && Math.min(fine.width, fine.height) >= 16;
+  return { fine, coarse: halveIt ? halve(fine) : fine, fineScale: 1 / scale, step: halveIt ? 2 : 1 };
+}
