@@ -16,6 +16,9 @@ export const PROTOCOL_VERSION = 1;
 /** Largest socket.io message the server accepts (bytes); camera frames from phones fit under it. */
 export const MAX_PAYLOAD_BYTES = 1_000_000;
 
+/** Largest intent (as JSON text): moves and setup options are small; only frames are big. */
+export const MAX_INTENT_CHARS = 64_000;
+
 const diceSetId = z.enum(DICE_SET_IDS as [DiceSetId, ...DiceSetId[]]);
 const gameId = z.enum(GAME_IDS as [GameId, ...GameId[]]);
 const shortText = z.string().min(1).max(64);
@@ -105,8 +108,11 @@ export interface TableSnapshot {
   roll: PendingRoll | null;
   hardware: HardwareStatus;
   calibration: CalibrationStatus[];
-  /** Who this phone is. The join code is only sent to the referee. */
-  you: { role: 'referee' | 'player' | 'viewer'; player?: PlayerId; joinCode?: string };
+  /**
+   * Who this phone is. The codes are only sent to the referee: `joinCode` for players to join,
+   * `refereeCode` to bring in a second referee.
+   */
+  you: { role: 'referee' | 'player' | 'viewer'; player?: PlayerId; joinCode?: string; refereeCode?: string };
 }
 
 export interface ErrorMessage {

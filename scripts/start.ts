@@ -1,0 +1,83 @@
+/**
+ * `npm start`: runs the table companion. Reads the config (--config FILE, CLEW_CONFIG, or
+ * /etc/clew/config.json; then PORT, HOST, CLEW_DATA), starts everything, prints the URL and a QR
+ * code for phones, and shuts down cleanly on SIGINT/SIGTERM (buttons and camera stopped, pins
+ * released, the log flushed).
+ */
+import { Command } from 'commander';
+import QRCode from 'qrcode';
+import { ConfigError, loadConfig } from '../web/server/config.js';
+import { phoneUrl } from '../web/server/lan.js';
+import { consoleLogger } from '../web/server/logger.js';
+import { startClew } from '../web/server/main.js';
+
+const program = new Command()
+  .name('clew')
+  .description('the clew table companion: serves the dashboard, reads the dice, referees the hour')
+  .option('-c, --config <file>', 'config file (JSON); default: $CLEW_CONFIG or /etc/clew/config.json when present')
+  .option('-p, --port <port>', 'port to listen on (overrides PORT and the config file)')
+  .option('-d, --data <dir>', 'data folder for the log and calibrations (overrides CLEW_DATA)')
+  .option('--no-qr', 'do not print QR codes')
+  .parse();
+const opts = program.opts<{ config?: string; port?: string; data?: string; qr: boolean }>();
+
+const env = { ...process.env, ...(opts.port ? { PORT: opts.port } : {}), ...(opts.data ? { CLEW_DATA: opts.data } : {}) };
+
+let loaded;
+try {
+  loaded = await loadConfig(opts.config, env);
+} catch (error) {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : `clew: ${(error as Error).message}`}\n`);
+  process.exit(2);
+}
+const { config, source } = loaded;
+const logger = consoleLogger(config.logLevel);
+logger.info(`config: ${source}`);
+
+let clew;
+try {
+  clew = await startClew({ config, logger });
+} catch (error) {
+  logger.error(`could not start: ${(error as Error).message}`);
+  process.exit(1);
+}
+
+const base = phoneUrl(config.host, clew.port);
+const playerUrl = `${base}/?code=${clew.codes.joinCode}`;
+const refereeUrl = `${base}/?referee=${clew.codes.refereeCode}`;
+const lines = [
+  '',
+  `  clew is running: ${base}`,
+  `  players: open ${playerUrl}  (join code ${clew.codes.joinCode})`,
+  `  referee: open ${refereeUrl}  (referee code ${clew.codes.refereeCode})`,
+  '',
+];
+process.stdout.write(lines.join('\n') + '\n');
+if (opts.qr) {
+  process.stdout.write('  Scan to join as a player:\n' + (await QRCode.toString(playerUrl, { type: 'terminal', small: true })) + '\n');
+  process.stdout.write('  Scan to referee:\n' + (await QRCode.toString(refereeUrl, { type: 'terminal', small: true })) + '\n');
+}
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info(`${signal}: shutting down`);
+  const force = setTimeout(() => {
+    logger.error('shutdown took too long; exiting anyway (the log is fsynced per event, nothing acknowledged is lost)');
+    process.exit(1);
+  }, 10_000);
+  force.unref();
+  clew!.close().then(
+    () => {
+      logger.info('stopped');
+      process.exit(0);
+    },
+    (error: unknown) => {
+      logger.error(`shutdown: ${(error as Error).message}`);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,0 +1,140 @@
+/**
+ * The server's configuration: embedded defaults, then a JSON file (`--config FILE`, else
+ * `CLEW_CONFIG`, else `/etc/clew/config.json` when it exists), then the environment (`PORT`,
+ * `HOST`, `CLEW_DATA`, `CLEW_LOG_LEVEL`). Every key is optional; unknown keys are errors, so a
+ * typo is caught instead of silently ignored. The `device` section belongs to device/ and is
+ * validated by its schema.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { GAME_IDS, type GameId } from '../../shared/game.js';
+import { deviceConfigSchema, type DeviceConfig } from '../../device/select.js';
+import { codeSchema } from './codes.js';
+
+export const SYSTEM_CONFIG = '/etc/clew/config.json';
+
+const port = z.coerce.number().int().min(0, 'a port is 0–65535 (0: any free port)').max(65535, 'a port is 0–65535 (0: any free port)');
+
+export const configSchema = z
+  .object({
+    port: port.default(8080),
+    /** Address to listen on; the default listens on every interface so phones can reach it. */
+    host: z.string().min(1).default('0.0.0.0'),
+    /** Folder for the event log, the join codes and the dice calibrations. */
+    dataDir: z.string().min(1).default('./.clew-data'),
+    logLevel: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    table: z
+      .object({
+        /** The game a fresh table starts with; the referee can start another from a phone. */
+        game: z.enum(GAME_IDS as [GameId, ...GameId[]]).default('worm-and-cozy'),
+        /** That game's setup options (its own schema checks them); default: the registry's for that game. */
+        options: z.unknown().optional(),
+        /** Fix the codes instead of generating them (a Pi without a screen: put the referee code here). */
+        joinCode: codeSchema.optional(),
+        refereeCode: codeSchema.optional(),
+      })
+      .strict()
+      .prefault({}),
+    log: z
+      .object({
+        /** A corrupt line in the middle of the log: 'recover' starts from the last good state (and keeps the file); 'refuse' stops. */
+        onCorrupt: z.enum(['recover', 'refuse']).default('recover'),
+        /** Snapshot the table and start an empty log after this many events. */
+        compactEvery: z.number().int().min(10).max(1_000_000).default(1000),
+      })
+      .strict()
+      .prefault({}),
+    limits: z
+      .object({
+        /** Intents per second per phone (token bucket), with this burst. */
+        intentsPerSecond: z.number().min(0.1).max(10_000).default(10),
+        intentBurst: z.number().int().min(1).max(100_000).default(30),
+        /** Join attempts per minute, per phone and per address (join codes cannot be guessed). */
+        joinsPerMinute: z.number().min(1).max(100_000).default(10),
+        /** Largest image accepted by POST /api/dice/read, in bytes. */
+        imageBytes: z.number().int().min(1024).max(50_000_000).default(8_000_000),
+      })
+      .strict()
+      .prefault({}),
+    vision: z
+      .object({
+        /** false: no dice reader at all (manual entry only; saves the memory of TensorFlow.js). */
+        enabled: z.boolean().default(true),
+        /** Model folder; default: the model shipped in vision/. */
+        modelDir: z.string().min(1).optional(),
+      })
+      .strict()
+      .prefault({}),
+    device: deviceConfigSchema.prefault({}),
+  })
+  .strict();
+
+export type ServerConfig = z.output<typeof configSchema>;
+export type ServerConfigInput = z.input<typeof configSchema>;
+export type { DeviceConfig };
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function describe(error: z.ZodError, where: string): string {
+  return error.issues.map((i) => `  ${where}: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('\n');
+}
+
+/** Environment variables the server reads, mapped onto config keys. */
+export function fromEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (env.PORT !== undefined && env.PORT !== '') out.port = env.PORT;
+  if (env.HOST !== undefined && env.HOST !== '') out.host = env.HOST;
+  if (env.CLEW_DATA !== undefined && env.CLEW_DATA !== '') out.dataDir = env.CLEW_DATA;
+  if (env.CLEW_LOG_LEVEL !== undefined && env.CLEW_LOG_LEVEL !== '') out.logLevel = env.CLEW_LOG_LEVEL;
+  return out;
+}
+
+/**
+ * Pure: file contents (already parsed JSON, or undefined) and the environment → config. Throws a
+ * ConfigError naming every bad key and where it came from.
+ */
+export function parseConfig(file: unknown, env: NodeJS.ProcessEnv, where = 'config file'): ServerConfig {
+  if (file !== undefined && (typeof file !== 'object' || file === null || Array.isArray(file))) {
+    throw new ConfigError(`invalid config:\n  ${where}: must be a JSON object`);
+  }
+  const fromFile = configSchema.safeParse(file ?? {});
+  if (!fromFile.success) throw new ConfigError(`invalid config:\n${describe(fromFile.error, where)}`);
+  const envKeys = fromEnvironment(env);
+  const merged = configSchema.safeParse({ ...((file as Record<string, unknown> | undefined) ?? {}), ...envKeys });
+  if (!merged.success) throw new ConfigError(`invalid config:\n${describe(merged.error, 'environment')}`);
+  return merged.data;
+}
+
+/** Which file to read: the flag, then CLEW_CONFIG, then the system file when it exists. */
+export function configPath(flag: string | undefined, env: NodeJS.ProcessEnv, exists: (p: string) => boolean = existsSync): string | undefined {
+  if (flag) return flag;
+  if (env.CLEW_CONFIG) return env.CLEW_CONFIG;
+  return exists(SYSTEM_CONFIG) ? SYSTEM_CONFIG : undefined;
+}
+
+export async function loadConfig(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<{ config: ServerConfig; source: string }> {
+  const file = configPath(flag, env);
+  if (!file) return { config: parseConfig(undefined, env), source: 'embedded defaults' };
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read the config file ${file}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`the config file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const config = parseConfig(json, env, file);
+  // A relative data folder in a config file is relative to that file, not to wherever clew was started.
+  if (!env.CLEW_DATA && json && typeof json === 'object' && 'dataDir' in json && !path.isAbsolute(config.dataDir)) {
+    config.dataDir = path.resolve(path.dirname(file), config.dataDir);
+  }
+  return { config, source: file };
+}

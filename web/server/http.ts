@@ -1,0 +1,129 @@
+/**
+ * The HTTP side (express): health, the table snapshot, reading dice from an uploaded image, and
+ * the dashboard's files. Errors are JSON `{code, message}`; never a stack trace.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
+import type { ErrorCode } from '../../shared/game.js';
+import type { HardwareStatus, TableSnapshot } from '../../shared/protocol.js';
+import type { Logger } from './logger.js';
+
+/** The dice command line's JSON for one image, as `npm run dice -- --json` prints it. */
+export type DiceReadJson =
+  | { file: string; dice: { face: string; confidence: number; box: [number, number, number, number]; color?: string }[] }
+  | { file: string; face: string; confidence: number };
+
+export type DiceReadResult = { ok: true; json: DiceReadJson } | { ok: false; status: number; code: ErrorCode; message: string };
+
+export interface HttpDeps {
+  /** The snapshot a viewer (no code) sees. */
+  snapshot(): TableSnapshot;
+  health(): HardwareStatus;
+  /** Reads an uploaded image; absent when this server runs without a dice reader. */
+  readDice?(image: Buffer, options: { sets: DiceSetId[]; crop: boolean; file: string }): Promise<DiceReadResult>;
+  /** The dice sets a read uses when the request names none: the game's, or d6. */
+  defaultSets(): DiceSetId[];
+  /** Built dashboard (dist/client); served when it exists. */
+  clientDir: string;
+  imageBytes: number;
+  logger: Logger;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const PLACEHOLDER = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>clew</title>
+<style>body{font:18px/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}code{background:#eee;padding:0 .3em}</style>
+</head><body>
+<h1>clew is running</h1>
+<p>The phone dashboard is not built yet. Build it with <code>npm run build</code> and reload.</p>
+<p>Meanwhile the table answers at <a href="/api/table">/api/table</a> and its health at <a href="/api/health">/api/health</a>.</p>
+</body></html>
+`;
+
+function parseSets(value: unknown, fallback: DiceSetId[]): DiceSetId[] {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || value === '') throw new HttpError(400, 'dice/bad-set', 'set= names one or more dice sets, comma separated');
+  const sets = value.split(',');
+  const bad = sets.filter((s) => !(DICE_SET_IDS as string[]).includes(s));
+  if (bad.length) throw new HttpError(400, 'dice/bad-set', `unknown dice set ${bad.map((b) => `"${b.slice(0, 20)}"`).join(', ')}; known: ${DICE_SET_IDS.join(', ')}`);
+  return sets as DiceSetId[];
+}
+
+export function createHttpApp(deps: HttpDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.get('/api/health', (_req, res) => {
+    const health = deps.health();
+    const ok = health.log.ok && health.camera.ok && health.buttons.every((b) => b.ok) && health.model.ok;
+    res.json({ ok, ...health });
+  });
+
+  app.get('/api/table', (_req, res) => {
+    res.json(deps.snapshot());
+  });
+
+  app.post(
+    '/api/dice/read',
+    express.raw({ type: () => true, limit: deps.imageBytes }),
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        if (!deps.readDice) throw new HttpError(503, 'dice/no-reader', 'this server runs without a dice reader (vision.enabled is false)');
+        const body = req.body as unknown;
+        if (!Buffer.isBuffer(body) || body.length === 0) throw new HttpError(400, 'photo/empty', 'send the image as the request body (image/jpeg or image/png)');
+        const sets = parseSets(req.query.set, deps.defaultSets());
+        const crop = req.query.crop === '1' || req.query.crop === 'true';
+        const file = typeof req.query.file === 'string' ? req.query.file.slice(0, 200) : 'upload';
+        const result = await deps.readDice(body, { sets, crop, file });
+        if (!result.ok) throw new HttpError(result.status, result.code, result.message);
+        res.json(result.json);
+      } catch (error) {
+        next(error);
+      }
+    },
+  );
+
+  app.use('/api', (_req, _res, next) => next(new HttpError(404, 'server/not-found', 'no such API; try /api/health, /api/table or POST /api/dice/read')));
+
+  const index = path.join(deps.clientDir, 'index.html');
+  if (existsSync(index)) {
+    app.use(express.static(deps.clientDir, { index: 'index.html', maxAge: '1h' }));
+    // The dashboard routes on the client: any other page is the app.
+    app.get(/^\/(?!api\/|socket\.io\/).*/, (_req, res) => res.sendFile(index));
+  } else {
+    app.get('/', (_req, res) => res.type('html').send(PLACEHOLDER));
+  }
+
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof HttpError) {
+      res.status(error.status).json({ code: error.code, message: error.message });
+      return;
+    }
+    const status = typeof error === 'object' && error !== null && 'status' in error ? Number((error as { status: unknown }).status) : 500;
+    if (status === 413) {
+      res.status(413).json({ code: 'payload/too-large', message: `the image is larger than ${deps.imageBytes} bytes` });
+      return;
+    }
+    if (status >= 400 && status < 500) {
+      res.status(status).json({ code: 'payload/invalid', message: 'the request could not be read' });
+      return;
+    }
+    deps.logger.error(`http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    res.status(500).json({ code: 'server/internal', message: 'something went wrong on the table server' });
+  });
+
+  return app;
+}

@@ -1,0 +1,201 @@
+/**
+ * The composition root: reads nothing by itself (scripts/start.ts loads the config), picks the
+ * real or fallback adapters through device/select.ts, opens the table (replaying the log), and
+ * starts HTTP, socket.io, the buttons and the camera. `close()` stops everything in reverse order
+ * and flushes the log. Tests and the bench start it in-process with their own adapters.
+ */
+import { createServer } from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { selectButtons, selectCamera, selectLed, type CameraSource, type SelectedButtons } from '../../device/select.js';
+import type { StatusLed } from '../../device/types.js';
+import { DEFAULT_OPTIONS, GAMES } from '../../shared/games/registry.js';
+import type { ButtonName, GameId } from '../../shared/game.js';
+import type { HardwareStatus } from '../../shared/protocol.js';
+import { loadCodes, type TableCodes } from './codes.js';
+import type { ServerConfig } from './config.js';
+import { lockDataDir } from './data-lock.js';
+import { createHttpApp } from './http.js';
+import { consoleLogger, type Logger } from './logger.js';
+import { TableSession } from './session.js';
+import { attachSocket, type Transport } from './socket.js';
+import type { GameLookup } from './table.js';
+import { sharedSnapshot, forAudience } from './view.js';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DEFAULT_CLIENT_DIR = path.join(REPO_ROOT, 'dist/client');
+
+export const registryLookup: GameLookup = (id) => GAMES[id];
+
+export interface Adapters {
+  camera: CameraSource | null;
+  buttons: SelectedButtons[];
+  led: StatusLed | null;
+}
+
+export interface StartOptions {
+  config: ServerConfig;
+  logger?: Logger;
+  /** The engines; default: shared/games/registry.ts. */
+  games?: GameLookup;
+  /** Replace any adapter (tests, bench); the rest are selected from config and the machine. */
+  adapters?: Partial<Adapters>;
+  clientDir?: string;
+  now?: () => number;
+  /** How often hardware status is polled for changes to show on the phones (ms). */
+  statusPollMs?: number;
+}
+
+export interface Clew {
+  url: string;
+  port: number;
+  session: TableSession;
+  codes: TableCodes;
+  transport: Transport;
+  health(): HardwareStatus;
+  close(): Promise<void>;
+}
+
+/** The configured game, or (when this build lacks its engine) the first game it has. */
+function initialGame(config: ServerConfig, games: GameLookup, logger: Logger): { game: GameId; options: unknown } {
+  const wanted = config.table.game;
+  if (games(wanted)) return { game: wanted, options: config.table.options ?? DEFAULT_OPTIONS[wanted] };
+  const available = (Object.keys(DEFAULT_OPTIONS) as GameId[]).find((id) => games(id));
+  if (!available) throw new Error('this build has no game engines');
+  logger.warn(`table: no engine for ${wanted} in this build; a fresh table starts with ${available}`);
+  return { game: available, options: DEFAULT_OPTIONS[available] };
+}
+
+export async function startClew(options: StartOptions): Promise<Clew> {
+  const { config } = options;
+  const logger = options.logger ?? consoleLogger(config.logLevel);
+  const games = options.games ?? registryLookup;
+  const now = options.now ?? Date.now;
+  const dataDir = path.resolve(config.dataDir);
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) await step().catch((e: unknown) => logger.error(`shutdown: ${(e as Error).message}`));
+  };
+
+  try {
+    await mkdir(dataDir, { recursive: true });
+    const lock = await lockDataDir(dataDir);
+    cleanups.push(() => lock.release());
+
+    const codes = await loadCodes(dataDir, {
+      ...(config.table.joinCode ? { joinCode: config.table.joinCode } : {}),
+      ...(config.table.refereeCode ? { refereeCode: config.table.refereeCode } : {}),
+    });
+    const session = await TableSession.open({
+      dataDir,
+      games,
+      initialGame: initialGame(config, games, logger),
+      onCorrupt: config.log.onCorrupt,
+      compactEvery: config.log.compactEvery,
+      logger,
+      now,
+    });
+    cleanups.push(() => session.close());
+    logger.info(`log: ${session.logStatus().path} (version ${session.table.version})`);
+
+    const adapters: Adapters = {
+      camera: options.adapters?.camera !== undefined ? options.adapters.camera : await selectCamera(config.device, logger),
+      buttons: options.adapters?.buttons ?? (await selectButtons(config.device, logger)),
+      led: options.adapters?.led !== undefined ? options.adapters.led : await selectLed(config.device, logger),
+    };
+
+    const health = (): HardwareStatus => {
+      const camera = adapters.camera?.status() ?? { kind: 'none', ok: true, message: 'no camera: dice are entered by hand' };
+      const log = session.logStatus();
+      return {
+        camera,
+        buttons: adapters.buttons.map((b) => b.status()),
+        model: { ok: true, message: 'no dice reader in this build yet' },
+        log: { ok: log.ok, path: log.path, entries: log.entries, ...(log.message !== undefined ? { message: log.message } : {}) },
+      };
+    };
+    const surroundings = () => ({ hardware: health(), calibration: [] });
+
+    const app = createHttpApp({
+      snapshot: () => forAudience(sharedSnapshot(session.table, games, surroundings()), { role: 'viewer' }, codes),
+      health,
+      defaultSets: () => games(session.table.game)?.diceRequest(session.table.state)?.sets ?? ['d6'],
+      clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR,
+      imageBytes: config.limits.imageBytes,
+      logger,
+    });
+    const http = createServer(app);
+    const transport = attachSocket(http, { session, games, codes, surroundings, limits: config.limits, logger, now });
+    cleanups.push(() => transport.close());
+
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(config.port, config.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (http.address() as AddressInfo).port;
+    const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+    logger.info(`http: listening on ${config.host}:${port}`);
+
+    // Hardware comes up after the table is reachable: a slow or failing camera never blocks play.
+    const onPress = (button: ButtonName) => {
+      void session.button(button).then((ack) => {
+        if (!ack.ok) logger.info(`button ${button}: ${ack.message}`);
+      });
+    };
+    for (const source of adapters.buttons) {
+      source.on('press', onPress);
+      await source.start().catch((e: unknown) => logger.error(`buttons ${source.kind}: ${(e as Error).message}`));
+      cleanups.push(async () => {
+        source.off('press', onPress);
+        await source.stop();
+      });
+    }
+    if (adapters.led) {
+      const led = adapters.led;
+      await led.start().catch((e: unknown) => logger.error(`status LED: ${(e as Error).message}`));
+      led.set('on');
+      const stopBlink = session.onChange((t) => led.set(t.roll?.needsConfirmation ? 'blink' : 'on'));
+      cleanups.push(async () => {
+        stopBlink();
+        led.set('off');
+        await led.stop();
+      });
+    }
+    if (adapters.camera) {
+      const camera = adapters.camera;
+      await camera.start().catch((e: unknown) => logger.error(`camera ${camera.kind}: ${(e as Error).message}`));
+      cleanups.push(() => camera.stop());
+    }
+
+    // Hardware changes (a camera unplugged, a button box found) reach the phones within a poll.
+    let lastHealth = JSON.stringify(health());
+    const poll = setInterval(() => {
+      const next = JSON.stringify(health());
+      if (next !== lastHealth) {
+        lastHealth = next;
+        transport.broadcast();
+      }
+    }, options.statusPollMs ?? 2000);
+    poll.unref();
+    cleanups.push(async () => clearInterval(poll));
+
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      port,
+      session,
+      codes,
+      transport,
+      health,
+      close: () => (closing ??= cleanup()),
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
