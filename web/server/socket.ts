@@ -154,34 +154,40 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
         }
       };
 
+    /** Checks a join request and, if it holds, moves this phone into its audience. */
+    const join = (payload: unknown): Ack => {
+      const no = (code: ErrorCode, message: string): Ack => ({ ok: false, code, message, version: session.table.version });
+      if (!socket.data.joins.take() || !joinsByAddress.take(address)) {
+        return no('rate/join', `too many join attempts; at most ${limits.joinsPerMinute} a minute`);
+      }
+      const parsed = joinSchema.safeParse(payload);
+      if (!parsed.success) return no('payload/invalid', `not a join request: ${zodIssues(parsed.error)}`);
+      const { code, role, player } = parsed.data;
+      let audience: Audience;
+      if (role === 'referee') {
+        if (!codeMatches(code, deps.codes.refereeCode)) return no('auth/bad-code', 'that is not the referee code');
+        audience = { role: 'referee' };
+      } else {
+        if (!codeMatches(code, deps.codes.joinCode) && !codeMatches(code, deps.codes.refereeCode)) {
+          return no('auth/bad-code', 'that is not this table’s join code');
+        }
+        const seats: PlayerId[] = current().players.map((p) => p.id);
+        if (!player || !seats.includes(player)) return no('auth/no-such-seat', `join as one of the seats: ${seats.join(', ') || '(none)'}`);
+        audience = { role: 'player', player };
+      }
+      void socket.leave(roomOf(socket.data.audience));
+      socket.data.audience = audience;
+      void socket.join(roomOf(audience));
+      return { ok: true, version: session.table.version };
+    };
+
     socket.on(
       'join',
       guard('join', (payload, ack) => {
-        if (!socket.data.joins.take() || !joinsByAddress.take(address)) {
-          return refuse(ack, 'rate/join', `too many join attempts; at most ${limits.joinsPerMinute} a minute`);
-        }
-        const parsed = joinSchema.safeParse(payload);
-        if (!parsed.success) return refuse(ack, 'payload/invalid', `not a join request: ${zodIssues(parsed.error)}`);
-        const { code, role, player } = parsed.data;
-        let audience: Audience;
-        if (role === 'referee') {
-          if (!codeMatches(code, deps.codes.refereeCode)) return refuse(ack, 'auth/bad-code', 'that is not the referee code');
-          audience = { role: 'referee' };
-        } else {
-          if (!codeMatches(code, deps.codes.joinCode) && !codeMatches(code, deps.codes.refereeCode)) {
-            return refuse(ack, 'auth/bad-code', 'that is not this table’s join code');
-          }
-          const seats: PlayerId[] = current().players.map((p) => p.id);
-          if (!player || !seats.includes(player)) {
-            return refuse(ack, 'auth/no-such-seat', `join as one of the seats: ${seats.join(', ') || '(none)'}`);
-          }
-          audience = { role: 'player', player };
-        }
-        void socket.leave(roomOf(socket.data.audience));
-        socket.data.audience = audience;
-        void socket.join(roomOf(audience));
-        socket.emit('snapshot', snapshotFor(audience));
-        reply(ack, { ok: true, version: session.table.version });
+        const result = join(payload);
+        // The snapshot with the new `you` comes first, so the ack finds the phone up to date.
+        if (result.ok) socket.emit('snapshot', snapshotFor(socket.data.audience));
+        reply(ack, result);
       }),
     );
 
@@ -220,6 +226,13 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
       refuse(ack, 'payload/unknown-event', `unknown event "${String(event).slice(0, 40)}"; send join, intent or frame`);
     });
 
+    // A phone may put its join request in the handshake (`io(url, { auth: { code, role, player } })`),
+    // so a reconnect after sleep or a server restart comes back in its seat without a round trip.
+    const auth = socket.handshake.auth as unknown;
+    if (auth && typeof auth === 'object' && 'code' in auth) {
+      const result = join(auth);
+      if (!result.ok) socket.emit('error', { code: result.code, message: result.message, version: session.table.version });
+    }
     // Every (re)connect starts with the latest snapshot.
     socket.emit('snapshot', snapshotFor(socket.data.audience));
   });
