@@ -1,0 +1,112 @@
+/** Worm Derby at the table: camera rolls, buttons, who may send what, and the notation. */
+import { describe, expect, it } from 'vitest';
+import { toTableGame } from '../../shared/game.js';
+import { fromNotation, toNotation, wormDerby, moveText, NotationError } from '../../shared/games/worm-derby/index.js';
+import { expectRejected, play, position, roll, start, steps } from './helpers.js';
+
+describe('Worm Derby dice', () => {
+  it('asks for the active player\'s one piecepack die, in their suit colour', () => {
+    const s = start({ obstacleTiles: 0 });
+    expect(wormDerby.diceRequest(s)).toEqual({
+      sets: ['piecepack', 'd6'],
+      slots: [{ set: 'piecepack', role: 'alice', color: 'red' }],
+      count: { min: 1, max: 1 },
+      prompt: 'Alice: roll your die',
+    });
+    expect(wormDerby.diceRequest(play(s, roll('3')))).toBeNull();
+  });
+
+  it('turns the camera\'s read into the roll move', () => {
+    const s = start({ obstacleTiles: 0 });
+    expect(wormDerby.diceMove(s, [{ set: 'piecepack', face: 'ace', confidence: 0.98 }])).toEqual({ ok: true, state: { type: 'roll', face: 'ace' } });
+    // A d6 may stand in: 1 is the ace, 6 the null.
+    expect(wormDerby.diceMove(s, [{ set: 'd6', face: '1' }])).toEqual({ ok: true, state: { type: 'roll', face: 'ace' } });
+    expect(wormDerby.diceMove(s, [{ set: 'd6', face: '6' }])).toEqual({ ok: true, state: { type: 'roll', face: 'null' } });
+    expect(wormDerby.diceMove(s, [{ set: 'd6', face: '4' }])).toEqual({ ok: true, state: { type: 'roll', face: '4' } });
+  });
+
+  it('refuses reads that are not one die of the right set', () => {
+    const s = start({ obstacleTiles: 0 });
+    expect(wormDerby.diceMove(s, [])).toMatchObject({ ok: false, code: 'dice/wrong-count' });
+    expect(wormDerby.diceMove(s, [{ set: 'piecepack', face: '2' }, { set: 'piecepack', face: '3' }])).toMatchObject({ ok: false, code: 'dice/wrong-count' });
+    expect(wormDerby.diceMove(s, [{ set: 'wurmeln', face: 'X' }])).toMatchObject({ ok: false, code: 'dice/wrong-set' });
+    expect(wormDerby.diceMove(s, [{ set: 'piecepack', face: '6' }])).toMatchObject({ ok: false, code: 'dice/bad-face' });
+    expect(wormDerby.diceMove(play(s, roll('2')), [{ set: 'piecepack', face: '2' }])).toMatchObject({ ok: false, code: 'dice/not-expected' });
+  });
+});
+
+describe('Worm Derby buttons', () => {
+  it('NEXT confirms the instruction as done', () => {
+    const setup = start({ obstacleTiles: 2 });
+    expect(wormDerby.buttonMove(setup, 'NEXT')).toEqual({ type: 'place-obstacle', player: 'alice' });
+    const s = position('advanced roll @bob t2 r2 obst:21/21 | alice 6 | bob 5+1 !alice@B');
+    expect(wormDerby.buttonMove(s, 'NEXT')).toBeNull();
+    const moving = play(s, roll('4'));
+    expect(wormDerby.buttonMove(moving, 'NEXT')).toEqual({ type: 'move', player: 'bob', steps: 4, from: 'B' });
+    const ace = play(s, roll('ace'));
+    expect(wormDerby.buttonMove(ace, 'NEXT')).toEqual({ type: 'move-obstacle', player: 'bob' });
+    expect(wormDerby.buttonMove(ace, 'OK')).toEqual({ type: 'pass-ace', player: 'bob' });
+    expect(wormDerby.buttonMove(ace, 'READ')).toBeNull();
+  });
+
+  it('NEXT means nothing when the worm must choose between two bitten ends', () => {
+    const s = play(position('advanced roll @bob t2 r2 obst:21/21 | alice 6 | bob 4+2 !alice@B !carol@A | carol 6'), roll('3'));
+    expect(wormDerby.buttonMove(s, 'NEXT')).toBeNull();
+  });
+});
+
+describe('Worm Derby authority and turns', () => {
+  it('the roll and stopping the race are the table\'s; worm reports are the player\'s', () => {
+    const s = start();
+    expect(wormDerby.authority(s, roll('2'))).toEqual({ kind: 'table' });
+    expect(wormDerby.authority(s, { type: 'stop-race' })).toEqual({ kind: 'table' });
+    expect(wormDerby.authority(s, steps('bob', 2))).toEqual({ kind: 'player', player: 'bob' });
+  });
+
+  it('refuses moves out of turn or out of phase, leaving the state unchanged', () => {
+    const s = play(position('basic roll @alice t1 r0 obst:21/21 | alice 6 | bob 6'), roll('3'));
+    expectRejected(s, steps('bob', 3), 'move/not-your-turn');
+    expectRejected(s, roll('4'), 'move/wrong-phase');
+    expectRejected(s, { type: 'move-obstacle', player: 'alice' }, 'move/wrong-phase');
+    expectRejected(s, { type: 'place-obstacle', player: 'alice' }, 'move/wrong-phase');
+    expectRejected(s, steps('alice', 3, { blocked: true }), 'move/malformed');
+    expectRejected(s, steps('alice', 0, { ate: { player: 'bob', end: 'A' } }), 'move/basic-rules-no-eating');
+  });
+
+  it('the server wrapper validates shapes before the rules see them', () => {
+    const table = toTableGame(wormDerby);
+    const s = start();
+    expect(table.apply(s, { type: 'move', player: 'alice', steps: 9 })).toMatchObject({ ok: false, code: 'move/malformed' });
+    expect(table.apply(s, { type: 'fly' })).toMatchObject({ ok: false, code: 'move/malformed' });
+    expect(table.setup({ players: [{ id: 'a', name: 'A' }, { id: 'a', name: 'B' }] })).toMatchObject({ ok: false, code: 'setup/invalid' });
+    expect(table.setup({ players: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }], firstPlayer: 'c' })).toMatchObject({ ok: false, code: 'setup/invalid' });
+  });
+
+  it('describes moves in one line for the log', () => {
+    const s = play(position('advanced roll @alice t1 r0 obst:21/21 | alice 6 | bob 6'), roll('5'));
+    expect(moveText(s, steps('alice', 2, { from: 'B', ate: { player: 'bob', end: 'A' }, roundedPylon: true }))).toBe(
+      'alice moved 2 steps from end B, ate a coin of bob at end A, rounded the pylon',
+    );
+  });
+});
+
+describe('Worm Derby notation', () => {
+  it('round-trips positions', () => {
+    for (const line of [
+      'basic obstacles @bob t0 r0 obst:3/20 | alice 6 ~7 | bob 6 ~10',
+      'advanced slalom move=5 @bob t7 r9 obst:0/0 | alice 6 P #1 | bob 3+3 !carol@A | carol 6 P',
+      'advanced ace=ace @carol t7 r9 obst:21/21 | alice 6 | bob 6 | carol 4+2',
+      'basic over stopped t40 r50 obst:21/21 | alice 6 P #2 | bob 6 P #1',
+    ]) {
+      expect(toNotation(fromNotation(line))).toBe(line);
+    }
+  });
+
+  it('says what is wrong with a bad line', () => {
+    expect(() => fromNotation('basic roll @zed t1 r0 obst:0/0 | alice 6 | bob 6')).toThrow(NotationError);
+    expect(() => fromNotation('basic roll @alice | alice 7 | bob 6')).toThrow(/a worm is 2–6 coins long/);
+    expect(() => fromNotation('advanced roll @alice | alice 5+2 | bob 6')).toThrow(/length and eaten coins must make 6/);
+    expect(() => fromNotation('basic roll @alice | alice 5 | bob 6')).toThrow(/in the basic rules every worm is 6 coins/);
+    expect(() => fromNotation('basic move @alice | alice 6 | bob 6')).toThrow(/needs the face/);
+  });
+});
