@@ -193,3 +193,26 @@ export function estimateBackground(lab: LabPlanes, options: BackgroundOptions = 
   for (let c = 0; c < m; c++) foreign[c] = weight[c] ? 0 : 1;
   return { cell, nx, ny, L: L!, a: a!, b: b!, noiseL: noiseL!, noiseC: noiseC!, foreign };
 }
+
+/**
+ * The tray's typical level of any per-pixel measure (edge strength, say): the mean over each cell,
+ * filled in from the cells that look like tray, as for the colour.
+ */
+export function trayLevel(plane: Float32Array, width: number, height: number, bg: Background): Float32Array {
+  const { cell, nx, ny } = bg;
+  const sum = new Float32Array(nx * ny), cnt = new Float32Array(nx * ny);
+  for (let y = 0; y < height; y++) {
+    const row = ((y / cell) | 0) * nx;
+    for (let x = 0; x < width; x++) {
+      const c = row + ((x / cell) | 0);
+      sum[c]! += plane[y * width + x]!;
+      cnt[c]! += 1;
+    }
+  }
+  const weight = new Float32Array(nx * ny);
+  for (let c = 0; c < nx * ny; c++) {
+    sum[c] = sum[c]! / Math.max(1, cnt[c]!);
+    weight[c] = bg.foreign[c] ? 0 : 1;
+  }
+  return fillFromTray([sum], weight, nx, ny, [median(sum)])[0]!;
+}

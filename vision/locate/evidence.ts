@@ -3,7 +3,7 @@
  * at that spot, in units of the tray's own texture there (so wood grain or felt fuzz needs more
  * contrast than a plain card does), lightness and chroma each against their own texture.
  */
-import type { Background } from './background.js';
+import { trayLevel, type Background } from './background.js';
 import type { LabPlanes } from './lab.js';
 
 export interface EvidenceOptions {
@@ -95,4 +95,46 @@ export function trayAt(bg: Background, u: number, v: number, options: EvidenceOp
 export function evidenceAgainst(t: TrayPoint, L: number, a: number, b: number): number {
   const dL = (L - t.L) * t.kL, da = (a - t.a) * t.kC, db = (b - t.b) * t.kC;
   return Math.sqrt(dL * dL + da * da + db * db);
+}
+
+/**
+ * Edge strength: the Lab gradient magnitude (Sobel, per pixel), so that a die's outline shows even
+ * where its body matches the tray (a white die on a light tray).
+ */
+export function edgeStrength(lab: LabPlanes): Float32Array {
+  const { width: w, height: h } = lab;
+  const out = new Float32Array(w * h);
+  const planes = [lab.L, lab.a, lab.b];
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      let g2 = 0;
+      for (const p of planes) {
+        const gx = (p[i - w + 1]! + 2 * p[i + 1]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - 1]! - p[i + w - 1]!) * 0.125;
+        const gy = (p[i + w - 1]! + 2 * p[i + w]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - w]! - p[i - w + 1]!) * 0.125;
+        g2 += gx * gx + gy * gy;
+      }
+      out[i] = Math.sqrt(g2);
+    }
+  }
+  return out;
+}
+
+/** Edge strength in units of the tray's own typical edge strength there (grain, fuzz, noise). */
+export function edgeEvidence(lab: LabPlanes, bg: Background, floor = 0.6): Float32Array {
+  const { width, height } = lab;
+  const edges = edgeStrength(lab);
+  const level = trayLevel(edges, width, height, bg);
+  const xs = axisWeights(width, bg.cell, bg.nx);
+  const ys = axisWeights(height, bg.cell, bg.ny);
+  const row = new Float32Array(bg.nx);
+  for (let y = 0; y < height; y++) {
+    const r0 = ys.i0[y]! * bg.nx, r1 = ys.i1[y]! * bg.nx, ty = ys.t[y]!;
+    for (let i = 0; i < bg.nx; i++) row[i] = 1 / (level[r0 + i]! * (1 - ty) + level[r1 + i]! * ty + floor);
+    for (let x = 0; x < width; x++) {
+      const t = xs.t[x]!;
+      edges[y * width + x]! *= row[xs.i0[x]!]! * (1 - t) + row[xs.i1[x]!]! * t;
+    }
+  }
+  return edges;
 }

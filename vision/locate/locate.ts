@@ -10,9 +10,9 @@ import { rgbToLab } from '../image/color.js';
 import type { Box, RgbImage } from '../types.js';
 import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
-import { evidenceAgainst, trayAt, trayEvidence } from './evidence.js';
+import { edgeEvidence, evidenceAgainst, trayAt, trayEvidence } from './evidence.js';
 import { toLabPlanes } from './lab.js';
-import { fillHoles, hysteresis, open3 } from './mask.js';
+import { dilate3, fillHoles, hysteresis, open3, union, type Mask } from './mask.js';
 import { buildPyramid } from './pyramid.js';
 import { regionShape, type RegionShape } from './shape.js';
 import { splitByDistance } from './split.js';
@@ -34,6 +34,9 @@ export interface LocateOptions {
   /** Evidence (in tray-texture units) that starts a region / extends it (defaults 7 / 3.5). */
   seedContrast?: number;
   growContrast?: number;
+  /** Edge strength (in units of the tray's own edges) that starts / extends an outline (defaults 8 / 4). */
+  edgeSeed?: number;
+  edgeGrow?: number;
 }
 
 /** Shape limits of one die seen from above (a tilted die shows a side face: up to ~1.5:1). */
@@ -213,6 +216,19 @@ function refineBox(piece: Piece, labels: Int32Array, coarseW: number, coarseH: n
   return { box: [fx0 + x0, fy0 + y0, fx0 + x1 + 1, fy0 + y1 + 1], contrast };
 }
 
+/**
+ * What closed outlines enclose, outline included: a die whose body matches the tray (white on a
+ * light tray) still has an outline. Open lines (wood grain, scratches) enclose nothing and add
+ * nothing, so edges never glue a die to the texture around it. Gaps of a pixel are bridged.
+ */
+function enclosedBy(edges: Mask): Mask {
+  const closed = dilate3(edges);
+  const filled = fillHoles(closed, (edges.width * edges.height) / 8);
+  const inner = new Uint8Array(filled.data.length);
+  for (let i = 0; i < inner.length; i++) inner[i] = filled.data[i]! & (closed.data[i]! ^ 1);
+  return dilate3(dilate3({ width: edges.width, height: edges.height, data: inner }));
+}
+
 export function locateDice(image: RgbImage, options: LocateOptions = {}): LocatedDie[] {
   checkImage(image);
   if (image.width < 16 || image.height < 16) return [];
@@ -223,7 +239,10 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   const lab = toLabPlanes(coarse);
   const bg = estimateBackground(lab);
   const evidence = trayEvidence(lab, bg);
-  let mask = hysteresis(evidence, coarse.width, coarse.height, grow, seed);
+  const edges = edgeEvidence(lab, bg);
+  const colourMask = hysteresis(evidence, coarse.width, coarse.height, grow, seed);
+  const edgeMask = hysteresis(edges, coarse.width, coarse.height, options.edgeGrow ?? 4, options.edgeSeed ?? 8);
+  let mask = union(colourMask, enclosedBy(edgeMask));
   mask = fillHoles(mask, (coarse.width * coarse.height) / 8);
   mask = open3(mask);
   const { labels, regions } = labelRegions(mask);

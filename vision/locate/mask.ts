@@ -134,3 +134,9 @@ export function erode3(mask: Mask): Mask {
 export function dilate3(mask: Mask): Mask {
   return morph(mask, false);
 }
+
+export function union(a: Mask, b: Mask): Mask {
+  const data = new Uint8Array(a.data.length);
+  for (let i = 0; i < data.length; i++) data[i] = a.data[i]! | b.data[i]!;
+  return { width: a.width, height: a.height, data };
+}

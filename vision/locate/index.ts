@@ -1,0 +1,7 @@
+/**
+ * Finding dice in a frame, and naming their colour. `locateDice(image)` returns every die once as
+ * a pixel box with a score; `dieColor(image, box, palette)` names a die's body colour from the
+ * palette in play (names from DIE_COLORS in shared/dice.ts).
+ */
+export { locateDice, dieShapeScore, type LocatedDie, type LocateOptions } from './locate.js';
+export { dieColor, bodyColour, nearestColor, whiteGains, estimateLight, namingDistance, type Lab } from './color.js';
