@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { selectButtons, selectCamera, selectLed, type CameraSource, type SelectedButtons } from '../../device/select.js';
+import { PhoneCamera, selectButtons, selectCamera, selectLed, type CameraSource, type SelectedButtons } from '../../device/select.js';
 import type { StatusLed } from '../../device/types.js';
 import { DEFAULT_OPTIONS, GAMES } from '../../shared/games/registry.js';
 import type { ButtonName, GameId } from '../../shared/game.js';
@@ -31,6 +31,8 @@ export const registryLookup: GameLookup = (id) => GAMES[id];
 
 export interface Adapters {
   camera: CameraSource | null;
+  /** Frames a phone sends over the socket ("use this phone as the camera"). */
+  phoneCamera: PhoneCamera | null;
   buttons: SelectedButtons[];
   led: StatusLed | null;
 }
@@ -104,7 +106,20 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       camera: options.adapters?.camera !== undefined ? options.adapters.camera : await selectCamera(config.device, logger),
       buttons: options.adapters?.buttons ?? (await selectButtons(config.device, logger)),
       led: options.adapters?.led !== undefined ? options.adapters.led : await selectLed(config.device, logger),
+      phoneCamera: null,
     };
+    // Any table can borrow a phone's camera; when the configured camera is the phone, it is this one.
+    adapters.phoneCamera =
+      options.adapters?.phoneCamera !== undefined
+        ? options.adapters.phoneCamera
+        : adapters.camera instanceof PhoneCamera
+          ? adapters.camera
+          : new PhoneCamera({
+              maxBytes: config.device.camera.phone.maxBytes,
+              maxFps: config.device.camera.phone.maxFps,
+              stallMs: config.device.camera.stallMs,
+              log: logger,
+            });
 
     const health = (): HardwareStatus => {
       const camera = adapters.camera?.status() ?? { kind: 'none', ok: true, message: 'no camera: dice are entered by hand' };
@@ -127,7 +142,17 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       logger,
     });
     const http = createServer(app);
-    const transport = attachSocket(http, { session, games, codes, surroundings, limits: config.limits, logger, now });
+    const phoneCamera = adapters.phoneCamera;
+    const transport = attachSocket(http, {
+      session,
+      games,
+      codes,
+      surroundings,
+      ...(phoneCamera ? { frame: (jpeg: Uint8Array) => phoneCamera.push(jpeg) } : {}),
+      limits: config.limits,
+      logger,
+      now,
+    });
     cleanups.push(() => transport.close());
 
     await new Promise<void>((resolve, reject) => {
@@ -165,6 +190,10 @@ export async function startClew(options: StartOptions): Promise<Clew> {
         led.set('off');
         await led.stop();
       });
+    }
+    if (phoneCamera && phoneCamera !== adapters.camera) {
+      await phoneCamera.start();
+      cleanups.push(() => phoneCamera.stop());
     }
     if (adapters.camera) {
       const camera = adapters.camera;

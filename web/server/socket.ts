@@ -65,6 +65,15 @@ function zodIssues(error: z.ZodError): string {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 
+/** Length of the JSON text, or null when it nests too deeply to serialise (it would not fit the log). */
+function jsonSize(value: unknown): number | null {
+  try {
+    return JSON.stringify(value).length;
+  } catch {
+    return null;
+  }
+}
+
 function actorOf(audience: Audience): Actor | null {
   if (audience.role === 'referee') return { kind: 'referee' };
   if (audience.role === 'player') return { kind: 'player', player: audience.player };
@@ -109,7 +118,13 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
 
   const broadcast = (): void => {
     shared = null;
-    const base = current();
+    let base: SharedSnapshot;
+    try {
+      base = current();
+    } catch (error) {
+      logger.error(`snapshot: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return;
+    }
     const audiences: Audience[] = [{ role: 'viewer' }, { role: 'referee' }];
     for (const room of io.sockets.adapter.rooms.keys()) {
       if (room.startsWith('player:')) audiences.push({ role: 'player', player: room.slice('player:'.length) });
@@ -199,9 +214,9 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
         if (!actor) return refuse(ack, 'auth/not-joined', 'join the table with its code first');
         const parsed = intentEnvelopeSchema.safeParse(payload);
         if (!parsed.success) return refuse(ack, 'payload/invalid', `not an intent: ${zodIssues(parsed.error)}`);
-        if (JSON.stringify(parsed.data).length > MAX_INTENT_CHARS) {
-          return refuse(ack, 'payload/too-large', `an intent may be at most ${MAX_INTENT_CHARS} characters of JSON`);
-        }
+        const size = jsonSize(parsed.data);
+        if (size === null) return refuse(ack, 'payload/too-deep', 'the intent is nested too deeply');
+        if (size > MAX_INTENT_CHARS) return refuse(ack, 'payload/too-large', `an intent may be at most ${MAX_INTENT_CHARS} characters of JSON`);
         reply(ack, await session.submit(actor, parsed.data));
       }),
     );
@@ -234,7 +249,12 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
       if (!result.ok) socket.emit('error', { code: result.code, message: result.message, version: session.table.version });
     }
     // Every (re)connect starts with the latest snapshot.
-    socket.emit('snapshot', snapshotFor(socket.data.audience));
+    try {
+      socket.emit('snapshot', snapshotFor(socket.data.audience));
+    } catch (error) {
+      logger.error(`socket connect: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      socket.emit('error', { code: 'server/internal', message: 'the table could not be shown; try again shortly' });
+    }
   });
 
   return {
