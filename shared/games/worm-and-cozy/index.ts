@@ -1,0 +1,122 @@
+/**
+ * Worm & Cozy (Karl Hanf), as one clew game definition: a pure rules engine for the referee
+ * display, the phones' highlights and sheet scoring. See docs/notes/worm-and-cozy.md.
+ */
+import { z } from 'zod';
+import { Errors, fail, ok, type GameDefinition, type GameStatus, type PlayerInfo, type Result } from '../../game.js';
+import { applyMove } from './apply.js';
+import { parseChapter, loadChapter, hourLabel, DEFAULT_CHAPTER_ID, type Chapter } from './chapters.js';
+import { boardView } from './view.js';
+import { cozyDiceRequest, rollFromDice } from './dice.js';
+import { moveSchema, type CozyMove } from './moves.js';
+import { legalOptions, type CozyOptions, type CozyQuery } from './options.js';
+import { scoreBoard, type CozyScore } from './scoring.js';
+import type { CozyState, PlayerSheet } from './state.js';
+
+export const optionsSchema = z
+  .object({
+    /** A bundled chapter id (default "clew-1"), or a whole chapter object (validated the same way). */
+    chapter: z.union([z.string().min(1).max(40), z.record(z.string(), z.unknown())]).optional(),
+    /** The seats; a solo game is one player (the default: one player "solo"). */
+    players: z
+      .array(z.object({ id: z.string().min(1).max(64), name: z.string().min(1).max(64), color: z.string().max(24).optional() }).strict())
+      .min(1)
+      .max(12)
+      .optional(),
+    /** "standard": three d6, the shape die told by its colour (default); "cozy": the icon dice. */
+    dice: z.enum(['standard', 'cozy']).optional(),
+  })
+  .strict();
+export type CozyOptionsInput = z.infer<typeof optionsSchema>;
+
+export interface CozyStateScore {
+  players: ({ player: string } & CozyScore)[];
+}
+
+export function emptySheet(): PlayerSheet {
+  return { worms: [], foods: [], dice: null, credits: 0, option: null, acted: [], stack: [], done: false };
+}
+
+export function setup(options: CozyOptionsInput = {}): Result<CozyState> {
+  let chapter: Chapter;
+  const c = options.chapter ?? DEFAULT_CHAPTER_ID;
+  const r = typeof c === 'string' ? loadChapter(c) : parseChapter(c, 'chapter');
+  if (!r.ok) return fail(Errors.setupInvalid, r.errors.join('; '));
+  chapter = r.chapter;
+  const players: PlayerInfo[] = (options.players ?? [{ id: 'solo', name: 'Solo' }]).map((p) => ({ ...p }));
+  const ids = new Set(players.map((p) => p.id));
+  if (ids.size !== players.length) return fail(Errors.setupInvalid, 'two players have the same id');
+  return ok({
+    game: 'worm-and-cozy',
+    v: 1,
+    chapter,
+    dice: options.dice ?? 'standard',
+    players,
+    hour: 0,
+    phase: 'roll',
+    roll: null,
+    sheets: players.map(() => emptySheet()),
+  });
+}
+
+export function scoreState(state: CozyState): CozyStateScore {
+  return {
+    players: state.players.map((p, i) => ({ player: p.id, ...scoreBoard(state.chapter, boardView(state.chapter, state.sheets[i]!)) })),
+  };
+}
+
+export function status(state: CozyState): GameStatus {
+  const label = hourLabel(state.chapter, Math.min(state.hour, state.chapter.clock.hours - 1));
+  if (state.phase === 'over') {
+    const scores = scoreState(state).players.map((p) => ({ player: p.player, score: p.total }));
+    scores.sort((a, b) => b.score - a.score);
+    const ranking = scores.map((s) => ({ ...s, rank: scores.findIndex((x) => x.score === s.score) }));
+    return { headline: 'Game over', toAct: [], finished: true, ranking };
+  }
+  if (state.phase === 'roll') return { headline: `${label}: roll the dice`, toAct: [], finished: false };
+  return { headline: label, toAct: state.players.filter((_, i) => !state.sheets[i]!.done).map((p) => p.id), finished: false };
+}
+
+export const wormAndCozy: GameDefinition<CozyState, CozyMove, CozyQuery, CozyOptions, CozyOptionsInput, CozyStateScore> = {
+  id: 'worm-and-cozy',
+  title: 'Worm & Cozy',
+  optionsSchema,
+  moveSchema,
+  setup,
+  legalOptions,
+  apply: applyMove,
+  score: scoreState,
+  players: (state) => state.players,
+  authority: (_state, move) => (move.type === 'roll' || move.type === 'endHour' ? { kind: 'table' } : { kind: 'player', player: move.player }),
+  status,
+  diceRequest: (state) => (state.phase === 'roll' ? cozyDiceRequest(state.chapter, state.dice, hourLabel(state.chapter, state.hour)) : null),
+  diceMove: (state, dice) => (state.phase === 'roll' ? rollFromDice(state.chapter, dice) : fail(Errors.wrongPhase, 'no roll is expected now: the hour is under way')),
+  buttonMove: (state, button) => {
+    if (state.phase !== 'play') return null;
+    if (button === 'NEXT') return { type: 'endHour' };
+    // OK: in a solo game, "nothing more this hour" (declines what is left undecided).
+    if (button === 'OK' && state.players.length === 1 && !state.sheets[0]!.done) {
+      const must = state.sheets[0]!.stack.some((f) => f.k === 'organ' && f.must);
+      return must ? null : { type: 'done', player: state.players[0]!.id };
+    }
+    return null;
+  },
+};
+
+export type { CozyState, PlayerSheet, Worm, Organ, Roll, Pending, ShapeName, OrganType, Dir } from './state.js';
+export { SHAPE_NAMES, ORGAN_TYPES, DIRS } from './state.js';
+export type { CozyMove } from './moves.js';
+export { moveSchema } from './moves.js';
+export type { CozyOptions, CozyQuery, VerboseMove, Step } from './options.js';
+export { legalOptions } from './options.js';
+export { applyMove } from './apply.js';
+export type { Chapter, Reward, TrackSymbol, RegionSpec } from './chapters.js';
+export { CHAPTER_IDS, DEFAULT_CHAPTER_ID, getChapter, loadChapter, parseChapter, hourLabel, hourRegionIndex } from './chapters.js';
+export { geometry, cellName, cellIndex, parseCellName, type Geometry } from './board.js';
+export { scoreBoard, circledSymbols, trackPoints, symbolPoints, rubricLine, type CozyScore, type RewardScore } from './scoring.js';
+export { COUNTERS, type BoardView, type Counter } from './counters.js';
+export { eyeSight, organSpots } from './organs.js';
+export { ORIENTATIONS, SHAPE_PATHS, shapeOfCells } from './shapes.js';
+export { boardView } from './view.js';
+export { rollFromDice, cozyDiceRequest } from './dice.js';
+export { describePending } from './describe.js';

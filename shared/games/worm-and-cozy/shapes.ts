@@ -1,0 +1,191 @@
+/**
+ * The six worm shapes: pentominoes I, L, U, V, W, Z, each a path of 5 cells, in every rotation and
+ * flip. A placement is the 5 cells of one orientation at one offset, in path order. Placements are
+ * precomputed once per board geometry (a flat Int16Array per shape) for the hot option-A scan.
+ */
+import type { Geometry } from './board.js';
+import { SHAPE_NAMES, type ShapeName } from './state.js';
+
+/** Each shape as a path of (x, y) steps: consecutive cells are orthogonal neighbours. */
+export const SHAPE_PATHS: Readonly<Record<ShapeName, readonly (readonly [number, number])[]>> = {
+  I: [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]],
+  L: [[0, 0], [0, 1], [0, 2], [0, 3], [1, 3]],
+  U: [[0, 0], [0, 1], [1, 1], [2, 1], [2, 0]],
+  V: [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2]],
+  W: [[0, 0], [0, 1], [1, 1], [1, 2], [2, 2]],
+  Z: [[0, 0], [1, 0], [1, 1], [1, 2], [2, 2]],
+};
+
+type Pt = readonly [number, number];
+
+const TRANSFORMS: ((p: Pt) => Pt)[] = [
+  ([x, y]) => [x, y],
+  ([x, y]) => [-y, x],
+  ([x, y]) => [-x, -y],
+  ([x, y]) => [y, -x],
+  ([x, y]) => [-x, y],
+  ([x, y]) => [y, x],
+  ([x, y]) => [x, -y],
+  ([x, y]) => [-y, -x],
+];
+
+function normalise(pts: readonly Pt[]): Pt[] {
+  const mx = Math.min(...pts.map((p) => p[0]));
+  const my = Math.min(...pts.map((p) => p[1]));
+  return pts.map(([x, y]) => [x - mx, y - my] as const);
+}
+
+function setKey(pts: readonly Pt[]): string {
+  return normalise(pts)
+    .map(([x, y]) => `${x},${y}`)
+    .sort()
+    .join(' ');
+}
+
+
+/** Distinct orientations (rotations and flips) of each shape, as paths normalised to (0, 0). */
+export const ORIENTATIONS: Readonly<Record<ShapeName, readonly (readonly Pt[])[]>> = Object.fromEntries(
+  SHAPE_NAMES.map((s) => {
+    const seen = new Set<string>();
+    const out: Pt[][] = [];
+    for (const t of TRANSFORMS) {
+      const pts = normalise(SHAPE_PATHS[s].map(t));
+      const key = setKey(pts);
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(pts);
+      }
+    }
+    return [s, out];
+  }),
+) as Record<ShapeName, Pt[][]>;
+
+/** A normalised set of up to 5 cells as a 25-bit mask of its 5 x 5 bounding box. */
+function maskKey(xs: readonly number[], ys: readonly number[]): number {
+  let mx = Infinity;
+  let my = Infinity;
+  for (let i = 0; i < xs.length; i++) {
+    if (xs[i]! < mx) mx = xs[i]!;
+    if (ys[i]! < my) my = ys[i]!;
+  }
+  let key = 0;
+  for (let i = 0; i < xs.length; i++) {
+    const dx = xs[i]! - mx;
+    const dy = ys[i]! - my;
+    if (dx > 4 || dy > 4) return -1;
+    key |= 1 << (dy * 5 + dx);
+  }
+  return key;
+}
+
+const SHAPE_BY_MASK = new Map<number, ShapeName>();
+for (const s of SHAPE_NAMES)
+  for (const o of ORIENTATIONS[s])
+    SHAPE_BY_MASK.set(
+      maskKey(
+        o.map((p) => p[0]),
+        o.map((p) => p[1]),
+      ),
+      s,
+    );
+
+/** The shape a set of 5 cells forms (any rotation or flip), or null. */
+export function shapeOfCells(g: Geometry, cells: readonly number[]): ShapeName | null {
+  if (cells.length !== 5 || new Set(cells).size !== 5) return null;
+  const xs = cells.map((c) => c % g.width);
+  const ys = cells.map((c) => Math.floor(c / g.width));
+  return SHAPE_BY_MASK.get(maskKey(xs, ys)) ?? null;
+}
+
+export interface ShapePlacements {
+  /** Flat: placement k is cells[5k .. 5k+4], in path order. */
+  cells: Int16Array;
+  count: number;
+  /** The same placements as cell names, shared (never mutate). */
+  names: readonly (readonly string[])[];
+  /** Per clock region: the placements with a cell in it. */
+  byRegion: Int16Array[];
+}
+
+const placementCache = new WeakMap<Geometry, Record<ShapeName, ShapePlacements>>();
+
+/** Every placement of every shape on this board, ignoring what is drawn (rocks included). */
+export function placementsOf(g: Geometry): Record<ShapeName, ShapePlacements> {
+  let p = placementCache.get(g);
+  if (!p) {
+    p = Object.fromEntries(
+      SHAPE_NAMES.map((s) => {
+        const flat: number[] = [];
+        const names: string[][] = [];
+        for (const o of ORIENTATIONS[s]) {
+          const w = Math.max(...o.map((q) => q[0])) + 1;
+          const h = Math.max(...o.map((q) => q[1])) + 1;
+          for (let y = 0; y + h <= g.height; y++)
+            for (let x = 0; x + w <= g.width; x++) {
+              const cells = o.map(([dx, dy]) => (y + dy) * g.width + x + dx);
+              flat.push(...cells);
+              names.push(cells.map((c) => g.names[c]!));
+            }
+        }
+        // Shared by every legalOptions call: frozen so no caller can change them.
+        const frozen = names.map((n) => Object.freeze(n));
+        const byRegion = g.regionMasks.map((mask) => {
+          const ks: number[] = [];
+          for (let k = 0; k < names.length; k++) if ([0, 1, 2, 3, 4].some((i) => mask[flat[k * 5 + i]!])) ks.push(k);
+          return Int16Array.from(ks);
+        });
+        const placements: ShapePlacements = { cells: Int16Array.from(flat), count: names.length, names: Object.freeze(frozen), byRegion };
+        return [s, placements];
+      }),
+    ) as unknown as Record<ShapeName, ShapePlacements>;
+    placementCache.set(g, p);
+  }
+  return p;
+}
+
+/**
+ * Orders a set of cells as a path (each cell touching the next), or returns null when the cells do
+ * not form a simple path. When several orders exist (a worm touching itself), the first found wins.
+ */
+export function orderAsPath(g: Geometry, cells: readonly number[]): number[] | null {
+  const n = cells.length;
+  if (n === 0) return null;
+  if (new Set(cells).size !== n) return null;
+  const inSet = new Set(cells);
+  const nb = (c: number) => {
+    const out: number[] = [];
+    for (let d = 0; d < 4; d++) {
+      const m = g.neighbor[c * 4 + d]!;
+      if (m >= 0 && inSet.has(m)) out.push(m);
+    }
+    return out;
+  };
+  // Start from an end (a cell with one neighbour in the set) when there is one.
+  const starts = [...cells].sort((a, b) => nb(a).length - nb(b).length);
+  const path: number[] = [];
+  const used = new Set<number>();
+  const dfs = (c: number): boolean => {
+    path.push(c);
+    used.add(c);
+    if (path.length === n) return true;
+    for (const m of nb(c)) if (!used.has(m) && dfs(m)) return true;
+    path.pop();
+    used.delete(c);
+    return false;
+  };
+  for (const s of starts) if (dfs(s)) return path;
+  return null;
+}
+
+/** True when consecutive cells touch and no cell repeats. */
+export function isPath(g: Geometry, cells: readonly number[]): boolean {
+  if (new Set(cells).size !== cells.length) return false;
+  for (let i = 1; i < cells.length; i++) {
+    const a = cells[i - 1]!;
+    const b = cells[i]!;
+    const k = a * 4;
+    const nb = g.neighbor;
+    if (nb[k] !== b && nb[k + 1] !== b && nb[k + 2] !== b && nb[k + 3] !== b) return false;
+  }
+  return true;
+}
