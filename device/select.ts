@@ -15,6 +15,12 @@ import { createRpicamCamera, findRpicam, listRpicamCameras } from './camera/rpic
 import { createV4l2Camera, findV4l2 } from './camera/v4l2.js';
 import { systemClock, type Clock } from './clock.js';
 import { systemProbe, type Probe } from './probe.js';
+import { GpioButtons } from './gpio/gpio-buttons.js';
+import { GpioLed } from './gpio/led.js';
+import { onoffDriver, type PinDriver } from './gpio/pin.js';
+import { SYSFS_GPIO_ROOT } from './gpio/sysfs.js';
+import { serialCandidates, type PortFactory } from './serial/port.js';
+import { SerialButtons, detectSerialBox } from './serial/serial-buttons.js';
 import { parseDeviceConfig, type DeviceConfig, type DeviceConfigInput } from './config.js';
 import type { Logger } from './log.js';
 import type { ButtonSource, CameraFrame, FrameSource, SourceStatus, StatusLed } from './types.js';
@@ -34,9 +40,22 @@ export interface DeviceEnvironment {
   probe: Probe;
   /** Where `video*` and serial devices are listed. */
   devRoot: string;
+  /** The sysfs GPIO folder (for the base discovery). */
+  gpioRoot: string;
+  /** GPIO pins (onoff, loaded only when GPIO is wanted). */
+  pinDriver: () => Promise<PinDriver>;
+  /** Serial ports (serialport). */
+  openSerialPort?: PortFactory;
 }
 
-const defaultEnvironment = (): DeviceEnvironment => ({ clock: systemClock, stdin: process.stdin, probe: systemProbe(), devRoot: '/dev' });
+const defaultEnvironment = (): DeviceEnvironment => ({
+  clock: systemClock,
+  stdin: process.stdin,
+  probe: systemProbe(),
+  devRoot: '/dev',
+  gpioRoot: SYSFS_GPIO_ROOT,
+  pinDriver: onoffDriver,
+});
 
 function config(input: DeviceConfig | DeviceConfigInput | undefined): DeviceConfig {
   return parseDeviceConfig(input ?? {});
@@ -109,24 +128,69 @@ export async function selectCamera(
   }
 }
 
+/**
+ * Every button source that is there: GPIO (when sysfs GPIO is accessible, or `gpio.enabled: on`),
+ * the serial box (the configured path, or the first USB serial port that says HELLO), and the
+ * keyboard (`on`, or `auto` when neither of the others was found).
+ */
 export async function selectButtons(
   input: DeviceConfig | DeviceConfigInput | undefined,
   log: Logger,
   env: Partial<DeviceEnvironment> = {},
 ): Promise<SelectedButtons[]> {
   const cfg = config(input);
-  const { stdin } = { ...defaultEnvironment(), ...env };
+  const e = { ...defaultEnvironment(), ...env };
+  const timing = { debounceMs: cfg.debounceMs, holdMs: cfg.holdMs };
   const sources: SelectedButtons[] = [];
-  if (cfg.keyboard !== 'off') {
-    log.info('buttons: keyboard (n=NEXT b=BACK r=READ o=OK)');
-    sources.push(new KeyboardButtons({ input: stdin, log }));
+
+  if (cfg.gpio.enabled !== 'off') {
+    const driver = await e.pinDriver();
+    if (driver.accessible || cfg.gpio.enabled === 'on') {
+      if (!driver.accessible) log.error(`buttons: GPIO is on in the config but not available: ${driver.reason ?? ''}`);
+      const pins = Object.entries(cfg.gpio.pins).map(([b, p]) => `${b}=${p}`).join(' ');
+      log.info(`buttons: GPIO on BCM ${pins} (base ${cfg.gpio.base})`);
+      sources.push(new GpioButtons({ pins: cfg.gpio.pins, base: cfg.gpio.base, activeLow: cfg.gpio.activeLow, ...timing, log, clock: e.clock, gpioRoot: e.gpioRoot, driver }));
+    } else log.info(`buttons: no GPIO (${driver.reason ?? 'not accessible'})`);
   }
+
+  if (cfg.serial.path !== 'none') {
+    let path: string | null = cfg.serial.path;
+    if (path === 'auto') {
+      const candidates = serialCandidates(await e.probe.listDir(`${e.devRoot}/serial/by-id`), await e.probe.listDir(e.devRoot), e.devRoot);
+      const found = candidates.length
+        ? await detectSerialBox(candidates, { baudRate: cfg.serial.baudRate, detectMs: cfg.serial.detectMs, openPort: e.openSerialPort, clock: e.clock, log })
+        : null;
+      path = found?.path ?? null;
+      if (found) log.info(`buttons: serial box ${found.name} ${found.version} on ${found.path}`);
+      else log.info(candidates.length ? `buttons: no serial box said HELLO (${candidates.join(', ')})` : 'buttons: no USB serial port');
+    } else log.info(`buttons: serial box on ${path} (from config)`);
+    if (path) {
+      sources.push(new SerialButtons({ path, baudRate: cfg.serial.baudRate, holdMs: cfg.holdMs, log, clock: e.clock, openPort: e.openSerialPort }));
+    }
+  }
+
+  if (cfg.keyboard === 'on' || (cfg.keyboard === 'auto' && sources.length === 0)) {
+    log.info('buttons: keyboard (n=NEXT b=BACK r=READ o/Enter=OK, capital = hold)');
+    sources.push(new KeyboardButtons({ input: e.stdin, log }));
+  }
+  if (sources.length === 0) log.warn('buttons: none (the dashboard buttons still work)');
   return sources;
 }
 
-export async function selectLed(input: DeviceConfig | DeviceConfigInput | undefined, log: Logger): Promise<StatusLed | null> {
+/** The status LED on its GPIO pin, or null (no LED configured, or no GPIO here). */
+export async function selectLed(
+  input: DeviceConfig | DeviceConfigInput | undefined,
+  log: Logger,
+  env: Partial<DeviceEnvironment> = {},
+): Promise<(StatusLed & { status(): SourceStatus }) | null> {
   const cfg = config(input);
   if (cfg.gpio.led === null || cfg.gpio.enabled === 'off') return null;
-  log.info('status LED: none (GPIO is not wired in this build yet)');
-  return null;
+  const e = { ...defaultEnvironment(), ...env };
+  const driver = await e.pinDriver();
+  if (!driver.accessible && cfg.gpio.enabled !== 'on') {
+    log.info('status LED: none (no GPIO)');
+    return null;
+  }
+  log.info(`status LED: BCM ${cfg.gpio.led}`);
+  return new GpioLed({ pin: cfg.gpio.led, base: cfg.gpio.base, log, clock: e.clock, gpioRoot: e.gpioRoot, driver });
 }
