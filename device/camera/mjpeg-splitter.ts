@@ -98,7 +98,8 @@ export class MjpegSplitter {
   }
 
   private drain(frames: Uint8Array[]): void {
-    const b = this.buf;
+    // Only the bytes received; the buffer's spare capacity holds stale data.
+    const b = this.buf.subarray(0, this.len);
     for (;;) {
       if (this.start >= 0 && Math.min(this.pos, this.len) - this.start > this.maxFrameBytes) {
         this.resync();
@@ -106,7 +107,12 @@ export class MjpegSplitter {
       }
       if (this.mode === 'search') {
         let i = this.pos;
-        while (i + 1 < this.len && !(b[i] === 0xff && b[i + 1] === SOI)) i++;
+        for (;;) {
+          i = b.indexOf(0xff, i);
+          if (i < 0) i = this.len;
+          if (i + 1 >= this.len || b[i + 1] === SOI) break;
+          i++;
+        }
         if (i + 1 >= this.len) {
           // Keep a last FF: it may be the first half of an SOI.
           const keep = this.len > this.pos && b[this.len - 1] === 0xff ? 1 : 0;
@@ -123,7 +129,11 @@ export class MjpegSplitter {
       if (this.mode === 'entropy') {
         let i = this.pos;
         for (;;) {
-          while (i < this.len && b[i] !== 0xff) i++;
+          // indexOf is native: scan data is most of every frame.
+          if (i < this.len) {
+            i = b.indexOf(0xff, i);
+            if (i < 0) i = this.len;
+          }
           if (i + 1 >= this.len) {
             this.pos = i;
             return;
