@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const script = fileURLToPath(new URL('../../scripts/install-pi.sh', import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+
+function install(...args: string[]) {
+  const result = spawnSync('bash', [script, ...args], { encoding: 'utf8' });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+/** The unit file printed by --dry-run, as section → key → values. */
+function unit(out: string): Record<string, Record<string, string[]>> {
+  const text = /----- \/etc\/systemd\/system\/clew\.service -----\n([\s\S]*?)----- end -----/.exec(out)?.[1];
+  if (!text) throw new Error(`no unit file in the output:\n${out}`);
+  const sections: Record<string, Record<string, string[]>> = {};
+  let current: Record<string, string[]> = {};
+  for (const line of text.split('\n')) {
+    const section = /^\[(\w+)\]$/.exec(line);
+    if (section) sections[section[1]!] = current = {};
+    const kv = /^(\w+)=(.*)$/.exec(line);
+    if (kv) (current[kv[1]!] ??= []).push(kv[2]!);
+  }
+  return sections;
+}
+
+describe('scripts/install-pi.sh', () => {
+  const dry = install('--dry-run', '--prefix', '/opt/clew-test', '--port', '8099', '--pullups', '--pins', '5,6');
+
+  it('a dry run succeeds and only prints: every change is a "+ " line', () => {
+    expect(dry.code, dry.err).toBe(0);
+    for (const command of ['useradd', 'usermod', 'npm ci', 'systemctl enable clew.service', 'install -d -m 0750 -o clew -g clew /var/lib/clew']) {
+      expect(dry.out.split('\n').some((l) => l.startsWith('+ ') && l.includes(command)), command).toBe(true);
+    }
+    expect(dry.out).toContain('+ append "gpio=5,6=ip,pu" to');
+  });
+
+  it('the unit runs clew as user clew with gpio/video/dialout, PORT, CLEW_DATA and the /etc/clew config', () => {
+    const { Unit, Service, Install } = unit(dry.out);
+    expect(Unit!.After).toEqual(['network-online.target']);
+    expect(Service!.User).toEqual(['clew']);
+    expect(Service!.SupplementaryGroups).toEqual(['gpio video dialout']);
+    expect(Service!.WorkingDirectory).toEqual(['/opt/clew-test']);
+    expect(Service!.Environment).toEqual(expect.arrayContaining(['PORT=8099', 'CLEW_DATA=/var/lib/clew', 'CLEW_CONFIG=/etc/clew/config.json']));
+    expect(Service!.ReadWritePaths).toEqual(['/var/lib/clew']);
+    expect(Install!.WantedBy).toEqual(['multi-user.target']);
+  });
+
+  it('restarts on failure and stops gracefully (SIGTERM to the one clew process, then a timeout)', () => {
+    const { Service } = unit(dry.out);
+    expect(Service!.Restart).toEqual(['on-failure']);
+    expect(Service!.KillSignal).toEqual(['SIGTERM']);
+    expect(Service!.KillMode).toEqual(['mixed']);
+    expect(Number(Service!.TimeoutStopSec![0])).toBeGreaterThanOrEqual(10);
+    // /sys must stay writable for GPIO export.
+    expect(Service!.ProtectKernelTunables).toBeUndefined();
+  });
+
+  it('ExecStart follows package.json: `tsx FILE` runs as node --import tsx FILE', () => {
+    const { Service } = unit(dry.out);
+    const start = /^tsx\s+(\S+)$/.exec(pkg.scripts.start ?? '');
+    if (start) expect(Service!.ExecStart![0]).toMatch(new RegExp(`node --import tsx ${start[1]!.replace('.', '\\.')}$`));
+    else expect(Service!.ExecStart![0]).toMatch(/npm start$/);
+  });
+
+  it('installs dev dependencies exactly when the start script needs tsx or the dashboard is built', () => {
+    const needsDev = (/\btsx\b/.test(pkg.scripts.start ?? '') && !pkg.dependencies.tsx) || Boolean(pkg.scripts.build);
+    const ci = dry.out.split('\n').find((l) => l.startsWith('+ ') && l.includes('npm ci'))!;
+    expect(ci.includes('--omit=dev')).toBe(!needsDev);
+    expect(dry.out.includes('npm run build')).toBe(Boolean(pkg.scripts.build));
+  });
+
+  it('an existing config is kept, a missing one comes from device/config.example.json', () => {
+    expect(dry.out).toMatch(/\+ install -m 0644 \S+\/device\/config\.example\.json \/etc\/clew\/config\.json/);
+  });
+
+  it('bad options are refused with what was wrong', () => {
+    expect(install('--dry-run', '--port', 'eighty')).toMatchObject({ code: 1, err: expect.stringMatching(/--port must be 1-65535, got 'eighty'/) });
+    expect(install('--dry-run', '--frobnicate')).toMatchObject({ code: 1, err: expect.stringMatching(/unknown option '--frobnicate'/) });
+    expect(install('--dry-run', '--prefix')).toMatchObject({ code: 1, err: expect.stringMatching(/--prefix needs a value/) });
+    expect(install('--dry-run', '--prefix', 'relative/dir')).toMatchObject({ code: 1, err: expect.stringMatching(/must be an absolute path/) });
+    expect(install('--help')).toMatchObject({ code: 0, out: expect.stringMatching(/--dry-run/) });
+  });
+
+  it('passes bash -n, and shellcheck when it is installed', () => {
+    expect(spawnSync('bash', ['-n', script]).status).toBe(0);
+    const check = spawnSync('shellcheck', [script], { encoding: 'utf8' });
+    if (check.error) return; // shellcheck not on this machine
+    expect(check.stdout + check.stderr).toBe('');
+    expect(check.status).toBe(0);
+  });
+});
