@@ -17,6 +17,11 @@ import { classIcon, iconToSvg } from '../vision/faces/svg.js';
 import { encodePng } from '../vision/image/decode.js';
 import { createImage, paste } from '../vision/image/image.js';
 import type { RgbImage } from '../vision/types.js';
+import { decodeImage } from '../vision/image/decode.js';
+import { squareCrop } from '../vision/image/crop.js';
+import { renderCrop } from '../vision/synth/crop.js';
+import { renderScene } from '../vision/synth/scene.js';
+import { readdir, readFile } from 'node:fs/promises';
 
 const program = new Command().name('render-sheet').argument('<what>', 'art | crops | scenes')
   .option('--out <dir>', 'output folder', '/tmp/clew-render')
@@ -69,6 +74,45 @@ if (what === 'art') {
     for (const cls of FACE_CLASSES) styled.push(maskTile(rasterizeArt(faceArt(cls, randomArtStyle(rng)), 64), 64));
   }
   await save('art-styles.png', grid(styled, 14));
+} else if (what === 'crops') {
+  const rng = createRng(opts.seed);
+  const n = Number(opts.count) || 96;
+  const tiles: RgbImage[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) tiles.push(renderCrop(rng, FACE_CLASSES[i % FACE_CLASSES.length]!));
+  process.stderr.write(`${((performance.now() - t0) / n).toFixed(2)} ms per crop\n`);
+  await save('crops.png', grid(tiles, 12));
+  // Pips only (the Catan comparison) and real crops beside them when the folder is there.
+  const pipTiles: RgbImage[] = [];
+  for (let i = 0; i < 48; i++) pipTiles.push(renderCrop(rng, `pips-${(i % 6) + 1}` as 'pips-1', { sets: ['d6'] }));
+  await save('crops-d6.png', grid(pipTiles, 12));
+  const realDir = process.env.CLEW_REAL_CROPS;
+  if (realDir) {
+    const files = (await readdir(realDir)).filter((f) => f.endsWith('.jpg')).sort().slice(0, 48);
+    const real: RgbImage[] = [];
+    for (const f of files) {
+      const img = await decodeImage(new Uint8Array(await readFile(path.join(realDir, f))));
+      // The real crops are already cut around the die: frame them the same way (the whole image as the box).
+      real.push(squareCrop(img, [0, 0, img.width, img.height], { size: 64, scale: 1 }));
+    }
+    await save('crops-real.png', grid(real, 12));
+  }
+} else if (what === 'scenes') {
+  const rng = createRng(opts.seed);
+  const n = Number(opts.count) || 4;
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const scene = renderScene(rng, { dice: [1, 6, 12, 25][i % 4] });
+    process.stderr.write(`scene ${i}: ${scene.dice.length} dice, ${(performance.now() - t0).toFixed(0)} ms\n`);
+    // Draw the true boxes in green.
+    const img = scene.image;
+    for (const d of scene.dice) {
+      const [x0, y0, x1, y1] = d.box.map(Math.round) as [number, number, number, number];
+      for (let x = x0; x < x1; x++) for (const y of [y0, y1 - 1]) img.data.set([0, 255, 0], (y * img.width + x) * 3);
+      for (let y = y0; y < y1; y++) for (const x of [x0, x1 - 1]) img.data.set([0, 255, 0], (y * img.width + x) * 3);
+    }
+    await save(`scene-${i}.png`, img);
+  }
 } else {
   throw new Error(`render-sheet: unknown sheet "${what}" (art, crops, scenes)`);
 }

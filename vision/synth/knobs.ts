@@ -1,0 +1,101 @@
+/**
+ * Difficulty knobs of the synthetic renderer. `difficulty` 0..1 interpolates between an easy
+ * setting (upright dice, plain light, clean camera) and a hard one (strong tilt, oblique camera,
+ * glare, marbling, blur, noise, low JPEG quality); any knob can be set directly.
+ */
+import type { TableKind } from './looks.js';
+import { TABLE_KINDS } from './looks.js';
+
+export interface SynthKnobs {
+  /** Chance that a die is visibly tilted (resting on something), 0..1. */
+  tiltChance: number;
+  /** Largest tilt of a tilted die, degrees (the top face stays the top: under 40°). */
+  maxTilt: number;
+  /** Largest angle of the camera's view of a die away from vertical, degrees. */
+  maxOblique: number;
+  /** Most neighbouring dice around a crop's die. */
+  neighbours: number;
+  /** Chance that a neighbour touches the die. */
+  touchChance: number;
+  /** Largest lens blur sigma, camera pixels. */
+  blur: number;
+  /** Largest sensor noise (8-bit levels at mid grey). */
+  noise: number;
+  /** Lowest JPEG quality (highest is 95). */
+  jpegMin: number;
+  /** Chance that the light is placed to throw a specular glare onto the die's top. */
+  glareChance: number;
+  /** How often hard looks appear: marbled and translucent bodies, low-contrast ink, high gloss. */
+  hardLooks: number;
+  /** Darkness of cast shadows, [min, max] of 0..1. */
+  shadow: [number, number];
+  /** Crop only: random error of the box fed to squareCrop, as a fraction of the die's size (0 = the true box). */
+  boxJitter: number;
+  /** Crop only: die size in camera pixels before framing, [min, max]. */
+  cropDieSize: [number, number];
+  /** Table surfaces to choose from. */
+  tables: readonly TableKind[];
+}
+
+export const EASY_KNOBS: Readonly<SynthKnobs> = {
+  tiltChance: 0,
+  maxTilt: 0,
+  maxOblique: 10,
+  neighbours: 0,
+  touchChance: 0,
+  blur: 0.3,
+  noise: 1,
+  jpegMin: 90,
+  glareChance: 0,
+  hardLooks: 0,
+  shadow: [0.2, 0.4],
+  boxJitter: 0,
+  cropDieSize: [48, 96],
+  tables: TABLE_KINDS,
+};
+
+export const HARD_KNOBS: Readonly<SynthKnobs> = {
+  tiltChance: 0.45,
+  maxTilt: 38,
+  maxOblique: 55,
+  neighbours: 4,
+  touchChance: 0.75,
+  blur: 1.6,
+  noise: 9,
+  jpegMin: 35,
+  glareChance: 0.4,
+  hardLooks: 1,
+  shadow: [0.3, 0.85],
+  boxJitter: 0,
+  cropDieSize: [20, 130],
+  tables: TABLE_KINDS,
+};
+
+export const DEFAULT_DIFFICULTY = 0.7;
+
+const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
+
+export function knobsFor(difficulty: number = DEFAULT_DIFFICULTY, overrides: Partial<SynthKnobs> = {}): SynthKnobs {
+  if (!(difficulty >= 0 && difficulty <= 1)) throw new RangeError(`difficulty must be in 0..1, got ${difficulty}`);
+  const e = EASY_KNOBS, h = HARD_KNOBS, t = difficulty;
+  const k: SynthKnobs = {
+    tiltChance: lerp(e.tiltChance, h.tiltChance, t),
+    maxTilt: lerp(e.maxTilt, h.maxTilt, t),
+    maxOblique: lerp(e.maxOblique, h.maxOblique, t),
+    neighbours: Math.round(lerp(e.neighbours, h.neighbours, t)),
+    touchChance: lerp(e.touchChance, h.touchChance, t),
+    blur: lerp(e.blur, h.blur, t),
+    noise: lerp(e.noise, h.noise, t),
+    jpegMin: Math.round(lerp(e.jpegMin, h.jpegMin, t)),
+    glareChance: lerp(e.glareChance, h.glareChance, t),
+    hardLooks: lerp(e.hardLooks, h.hardLooks, t),
+    shadow: [lerp(e.shadow[0], h.shadow[0], t), lerp(e.shadow[1], h.shadow[1], t)],
+    boxJitter: lerp(e.boxJitter, h.boxJitter, t),
+    cropDieSize: [lerp(e.cropDieSize[0], h.cropDieSize[0], t), lerp(e.cropDieSize[1], h.cropDieSize[1], t)],
+    tables: h.tables,
+    ...overrides,
+  };
+  if (k.maxTilt >= 45) throw new RangeError(`maxTilt must stay under 45° so the top face is still the top, got ${k.maxTilt}`);
+  if (k.tables.length === 0) throw new RangeError('tables: give at least one table kind');
+  return k;
+}

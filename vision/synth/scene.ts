@@ -1,0 +1,159 @@
+/**
+ * `renderScene`: a whole tray photo with up to 25 dice (20–300 px across), scattered and in
+ * touching clusters, some tilted, under one light, through one camera (often oblique like a webcam
+ * on a stand), with the true box, class, colour and tilt of every visible die.
+ */
+import { DICE_SETS, DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
+import type { Rng } from '../../shared/rng.js';
+import type { FaceClass } from '../faces/classes.js';
+import type { Box, RgbImage } from '../types.js';
+import { cameraPipeline, toSrgb } from './camera.js';
+import { lookAt, normalize, project, type Vec3 } from './geometry.js';
+import { knobsFor, type SynthKnobs } from './knobs.js';
+import { randomDieLook, randomTable, type DieLook, type TableKind } from './looks.js';
+import { dieHullPoints, ownerBoxes, traceWindow, type SynthDie, type World } from './trace.js';
+import { makeDie, overlapsAny, placeTouching, randomLight, randomResponse, randomTilt, TILTED_FROM_DEG } from './world.js';
+
+export interface RenderSceneOptions {
+  /** Frame size (default 640 × 640). */
+  width?: number;
+  height?: number;
+  /** Number of dice, 1..25 (default: random 1..12). */
+  dice?: number;
+  /** Dice sets in play (default: all). */
+  sets?: DiceSetId[];
+  /** Die size range across, in pixels (default [20, 300], narrowed so the dice fit). */
+  dieSize?: [number, number];
+  /** 0 easy … 1 hard (default 0.7). */
+  difficulty?: number;
+  knobs?: Partial<SynthKnobs>;
+  /** Body colours (DIE_COLORS names) to draw from. */
+  palette?: string[];
+  /** Force a table kind. */
+  table?: TableKind;
+}
+
+export interface SceneDie {
+  cls: FaceClass;
+  /** Tight box of the die's visible pixels, [x0, y0, x1, y1] in pixel-edge coordinates. */
+  box: Box;
+  color: string;
+  tilted: boolean;
+  set: DiceSetId;
+  face: string;
+}
+
+export interface Scene {
+  image: RgbImage;
+  dice: SceneDie[];
+}
+
+const MAX_DICE = 25;
+
+export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
+  const W = options.width ?? 640, H = options.height ?? 640;
+  if (!Number.isInteger(W) || !Number.isInteger(H) || W < 32 || H < 32) throw new RangeError(`renderScene: width and height must be integers ≥ 32, got ${W}×${H}`);
+  const n = options.dice ?? rng.int(1, 12);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_DICE) throw new RangeError(`renderScene: dice must be an integer 1..${MAX_DICE}, got ${n}`);
+  const sets = options.sets && options.sets.length > 0 ? options.sets : DICE_SET_IDS;
+  for (const s of sets) if (!DICE_SETS[s]) throw new Error(`renderScene: unknown dice set "${s}"`);
+  const knobs = knobsFor(options.difficulty, options.knobs);
+  const [minPx, maxPx] = options.dieSize ?? [20, 300];
+  if (!(minPx > 0 && maxPx >= minPx)) throw new RangeError(`renderScene: dieSize must be [min, max] with 0 < min ≤ max, got [${minPx}, ${maxPx}]`);
+
+  // How big dice can be and still all fit in the frame.
+  const fit = Math.sqrt((0.3 * W * H) / n) / 1.25;
+  const hi = Math.max(minPx, Math.min(maxPx, fit));
+  const diePx = Math.exp(rng.range(Math.log(minPx), Math.log(hi)));
+
+  // Camera over the table origin.
+  const dist = rng.range(8, 32);
+  const focal = diePx * dist; // a unit die at the centre spans diePx
+  const oblique = (rng.range(0, Math.min(knobs.maxOblique, 45)) * Math.PI) / 180;
+  const az = rng.range(0, 2 * Math.PI);
+  const camPos: Vec3 = [Math.sin(oblique) * Math.cos(az) * dist, Math.sin(oblique) * Math.sin(az) * dist, Math.cos(oblique) * dist];
+  const camera = lookAt(camPos, [0, 0, 0], focal, W / 2, H / 2, rng.range(0, 2 * Math.PI));
+
+  // Looks: often one look for all (a matched set), sometimes two or more (players' colours).
+  const lightTray = rng.next() < 0.12;
+  const palette = lightTray ? ['white', 'ivory'] : options.palette;
+  const looks: DieLook[] = [];
+  const lookCount = rng.next() < 0.4 ? 1 : rng.int(2, 4);
+  for (let i = 0; i < lookCount; i++) looks.push(randomDieLook(rng, { hardness: knobs.hardLooks, colors: palette }));
+  const table = randomTable(rng, options.table ?? (lightTray ? 'tray' : rng.pick(knobs.tables)));
+
+  // Back-project an image point onto the table plane.
+  const toTable = (u: number, v: number): [number, number] | null => {
+    const fx = (u - camera.cx) / camera.focal, fy = (v - camera.cy) / camera.focal;
+    const d = normalize([
+      camera.forward[0] + fx * camera.right[0] + fy * camera.down[0],
+      camera.forward[1] + fx * camera.right[1] + fy * camera.down[1],
+      camera.forward[2] + fx * camera.right[2] + fy * camera.down[2],
+    ]);
+    if (d[2] >= -1e-3) return null;
+    const t = -camPos[2] / d[2];
+    return [camPos[0] + d[0] * t, camPos[1] + d[1] * t];
+  };
+  const inFrame = (die: SynthDie): boolean => {
+    for (const p of dieHullPoints(die, camera)) {
+      const q = project(camera, p);
+      if (!q || q[0] < 2 || q[1] < 2 || q[0] > W - 2 || q[1] > H - 2) return false;
+    }
+    return true;
+  };
+
+  const dice: SynthDie[] = [];
+  const half = 0.5;
+  for (let i = 0; i < n; i++) {
+    const set = rng.pick(sets);
+    const look = rng.pick(looks);
+    const face = rng.pick(DICE_SETS[set].faces);
+    for (let attempt = 0; attempt < 60; attempt++) {
+      const d = makeDie(rng, set, face, look, half * rng.range(0.9, 1.1), 0, 0, rng.range(0, 2 * Math.PI), randomTilt(rng, knobs));
+      let ok = false;
+      if (dice.length > 0 && rng.next() < 0.45) {
+        const gap = rng.next() < knobs.touchChance ? rng.range(0, 0.03) : rng.range(0.05, 0.6);
+        ok = placeTouching(d, rng.pick(dice), rng.range(0, 2 * Math.PI), dice, gap * half);
+      } else {
+        const p = toTable(rng.range(0.06, 0.94) * W, rng.range(0.06, 0.94) * H);
+        if (p) {
+          d.center = [p[0], p[1], d.center[2]];
+          ok = !overlapsAny(d, dice, 0.02);
+        }
+      }
+      if (ok && inFrame(d)) {
+        dice.push(d);
+        break;
+      }
+    }
+  }
+
+  const glare = rng.next() < knobs.glareChance && dice.length > 0;
+  const light = randomLight(rng, [0, 0, 0], rng.range(1.5, 3), glare ? { cam: camPos } : undefined);
+  const world: World = {
+    dice,
+    table,
+    light,
+    camera,
+    shadowStrength: rng.range(knobs.shadow[0], knobs.shadow[1]),
+    shadowSoftness: rng.range(0.5, 2),
+  };
+  const response = randomResponse(rng, knobs, light, [0, 0, 0]);
+  const traced = traceWindow(world, 0, 0, W, H);
+  const image = cameraPipeline(toSrgb(traced.rgb, W, H, response), response, rng);
+  const boxes = ownerBoxes(traced, dice.length);
+  const out: SceneDie[] = [];
+  dice.forEach((d, k) => {
+    const box = boxes[k];
+    if (!box) return; // wholly hidden behind another die
+    out.push({
+      cls: d.top,
+      box,
+      color: d.look.colorName,
+      tilted: (d.tilt * 180) / Math.PI >= TILTED_FROM_DEG,
+      set: d.set,
+      face: d.face,
+    });
+  });
+  return { image, dice: out };
+}
