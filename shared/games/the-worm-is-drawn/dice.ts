@@ -25,8 +25,15 @@ export function isKept(kept: readonly Kept[], face: Face): boolean {
 
 /** How many dice of each face a roll shows, in face order, faces absent from the roll left out. */
 export function countFaces(roll: readonly Face[]): { face: Face; count: number }[] {
-  return FACES.map((face) => ({ face, count: roll.filter((f) => f === face).length })).filter((c) => c.count > 0);
+  // One pass: this runs on every legality check.
+  const counts = [0, 0, 0, 0, 0, 0];
+  for (const f of roll) counts[FACE_INDEX[f]]!++;
+  const out: { face: Face; count: number }[] = [];
+  FACES.forEach((face, i) => counts[i]! > 0 && out.push({ face, count: counts[i]! }));
+  return out;
 }
+
+const FACE_INDEX: Record<Face, number> = { '1': 0, '2': 1, '3': 2, '4': 3, '5': 4, worm: 5 };
 
 /** Only dice of a value not already kept may be taken. */
 export function keepableFaces(roll: readonly Face[], kept: readonly Kept[]): { face: Face; count: number }[] {

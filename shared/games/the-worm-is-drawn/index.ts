@@ -35,3 +35,4 @@ export { toNotation, fromNotation } from './notation.js';
 export { moveText, parseMove } from './moves.js';
 export { judge, TwidErrors } from './turn.js';
 export { legalMoves } from './options.js';
+export { randomMove } from './random.js';
