@@ -48,6 +48,8 @@ const CONV_CASES: ConvCase[] = [
   { n: 2, h: 10, w: 11, ci: 3, co: 6, k: [3, 3], stride: [3, 2], pad: 'valid' },
   { n: 1, h: 6, w: 6, ci: 2, co: 2, k: [3, 3], stride: [2, 2], pad: 1 },
   { n: 2, h: 4, w: 4, ci: 8, co: 8, k: [1, 1], stride: [1, 1], pad: 'valid' },
+  { n: 1, h: 5, w: 6, ci: 2, co: 3, k: [3, 3], stride: [2, 2], pad: 3 },
+  { n: 4, h: 16, w: 16, ci: 16, co: 24, k: [3, 3], stride: [2, 2], pad: 'same' },
 ];
 
 const label = (c: ConvCase) => `${c.n}x${c.h}x${c.w}x${c.ci} k${c.k.join('x')} s${c.stride.join('x')} pad ${c.pad}`;

@@ -128,7 +128,12 @@ interface Conv2DBackpropFilterAttrs {
   filterShape: Conv4;
 }
 
-/** dW[kh,kw,ci,co] = Σ x[n, i·s+kh−top, j·s+kw−left, ci] · dy[n,i,j,co]: one matMul over taps. */
+/**
+ * dW[kh,kw,ci,co] = Σ x[n, i·s+kh−top, j·s+kw−left, ci] · dy[n,i,j,co], computed as ONE forward
+ * convolution (which wasm runs through XNNPACK): the input channels become the batch, the batch
+ * becomes the channels, dy is the filter, and the stride becomes the filter's dilation. About 20×
+ * faster here than im2col with strided slices (measured in docs/notes/vision-model.md).
+ */
 const conv2DBackpropFilter: KernelFunc = ({ inputs, backend, attrs }) => {
   const a = attrs as unknown as Conv2DBackpropFilterAttrs;
   if (a.dataFormat === 'NCHW') throw new Error('Conv2DBackpropFilter (wasm): only NHWC is supported');
@@ -136,10 +141,57 @@ const conv2DBackpropFilter: KernelFunc = ({ inputs, backend, attrs }) => {
   const dy = asTensor(inputs.dy!, backend) as tf.Tensor4D;
   const g = geometry('Conv2DBackpropFilter', x.shape, a.filterShape, a.strides, 1, a.pad, a.dimRoundingMode, false);
   return tf.tidy(() => {
-    const [kh, kw, ci, co] = a.filterShape;
-    const rows = g.batch * g.outHeight * g.outWidth;
-    const cols = tf.concat(tapPatches(x, g), 3).reshape([rows, kh * kw * ci]);
-    return tf.matMul(cols, dy.reshape([rows, co]), true, false).reshape([kh, kw, ci, co]);
+    const [, , ci] = a.filterShape;
+    const needH = (g.filterHeight - 1) + (g.outHeight - 1) * g.strideHeight + 1;
+    const needW = (g.filterWidth - 1) + (g.outWidth - 1) * g.strideWidth + 1;
+    const xt = tf.transpose(x, [3, 1, 2, 0]); // [ci, H, W, N]
+    const padded = tf.pad(xt, [[0, 0], [g.top, Math.max(0, needH - g.top - g.inHeight)], [g.left, Math.max(0, needW - g.left - g.inWidth)], [0, 0]]);
+    const window = tf.slice(padded, [0, 0, 0, 0], [ci, needH, needW, g.batch]) as tf.Tensor4D;
+    const filter = tf.transpose(dy, [1, 2, 0, 3]) as tf.Tensor4D; // [outH, outW, N, co]
+    const out = tf.conv2d(window, filter, 1, 'valid', 'NHWC', [g.strideHeight, g.strideWidth]); // [ci, kh, kw, co]
+    return tf.transpose(out, [1, 2, 0, 3]);
+  });
+};
+
+interface Conv2DBackpropInputAttrs {
+  strides: number | [number, number];
+  pad: Pad;
+  dataFormat: 'NHWC' | 'NCHW';
+  dimRoundingMode?: 'floor' | 'round' | 'ceil';
+  inputShape: Conv4;
+}
+
+/**
+ * dx = the "full" correlation of dy (zeros inserted between its pixels for the stride) with the
+ * filter turned 180° and its in/out channels swapped: one forward convolution again. Replaces the
+ * wasm build's native Conv2DBackpropInput, which is correct but 1.5–7× slower on our layers.
+ */
+const conv2DBackpropInput: KernelFunc = ({ inputs, backend, attrs }) => {
+  const a = attrs as unknown as Conv2DBackpropInputAttrs;
+  if (a.dataFormat === 'NCHW') throw new Error('Conv2DBackpropInput (wasm): only NHWC is supported');
+  const dy = asTensor(inputs.dy!, backend) as tf.Tensor4D;
+  const filter = asTensor(inputs.filter!, backend) as tf.Tensor4D;
+  const g = geometry('Conv2DBackpropInput', a.inputShape, filter.shape, a.strides, 1, a.pad, a.dimRoundingMode, false);
+  return tf.tidy(() => {
+    const [kh, kw, , co] = filter.shape;
+    const [, inH, inW] = a.inputShape;
+    const sh = g.strideHeight;
+    const sw = g.strideWidth;
+    const spread = sh === 1 && sw === 1
+      ? dy
+      : tf.pad(dy.reshape([g.batch, g.outHeight, 1, g.outWidth, 1, co]), [[0, 0], [0, 0], [0, sh - 1], [0, 0], [0, sw - 1], [0, 0]])
+        .reshape([g.batch, g.outHeight * sh, g.outWidth * sw, co]);
+    // Row r of dx reads spread rows r + top − (kh−1) … r + top: pad so every one exists.
+    const padTop = kh - 1 - g.top;
+    const padLeft = kw - 1 - g.left;
+    const fullH = inH + kh - 1;
+    const fullW = inW + kw - 1;
+    const rows = g.outHeight * sh;
+    const cols = g.outWidth * sw;
+    const padded = tf.pad(spread, [[0, 0], [Math.max(0, padTop), Math.max(0, fullH - padTop - rows)], [Math.max(0, padLeft), Math.max(0, fullW - padLeft - cols)], [0, 0]]);
+    const window = tf.slice(padded, [0, Math.max(0, -padTop), Math.max(0, -padLeft), 0], [g.batch, fullH, fullW, co]) as tf.Tensor4D;
+    const turned = tf.transpose(tf.reverse(filter, [0, 1]), [0, 1, 3, 2]) as tf.Tensor4D;
+    return tf.conv2d(window, turned, 1, 'valid');
   });
 };
 
@@ -230,8 +282,9 @@ export const WASM_GRADIENT_KERNELS: readonly KernelConfig[] = [
   { kernelName: 'DepthwiseConv2dNativeBackpropInput', backendName: 'wasm', kernelFunc: depthwiseBackpropInput },
 ];
 
-/** Kernels the wasm build has but gets wrong; ours replace them. */
+/** Kernels the wasm build has but gets wrong or runs slowly; ours replace them. */
 export const WASM_REPLACED_KERNELS: readonly KernelConfig[] = [
+  { kernelName: 'Conv2DBackpropInput', backendName: 'wasm', kernelFunc: conv2DBackpropInput },
   { kernelName: 'MaxPoolGrad', backendName: 'wasm', kernelFunc: maxPoolGrad },
 ];
 
