@@ -31,10 +31,11 @@ export abstract class ButtonEmitter implements ButtonSource {
     return { ...this.current };
   }
 
-  protected setStatus(ok: boolean, message: string): void {
+  /** Sets the status, logging a change (not-ok as a warning unless `quiet`, e.g. a normal stop). */
+  protected setStatus(ok: boolean, message: string, quiet = false): void {
     const changed = ok !== this.current.ok || message !== this.current.message;
     this.current = { kind: this.kind, ok, message };
-    if (changed) (ok ? this.log.info : this.log.warn)(`buttons ${this.kind}: ${message}`);
+    if (changed) (ok || quiet ? this.log.info : this.log.warn)(`buttons ${this.kind}: ${message}`);
   }
 
   /** A throwing listener is logged and does not stop the others (a button must never crash the table). */

@@ -91,7 +91,7 @@ export class KeyboardButtons extends ButtonEmitter {
     this.listener = null;
     if (this.rawMode) this.input.setRawMode!(this.wasRaw);
     this.input.pause();
-    this.setStatus(false, 'stopped');
+    this.setStatus(false, 'stopped', true);
   }
 
   private onData(chunk: string): void {

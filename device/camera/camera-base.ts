@@ -42,10 +42,11 @@ export abstract class CameraBase implements FrameSource {
     return this.frameCount;
   }
 
-  protected setStatus(ok: boolean, message: string): void {
+  /** Sets the status, logging a change (not-ok as a warning unless `quiet`: an expected state such as waiting). */
+  protected setStatus(ok: boolean, message: string, quiet = false): void {
     const changed = ok !== this.current.ok || message !== this.current.message;
     this.current = { kind: this.kind, ok, message };
-    if (changed) (ok ? this.log.info : this.log.warn)(`camera ${this.kind}: ${message}`);
+    if (changed) (ok || quiet ? this.log.info : this.log.warn)(`camera ${this.kind}: ${message}`);
   }
 
   protected emit(jpeg: Uint8Array): void {

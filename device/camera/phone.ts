@@ -37,13 +37,13 @@ export class PhoneCamera extends CameraBase {
     this.hub.reopen();
     this.tokens = this.options.maxFps;
     this.refilledAt = this.clock.now();
-    this.setStatus(false, 'waiting for a phone to send camera frames');
+    this.setStatus(false, 'waiting for a phone to send camera frames', true);
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.hub.close();
-    this.setStatus(false, 'stopped');
+    this.setStatus(false, 'stopped', true);
   }
 
   /** One frame from a phone. Never throws; a rejected frame changes nothing. */

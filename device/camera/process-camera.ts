@@ -66,7 +66,7 @@ export class ProcessCamera extends CameraBase {
     this.terminate();
     await this.exited;
     this.hub.close();
-    this.setStatus(false, 'stopped');
+    this.setStatus(false, 'stopped', true);
   }
 
   private launch(): void {
@@ -75,7 +75,7 @@ export class ProcessCamera extends CameraBase {
     const splitter = new MjpegSplitter();
     this.gotFrame = false;
     this.stderrTail = [];
-    this.setStatus(false, `starting ${this.name}`);
+    this.setStatus(false, `starting ${this.name}`, true);
     let child: ChildProcess;
     try {
       child = spawn(this.options.bin, this.options.args, { stdio: ['ignore', 'pipe', 'pipe'] });

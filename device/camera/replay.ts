@@ -99,6 +99,6 @@ export class ReplayCamera extends CameraBase {
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = null;
     this.hub.close();
-    this.setStatus(false, 'stopped');
+    this.setStatus(false, 'stopped', true);
   }
 }

@@ -92,7 +92,7 @@ export class GpioButtons extends ButtonEmitter {
     this.machine?.clear();
     this.machine = null;
     this.release();
-    if (this.current.ok) this.setStatus(false, 'stopped');
+    if (this.current.ok) this.setStatus(false, 'stopped', true);
   }
 
   private release(): void {

@@ -61,7 +61,7 @@ export class SerialButtons extends ButtonEmitter {
       port.on('error', () => {});
       await closePort(port);
     }
-    this.setStatus(false, 'stopped');
+    this.setStatus(false, 'stopped', true);
   }
 
   private async connect(): Promise<void> {
