@@ -77,8 +77,11 @@ export function geometry(chapter: Chapter): Geometry {
 }
 
 function compileGeometry(chapter: Chapter): Geometry {
-  const width = chapter.board.columns;
-  const height = chapter.board.rows;
+  return gridGeometry(chapter.board.columns, chapter.board.rows, chapter.board.rocks, chapter.clock.regions);
+}
+
+/** A geometry from its parts (a chapter's board, or a board read from notation). */
+export function gridGeometry(width: number, height: number, rockNames: readonly string[], regions: readonly RegionSpec[] = []): Geometry {
   const size = width * height;
   const names: string[] = [];
   const neighbor = new Int16Array(size * 4);
@@ -94,7 +97,7 @@ function compileGeometry(chapter: Chapter): Geometry {
   }
   const rock = new Uint8Array(size);
   const rocks: number[] = [];
-  for (const name of chapter.board.rocks) {
+  for (const name of rockNames) {
     const p = parseCellName(name);
     if (p && p[0] < width && p[1] < height) {
       const i = p[1] * width + p[0];
@@ -102,7 +105,7 @@ function compileGeometry(chapter: Chapter): Geometry {
       rocks.push(i);
     }
   }
-  const regionCells = chapter.clock.regions.map((r) => regionCellsOf(r, width, height));
+  const regionCells = regions.map((r) => regionCellsOf(r, width, height));
   const regionMasks = regionCells.map((cells) => {
     const m = new Uint8Array(size);
     for (const c of cells) m[c] = 1;
