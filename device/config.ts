@@ -30,7 +30,7 @@ const cameraSchema = z
     fps: z.number().min(1).max(60).default(10),
     replay: z
       .object({
-        /** A folder of .jpg/.jpeg/.png frames; default: the tray sequence shipped in device/camera/replay/. */
+        /** A folder of .jpg/.jpeg/.png frames, or a video file (.mp4, .mkv, .mjpeg…, played through ffmpeg); default: the tray sequence shipped in device/camera/replay/. */
         folder: z.string().min(1).default(DEFAULT_REPLAY_FOLDER),
         fps: z.number().min(0.5).max(60).default(4),
         loop: z.boolean().default(true),

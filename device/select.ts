@@ -13,6 +13,7 @@ import { ReplayCamera } from './camera/replay.js';
 import { ProcessCamera } from './camera/process-camera.js';
 import { createRpicamCamera, findRpicam, listRpicamCameras } from './camera/rpicam.js';
 import { createV4l2Camera, findV4l2 } from './camera/v4l2.js';
+import { createVideoReplay, VIDEO_FILE } from './camera/video-replay.js';
 import { systemClock, type Clock } from './clock.js';
 import { systemProbe, type Probe } from './probe.js';
 import { GpioButtons } from './gpio/gpio-buttons.js';
@@ -70,7 +71,13 @@ export async function selectCamera(
   const { clock, probe, devRoot } = { ...defaultEnvironment(), ...env };
   const size = { width: cfg.width, height: cfg.height, fps: cfg.fps };
   const supervision = { stallMs: cfg.stallMs, restart: cfg.restart, log, clock };
-  const replay = () => new ReplayCamera({ folder: cfg.replay.folder, fps: cfg.replay.fps, loop: cfg.replay.loop, log, clock });
+  const replay = async (): Promise<CameraSource> => {
+    const { folder, fps, loop } = cfg.replay;
+    if (!VIDEO_FILE.test(folder)) return new ReplayCamera({ folder, fps, loop, log, clock });
+    const ffmpeg = await probe.findExecutable('ffmpeg');
+    if (!ffmpeg) log.error(`camera: replaying the video ${folder} needs ffmpeg (apt install ffmpeg); the camera will keep retrying`);
+    return createVideoReplay({ ffmpeg: ffmpeg ?? 'ffmpeg', file: folder, fps, loop, ...supervision });
+  };
 
   const rpicam = async (): Promise<ProcessCamera | null> => {
     const tools = await findRpicam(probe);
@@ -114,7 +121,7 @@ export async function selectCamera(
       return new PhoneCamera({ maxBytes: cfg.phone.maxBytes, maxFps: cfg.phone.maxFps, stallMs: cfg.stallMs, log, clock });
     case 'replay':
       log.info(`camera: replay of ${cfg.replay.folder} at ${cfg.replay.fps} fps`);
-      return replay();
+      return await replay();
     case 'rpicam':
       return (await rpicam())!;
     case 'v4l2':
@@ -123,7 +130,7 @@ export async function selectCamera(
       const found = (await rpicam()) ?? (await v4l2());
       if (found) return found;
       log.info(`camera: no camera found; using replay of ${cfg.replay.folder} at ${cfg.replay.fps} fps`);
-      return replay();
+      return await replay();
     }
   }
 }

@@ -106,6 +106,15 @@ describe('selectCamera', () => {
     expect(log.messages('error').join('\n')).toMatch(/rpicam-vid is not installed/);
   });
 
+  it('replay of a video file goes through ffmpeg, looped, at the replay fps', async () => {
+    const bin = fakeBin({ programs: ['ffmpeg'] });
+    const camera = await selectCamera({ camera: { kind: 'replay', replay: { folder: '/recordings/tray.mp4', fps: 5 } } }, memoryLogger(), { probe: systemProbe(bin.dir) });
+    expect(camera.kind).toBe('replay');
+    expect((camera as ProcessCamera).commandLine).toBe(
+      `${bin.bin('ffmpeg')} -hide_banner -loglevel error -re -stream_loop -1 -i /recordings/tray.mp4 -an -vf fps=5 -c:v mjpeg -pix_fmt yuvj420p -q:v 4 -f mjpeg -`,
+    );
+  });
+
   it('phone and none', async () => {
     const log = memoryLogger();
     expect((await selectCamera({ camera: { kind: 'phone' } }, log)).kind).toBe('phone');

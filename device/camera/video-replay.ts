@@ -1,0 +1,38 @@
+/**
+ * Replay of a video file (a recording of a real tray) through ffmpeg: decoded at its own pace
+ * (-re), looped, resampled to the replay fps and written as MJPEG to stdout, like a live camera.
+ */
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import { ProcessCamera } from './process-camera.js';
+
+export const VIDEO_FILE = /\.(mp4|mkv|mov|avi|webm|mjpe?g)$/i;
+
+export function videoReplayArgs(file: string, fps: number, loop: boolean): string[] {
+  return [
+    '-hide_banner', '-loglevel', 'error',
+    '-re',
+    ...(loop ? ['-stream_loop', '-1'] : []),
+    '-i', file,
+    '-an',
+    '-vf', `fps=${fps}`,
+    '-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-q:v', '4',
+    '-f', 'mjpeg', '-',
+  ];
+}
+
+export interface VideoReplayOptions {
+  ffmpeg: string;
+  file: string;
+  fps: number;
+  loop: boolean;
+  stallMs: number;
+  restart: { minMs: number; maxMs: number };
+  log: Logger;
+  clock: Clock;
+}
+
+export function createVideoReplay(options: VideoReplayOptions): ProcessCamera {
+  // A file that ends without loop is "finished", not stalled: give it a generous stall time.
+  return new ProcessCamera('replay', { ...options, bin: options.ffmpeg, args: videoReplayArgs(options.file, options.fps, options.loop) });
+}
