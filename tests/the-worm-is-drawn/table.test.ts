@@ -21,7 +21,7 @@ describe('setup', () => {
     [{ players: Array.from({ length: 8 }, (_, i) => ({ name: `P${i}` })) }, /players/],
     [{ players: [{ name: 'A', id: 'x' }, { name: 'B', id: 'x' }] }, /players\.1\.id: player id x is used twice/],
     [{ players: [{ name: 'A' }, { name: 'B' }], preset: 'house' }, /preset/],
-    [{ players: [{ name: 'A', id: 'has space' }, { name: 'B' }] }, /players\.0\.id/],
+    [{ players: [{ name: '', id: 'a' }, { name: 'B' }] }, /players\.0\.name/],
   ])('refuses bad options with the field named: %j', (options, message) => {
     const r = toTableGame(game).setup(options);
     expect(r.ok).toBe(false);

@@ -8,9 +8,9 @@ export const MIN_PLAYERS = 2;
 export const MAX_PLAYERS = 7;
 
 const playerSchema = z.object({
-  /** Short and plain (it appears in notation and logs); defaults to p1, p2, … */
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,24}$/, 'letters, digits, - and _ only (1–24)').optional(),
-  name: z.string().trim().min(1).max(40),
+  /** Defaults to p1, p2, … */
+  id: z.string().min(1).max(64).optional(),
+  name: z.string().trim().min(1).max(64),
   color: z.string().min(1).max(24).optional(),
 });
 
