@@ -1,7 +1,9 @@
 /**
- * Writes the default replay sequence (device/camera/replay/): a top-down dice tray where four d6
- * roll in, tumble and settle, then lie still, with sensor noise on every frame. Seeded: the same
- * bytes on every run. `scene.json` beside the frames records the settled faces and boxes.
+ * Writes the default replay sequence (device/camera/replay/): a dice tray photographed from
+ * above, rendered by the vision renderer (vision/synth renderScene), where the dice slide in,
+ * tumbling and blurred, then lie still, with fresh sensor noise on every frame. Seeded: the same
+ * bytes on every run. `scene.json` beside the frames records each settled die (set, face, colour,
+ * box) as ground truth for the dice reader.
  *
  *   npx tsx device/camera/make-replay.ts [outDir]
  */
@@ -9,111 +11,139 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { DIE_COLORS } from '../../shared/dice.js';
-import { createRng } from '../../shared/rng.js';
+import { createRng, type Rng } from '../../shared/rng.js';
+import { renderScene } from '../../vision/synth/index.js';
 
 const W = 640;
 const H = 480;
-const DIE = 58;
 const MOVING = 6;
 const STILL = 6;
+const SEED = 'clew-replay-2';
 
-const PIPS: Record<number, [number, number][]> = {
-  1: [[0, 0]],
-  2: [[-1, -1], [1, 1]],
-  3: [[-1, -1], [0, 0], [1, 1]],
-  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
-  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
-  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
-};
+type Raw = { data: Buffer; width: number; height: number };
 
-interface DiePose {
-  x: number;
-  y: number;
-  angle: number;
-  face: number;
-  color: string;
+const encode = (img: Raw, quality = 80) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).jpeg({ quality }).toBuffer();
+
+function addNoise(img: Raw, rng: Rng, sigma: number): Raw {
+  const data = Buffer.from(img.data);
+  for (let i = 0; i < data.length; i++) data[i] = Math.max(0, Math.min(255, data[i]! + Math.round(rng.normal() * sigma)));
+  return { ...img, data };
 }
 
-const rgb = (c: readonly [number, number, number]) => `rgb(${c[0]},${c[1]},${c[2]})`;
-
-function dieSvg(d: DiePose, blur: number): string {
-  const body = DIE_COLORS[d.color] ?? [235, 235, 230];
-  const light = body[0] + body[1] + body[2] > 400;
-  const pip = light ? '#111' : '#f4f4f4';
-  const s = DIE / 2;
-  const step = DIE * 0.27;
-  const pips = (PIPS[d.face] ?? []).map(([px, py]) => `<circle cx="${px * step}" cy="${py * step}" r="${DIE * 0.085}" fill="${pip}"/>`).join('');
-  return `<g transform="translate(${d.x.toFixed(1)} ${d.y.toFixed(1)}) rotate(${d.angle.toFixed(1)})"${blur ? ` filter="url(#b${blur})"` : ''}>
-    <rect x="${-s + 4}" y="${-s + 6}" width="${DIE}" height="${DIE}" rx="9" fill="rgba(0,0,0,0.35)"/>
-    <rect x="${-s}" y="${-s}" width="${DIE}" height="${DIE}" rx="9" fill="${rgb(body)}" stroke="rgba(0,0,0,0.35)" stroke-width="1.5"/>
-    <rect x="${-s + 5}" y="${-s + 4}" width="${DIE * 0.45}" height="${DIE * 0.18}" rx="5" fill="rgba(255,255,255,0.22)"/>
-    ${pips}</g>`;
+/**
+ * The table without the dice: each die's box (and a small margin) is filled by blending the table
+ * just outside it, left–right and top–bottom, plus noise (the felt is smooth, so this is invisible).
+ */
+function emptyTable(img: Raw, boxes: [number, number, number, number][], rng: Rng): { table: Raw; felt: [number, number, number] } {
+  const data = Buffer.from(img.data);
+  const at = (x: number, y: number, c: number) => img.data[(Math.max(0, Math.min(H - 1, y)) * W + Math.max(0, Math.min(W - 1, x))) * 3 + c]!;
+  const feltSamples: number[][] = [[], [], []];
+  for (const [bx0, by0, bx1, by1] of boxes) {
+    const x0 = bx0 - 4, y0 = by0 - 4, x1 = bx1 + 4, y1 = by1 + 4;
+    for (let y = Math.max(0, y0); y < Math.min(H, y1); y++) {
+      for (let x = Math.max(0, x0); x < Math.min(W, x1); x++) {
+        const tx = (x - x0) / (x1 - x0), ty = (y - y0) / (y1 - y0);
+        for (let c = 0; c < 3; c++) {
+          const horizontal = at(x0 - 1, y, c) * (1 - tx) + at(x1, y, c) * tx;
+          const vertical = at(x, y0 - 1, c) * (1 - ty) + at(x, y1, c) * ty;
+          data[(y * W + x) * 3 + c] = Math.max(0, Math.min(255, Math.round((horizontal + vertical) / 2 + rng.normal() * 1.5)));
+        }
+      }
+    }
+    for (let c = 0; c < 3; c++) feltSamples[c]!.push(at(x0 - 1, by0, c), at(x1, by1, c));
+  }
+  const felt = feltSamples.map((v) => v.sort((p, q) => p - q)[Math.floor(v.length / 2)] ?? 0) as [number, number, number];
+  return { table: { ...img, data }, felt };
 }
 
-function sceneSvg(dice: DiePose[], blur: number): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
-  <defs>
-    <radialGradient id="felt" cx="50%" cy="45%" r="70%"><stop offset="0" stop-color="#2f7a4a"/><stop offset="1" stop-color="#1d5132"/></radialGradient>
-    <linearGradient id="wood" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#8a5a2b"/><stop offset="1" stop-color="#5e3b1a"/></linearGradient>
-    <filter id="b1"><feGaussianBlur stdDeviation="1.5"/></filter>
-    <filter id="b2"><feGaussianBlur stdDeviation="3"/></filter>
-  </defs>
-  <rect width="${W}" height="${H}" fill="#3a2a1c"/>
-  <rect x="30" y="25" width="${W - 60}" height="${H - 50}" rx="18" fill="url(#wood)"/>
-  <rect x="58" y="52" width="${W - 116}" height="${H - 104}" rx="10" fill="url(#felt)"/>
-  ${dice.map((d) => dieSvg(d, blur)).join('\n')}
-</svg>`;
+const apart = (a: number[], b: number[], gap: number) => a[2]! + gap <= b[0]! || b[2]! + gap <= a[0]! || a[3]! + gap <= b[1]! || b[3]! + gap <= a[1]!;
+
+/** The first scene of the seed's stream with dice that do not touch (each slides in on its own) in two or more colours. */
+function pickScene(rng: Rng) {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const scene = renderScene(rng.fork(), { width: W, height: H, dice: 4, sets: ['d6'], difficulty: 0.15, dieSize: [60, 80], table: 'felt', palette: ['white', 'red', 'blue', 'yellow', 'green'] });
+    const boxes = scene.dice.map((d) => d.box);
+    const separate = boxes.every((a, i) => boxes.every((b, j) => i === j || apart(a, b, 12)));
+    if (scene.dice.length === 4 && separate && new Set(scene.dice.map((d) => d.color)).size >= 2) return scene;
+  }
+  throw new Error('no suitable scene in 40 renders; try another seed');
 }
 
-export async function makeReplay(outDir: string, seed = 'clew-replay-1'): Promise<void> {
+/** A die's patch with the table made transparent (alpha ramps with the distance from the felt colour). */
+async function cutOut(img: Raw, [x0, y0, x1, y1]: [number, number, number, number], felt: [number, number, number]): Promise<Buffer> {
+  const w = x1 - x0;
+  const h = y1 - y0;
+  const rgba = Buffer.alloc(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const src = ((y0 + y) * W + (x0 + x)) * 3;
+      const dst = (y * w + x) * 4;
+      let dist = 0;
+      for (let c = 0; c < 3; c++) {
+        rgba[dst + c] = img.data[src + c]!;
+        dist += Math.abs(img.data[src + c]! - felt[c]!);
+      }
+      rgba[dst + 3] = Math.max(0, Math.min(255, Math.round(((dist - 25) / 50) * 255)));
+    }
+  }
+  return sharp(rgba, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer();
+}
+
+export async function makeReplay(outDir: string, seed = SEED): Promise<void> {
   const rng = createRng(seed);
-  const colors = ['white', 'red', 'blue', 'yellow'];
-  const settled: DiePose[] = colors.map((color, i) => ({
-    x: 150 + i * 110 + rng.range(-15, 15),
-    y: 220 + rng.range(-60, 60),
-    angle: rng.range(-40, 40),
-    face: rng.int(1, 6),
-    color,
-  }));
+  const scene = pickScene(rng);
+  const settled: Raw = { data: Buffer.from(scene.image.data), width: W, height: H };
+  const boxes = scene.dice.map((d) => d.box.map(Math.round) as [number, number, number, number]);
+  const { table, felt } = emptyTable(settled, boxes, rng);
+
   await mkdir(outDir, { recursive: true });
   for (const name of await readdir(outDir)) if (/\.(jpe?g|png)$|^scene\.json$/.test(name)) await rm(path.join(outDir, name));
+
+  // Each die comes in from the left along its own line, spinning less and slowing down (ease-out).
+  const paths = boxes.map(() => ({ dx: rng.range(180, 320), dy: rng.range(-70, 70), spin: rng.range(-200, 200) }));
+  const patches = await Promise.all(boxes.map((box) => cutOut(settled, box, felt)));
   for (let f = 0; f < MOVING + STILL; f++) {
-    // Moving frames come in from the left and slow down; the last STILL frames are the same pose.
-    const t = Math.min(1, f / MOVING);
-    const ease = 1 - (1 - t) ** 3;
-    const dice = settled.map((d) =>
-      f >= MOVING
-        ? d
-        : {
-            ...d,
-            x: d.x - (1 - ease) * 260 + rng.range(-6, 6),
-            y: d.y + (1 - ease) * rng.range(-80, 80),
-            angle: d.angle + (1 - ease) * rng.range(-180, 180),
-            face: rng.int(1, 6),
-          },
-    );
-    const blur = f >= MOVING ? 0 : f < MOVING / 2 ? 2 : 1;
-    const { data, info } = await sharp(Buffer.from(sceneSvg(dice, blur))).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    for (let i = 0; i < data.length; i++) data[i] = Math.max(0, Math.min(255, data[i]! + Math.round(rng.normal() * 3)));
-    const jpeg = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 72 }).toBuffer();
+    let frame: Raw;
+    if (f < MOVING) {
+      const left = 1 - f / MOVING;
+      const remaining = left * left * left;
+      const overlays = await Promise.all(
+        boxes.map(async ([x0, y0, x1, y1], i) => {
+          const p = paths[i]!;
+          const angle = p.spin * remaining;
+          const moved = await sharp(patches[i]!)
+            .rotate(angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+            .blur(0.3 + 4 * remaining)
+            .png()
+            .toBuffer({ resolveWithObject: true });
+          const cx = (x0 + x1) / 2 - p.dx * remaining;
+          const cy = (y0 + y1) / 2 + p.dy * remaining;
+          const leftPx = Math.round(cx - moved.info.width / 2);
+          const topPx = Math.round(cy - moved.info.height / 2);
+          return { input: moved.data, left: leftPx, top: topPx, w: moved.info.width, h: moved.info.height };
+        }),
+      );
+      // A die that would stick out of the frame is held at its edge (it rolls in from there).
+      const placed = overlays.map((o) => ({ input: o.input, left: Math.max(0, Math.min(W - o.w, o.left)), top: Math.max(0, Math.min(H - o.h, o.top)) }));
+      const composed = await sharp(table.data, { raw: { width: W, height: H, channels: 3 } })
+        .composite(placed)
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+      frame = { data: composed, width: W, height: H };
+    } else frame = settled;
+    const jpeg = await encode(addNoise(frame, rng, 2.5));
     await writeFile(path.join(outDir, `frame-${String(f).padStart(2, '0')}.jpg`), jpeg);
   }
-  const scene = {
-    description: 'Four d6 roll into a felt tray (frames 00-05, moving) and lie still (frames 06-11).',
+  const truth = {
+    description: `Four d6 slide into a felt tray (frames 00-${String(MOVING - 1).padStart(2, '0')}, moving) and lie still (frames ${String(MOVING).padStart(2, '0')}-${String(MOVING + STILL - 1).padStart(2, '0')}). Rendered by vision/synth renderScene; regenerate with: npx tsx device/camera/make-replay.ts`,
     seed,
     size: [W, H],
     movingFrames: MOVING,
     stillFrames: STILL,
-    settled: settled.map((d) => ({
-      set: 'd6',
-      face: String(d.face),
-      color: d.color,
-      center: [Math.round(d.x), Math.round(d.y)],
-      box: [Math.round(d.x - DIE * 0.71), Math.round(d.y - DIE * 0.71), Math.round(d.x + DIE * 0.71), Math.round(d.y + DIE * 0.71)],
-    })),
+    settled: scene.dice.map((d) => ({ set: d.set, face: d.face, color: d.color, tilted: d.tilted, box: d.box.map((v) => Math.round(v)) })),
   };
-  await writeFile(path.join(outDir, 'scene.json'), JSON.stringify(scene, null, 2) + '\n');
+  await writeFile(path.join(outDir, 'scene.json'), JSON.stringify(truth, null, 2) + '\n');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
