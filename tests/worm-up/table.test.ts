@@ -104,7 +104,9 @@ describe('notation', () => {
     expect(toNotation(s)).toBe('r1 x red:X? yellow:5/g ghost:53 moved:0/0');
     s = play(s, 'x 4', 'moved');
     expect(toNotation(s)).toBe('r2 bid ^red:- yellow:- ghost:- moved:-');
-    s = play(s, 'reveal p1=7 p2=7', 'ghost 33', 'finish p2');
+    s = play(s, 'reveal p1=3 p2=7', 'ghost 33');
+    expect(toNotation(s)).toBe('r2 move ^red:3/g yellow:7 ghost:33 moved:0/1');
+    s = play(s, 'finish p2');
     expect(toNotation(s)).toBe('r2 over ^red:- yellow:- ghost:- moved:- win:yellow');
   });
 
