@@ -84,7 +84,7 @@ if (what === 'art') {
   await save('crops.png', grid(tiles, 12));
   // Pips only (the Catan comparison) and real crops beside them when the folder is there.
   const pipTiles: RgbImage[] = [];
-  for (let i = 0; i < 48; i++) pipTiles.push(renderCrop(rng, `pips-${(i % 6) + 1}` as 'pips-1', { sets: ['d6'] }));
+  for (let i = 0; i < 48; i++) pipTiles.push(renderCrop(rng, `pips-${(i % 6) + 1}` as 'pips-1', { sets: ['d6'], palette: i < 24 ? ['red', 'yellow'] : undefined }));
   await save('crops-d6.png', grid(pipTiles, 12));
   const realDir = process.env.CLEW_REAL_CROPS;
   if (realDir) {

@@ -5,7 +5,7 @@
  */
 import { createRng } from '../../shared/rng.js';
 import { DEFAULT_ART_STYLE, faceArt, randomArtStyle, type ArtStyle } from '../faces/art.js';
-import type { FaceClass } from '../faces/classes.js';
+import { FACE_CLASSES, type FaceClass } from '../faces/classes.js';
 import { rasterizeArt } from '../faces/raster.js';
 
 export const ART_STYLE_POOL = 40;
@@ -50,4 +50,9 @@ export function sampleMask(mask: Float32Array, u: number, v: number): number {
   const c = x0ok && y1ok ? mask[r1 + xi]! : 0;
   const d = x1ok && y1ok ? mask[r1 + xi + 1]! : 0;
   return (a + (b - a) * tx) * (1 - ty) + (c + (d - c) * tx) * ty;
+}
+
+/** Rasterise every class in every pool style now (about a second or two), e.g. before timing renders. */
+export function warmArtCache(): void {
+  for (let s = 0; s < ART_STYLE_POOL; s++) for (const cls of FACE_CLASSES) inkMask(cls, s);
 }

@@ -27,42 +27,56 @@ for (let k = 0; k < 8; k++) {
   for (let n = 0; n < 8; n++) COS[k * 8 + n] = (k === 0 ? Math.SQRT1_2 : 1) * 0.5 * Math.cos(((2 * n + 1) * k * Math.PI) / 16);
 }
 
-const tmp = new Float32Array(64);
-const coef = new Float32Array(64);
+// Even/odd halves of the basis: C[k][7 − n] = ±C[k][n], so each 1-D transform needs 32
+// multiplications instead of 64.
+const EVEN = new Float32Array(16); // EVEN[k2 * 4 + n] = COS[(2·k2) * 8 + n], n < 4
+const ODD = new Float32Array(16); // ODD[k2 * 4 + n] = COS[(2·k2 + 1) * 8 + n], n < 4
+for (let k2 = 0; k2 < 4; k2++) {
+  for (let n = 0; n < 4; n++) {
+    EVEN[k2 * 4 + n] = COS[2 * k2 * 8 + n]!;
+    ODD[k2 * 4 + n] = COS[(2 * k2 + 1) * 8 + n]!;
+  }
+}
+
+/** In-place 8-point DCT-II of a[off + i·stride]. */
+function fdct8(a: Float32Array, off: number, stride: number): void {
+  const s0 = a[off]! + a[off + 7 * stride]!, d0 = a[off]! - a[off + 7 * stride]!;
+  const s1 = a[off + stride]! + a[off + 6 * stride]!, d1 = a[off + stride]! - a[off + 6 * stride]!;
+  const s2 = a[off + 2 * stride]! + a[off + 5 * stride]!, d2 = a[off + 2 * stride]! - a[off + 5 * stride]!;
+  const s3 = a[off + 3 * stride]! + a[off + 4 * stride]!, d3 = a[off + 3 * stride]! - a[off + 4 * stride]!;
+  for (let k2 = 0; k2 < 4; k2++) {
+    const e = k2 * 4;
+    a[off + 2 * k2 * stride] = EVEN[e]! * s0 + EVEN[e + 1]! * s1 + EVEN[e + 2]! * s2 + EVEN[e + 3]! * s3;
+    tmp8[k2] = ODD[e]! * d0 + ODD[e + 1]! * d1 + ODD[e + 2]! * d2 + ODD[e + 3]! * d3;
+  }
+  for (let k2 = 0; k2 < 4; k2++) a[off + (2 * k2 + 1) * stride] = tmp8[k2]!;
+}
+
+/** In-place inverse of fdct8. */
+function idct8(a: Float32Array, off: number, stride: number): void {
+  const X0 = a[off]!, X1 = a[off + stride]!, X2 = a[off + 2 * stride]!, X3 = a[off + 3 * stride]!;
+  const X4 = a[off + 4 * stride]!, X5 = a[off + 5 * stride]!, X6 = a[off + 6 * stride]!, X7 = a[off + 7 * stride]!;
+  for (let n = 0; n < 4; n++) {
+    const e = EVEN[n]! * X0 + EVEN[4 + n]! * X2 + EVEN[8 + n]! * X4 + EVEN[12 + n]! * X6;
+    const o = ODD[n]! * X1 + ODD[4 + n]! * X3 + ODD[8 + n]! * X5 + ODD[12 + n]! * X7;
+    tmp8[n] = e + o;
+    tmp8[7 - n] = e - o;
+  }
+  for (let n = 0; n < 8; n++) a[off + n * stride] = tmp8[n]!;
+}
+
+const tmp8 = new Float32Array(8);
 
 /** Quantise one 8×8 block in place (values centred on 0). */
 function quantiseBlock(block: Float32Array, table: Float32Array): void {
-  // Forward: rows then columns.
-  for (let y = 0; y < 8; y++) {
-    for (let k = 0; k < 8; k++) {
-      let s = 0;
-      for (let n = 0; n < 8; n++) s += COS[k * 8 + n]! * block[y * 8 + n]!;
-      tmp[y * 8 + k] = s;
-    }
+  for (let y = 0; y < 8; y++) fdct8(block, y * 8, 1);
+  for (let x = 0; x < 8; x++) fdct8(block, x, 8);
+  for (let i = 0; i < 64; i++) {
+    const q = table[i]!;
+    block[i] = Math.round(block[i]! / q) * q;
   }
-  for (let x = 0; x < 8; x++) {
-    for (let k = 0; k < 8; k++) {
-      let s = 0;
-      for (let n = 0; n < 8; n++) s += COS[k * 8 + n]! * tmp[n * 8 + x]!;
-      const q = table[k * 8 + x]!;
-      coef[k * 8 + x] = Math.round(s / q) * q;
-    }
-  }
-  // Inverse.
-  for (let x = 0; x < 8; x++) {
-    for (let n = 0; n < 8; n++) {
-      let s = 0;
-      for (let k = 0; k < 8; k++) s += COS[k * 8 + n]! * coef[k * 8 + x]!;
-      tmp[n * 8 + x] = s;
-    }
-  }
-  for (let y = 0; y < 8; y++) {
-    for (let n = 0; n < 8; n++) {
-      let s = 0;
-      for (let k = 0; k < 8; k++) s += COS[k * 8 + n]! * tmp[y * 8 + k]!;
-      block[y * 8 + n] = s;
-    }
-  }
+  for (let x = 0; x < 8; x++) idct8(block, x, 8);
+  for (let y = 0; y < 8; y++) idct8(block, y * 8, 1);
 }
 
 function processPlane(plane: Float32Array, w: number, h: number, table: Float32Array): void {

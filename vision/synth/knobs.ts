@@ -31,7 +31,10 @@ export interface SynthKnobs {
   shadow: [number, number];
   /** Crop only: random error of the box fed to squareCrop, as a fraction of the die's size (0 = the true box). */
   boxJitter: number;
-  /** Crop only: die size in camera pixels before framing, [min, max]. */
+  /**
+   * Crop only: die size in camera pixels before framing, [min, max]. Above ~72 px a bigger render
+   * only costs time: framing brings it down to 64 px anyway (it is then a finer camera's view).
+   */
   cropDieSize: [number, number];
   /** Table surfaces to choose from. */
   tables: readonly TableKind[];
@@ -50,14 +53,14 @@ export const EASY_KNOBS: Readonly<SynthKnobs> = {
   hardLooks: 0,
   shadow: [0.2, 0.4],
   boxJitter: 0,
-  cropDieSize: [48, 96],
+  cropDieSize: [40, 72],
   tables: TABLE_KINDS,
 };
 
 export const HARD_KNOBS: Readonly<SynthKnobs> = {
   tiltChance: 0.45,
   maxTilt: 38,
-  maxOblique: 55,
+  maxOblique: 60,
   neighbours: 4,
   touchChance: 0.75,
   blur: 1.6,
@@ -67,7 +70,7 @@ export const HARD_KNOBS: Readonly<SynthKnobs> = {
   hardLooks: 1,
   shadow: [0.3, 0.85],
   boxJitter: 0,
-  cropDieSize: [20, 130],
+  cropDieSize: [18, 72],
   tables: TABLE_KINDS,
 };
 

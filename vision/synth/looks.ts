@@ -109,9 +109,9 @@ export function randomDieLook(rng: Rng, options: LookOptions): DieLook {
     const second = rng.next() < 0.5 ? (light ? [90, 90, 95] : [235, 235, 230]) : jitterNamed(rng, name, 1).map((c) => Math.round(c * rng.range(0.35, 0.7)));
     marble = {
       color: lin(second as [number, number, number]),
-      freq: rng.range(2, 9),
-      turbulence: rng.range(1.5, 5),
-      sharpness: rng.range(1, 5),
+      freq: rng.range(1.5, 5),
+      turbulence: rng.range(1, 4),
+      sharpness: rng.range(2, 12),
       seed: seedFrom(rng.next),
     };
   }

@@ -81,6 +81,13 @@ interface Prepared {
 
 const TILE = 16;
 
+// Local aliases: under tsx/esbuild's CommonJS interop every use of an imported binding is a
+// property getter, which costs real time in per-pixel loops.
+const boxHit = roundedBoxHit;
+const boxNormal = roundedBoxNormal;
+const maskAt = sampleMask;
+const marbleNoise = fbm3;
+
 function screenBox(cam: Camera, pts: Vec3[], x0: number, y0: number): [number, number, number, number] {
   let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
   for (const p of pts) {
@@ -164,13 +171,21 @@ function faceIndex(px: number, py: number, pz: number): number {
 /** Art coordinates (u, v in 0..1, turned) of a local point on a given face. */
 function faceUv(f: number, turn: number, half: number, px: number, py: number, pz: number, out: number[]): void {
   const U = FACE_U[f]!, V = FACE_V[f]!;
-  let u = 0.5 + (U[0] * px + U[1] * py + U[2] * pz) / (2 * half);
-  let v = 0.5 + (V[0] * px + V[1] * py + V[2] * pz) / (2 * half);
-  if (turn === 1) [u, v] = [v, 1 - u];
-  else if (turn === 2) [u, v] = [1 - u, 1 - v];
-  else if (turn === 3) [u, v] = [1 - v, u];
-  out[0] = u;
-  out[1] = v;
+  const u = 0.5 + (U[0]! * px + U[1]! * py + U[2]! * pz) / (2 * half);
+  const v = 0.5 + (V[0]! * px + V[1]! * py + V[2]! * pz) / (2 * half);
+  if (turn === 0) {
+    out[0] = u;
+    out[1] = v;
+  } else if (turn === 1) {
+    out[0] = v;
+    out[1] = 1 - u;
+  } else if (turn === 2) {
+    out[0] = 1 - u;
+    out[1] = 1 - v;
+  } else {
+    out[0] = 1 - v;
+    out[1] = u;
+  }
 }
 
 /** Trace a window of the camera image: pixel (i, j) of the window is image pixel (x0 + i, y0 + j). */
@@ -210,12 +225,14 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     dx /= dl; dy /= dl; dz /= dl;
     let best = -1, bestT = Infinity;
     const wx = x - x0, wy = y - y0;
-    for (const k of hitTiles[tile]!) {
+    const hits = hitTiles[tile]!;
+    for (let q = 0; q < hits.length; q++) {
+      const k = hits[q]!;
       const d = dice[k]!;
       if (wx < d.box[0] || wx > d.box[2] || wy < d.box[1] || wy > d.box[3]) continue;
       const m = d.r;
       const rx = m[0] * dx + m[3] * dy + m[6] * dz, ry = m[1] * dx + m[4] * dy + m[7] * dz, rz = m[2] * dx + m[5] * dy + m[8] * dz;
-      const t = roundedBoxHit(d.lo[0], d.lo[1], d.lo[2], rx, ry, rz, d.b, d.rad);
+      const t = boxHit(d.lo[0], d.lo[1], d.lo[2], rx, ry, rz, d.b, d.rad);
       if (t > 0 && t < bestT) {
         bestT = t;
         best = k;
@@ -224,7 +241,7 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     const px = cam.pos[0] + dx * bestT, py = cam.pos[1] + dy * bestT, pz = cam.pos[2] + dz * bestT;
     if (best >= 0) {
       shadeDie(dice, best, bestT, dx, dy, dz, px, py, pz);
-      return -1 + best + 1;
+      return best;
     }
     shadeTable(tile, dx, dy, dz);
     return -1;
@@ -236,7 +253,7 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     const look = d.die.look;
     const rdx = m[0] * dx + m[3] * dy + m[6] * dz, rdy = m[1] * dx + m[4] * dy + m[7] * dz, rdz = m[2] * dx + m[5] * dy + m[8] * dz;
     const lx = d.lo[0] + t * rdx, ly = d.lo[1] + t * rdy, lz = d.lo[2] + t * rdz;
-    roundedBoxNormal(lx, ly, lz, d.b, nrm);
+    boxNormal(lx, ly, lz, d.b, nrm);
     const nx = m[0] * nrm[0] + m[1] * nrm[1] + m[2] * nrm[2];
     const ny = m[3] * nrm[0] + m[4] * nrm[1] + m[5] * nrm[2];
     const nz = m[6] * nrm[0] + m[7] * nrm[1] + m[8] * nrm[2];
@@ -249,17 +266,22 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     // Body colour (marbled swirl in the die's own coordinates).
     let br = look.body[0], bg = look.body[1], bb = look.body[2];
     if (look.marble) {
+      // Two-tone swirls: a noise field warped by another, thresholded softly.
       const mb = look.marble;
-      const s = 1 / (2 * d.die.half);
-      const q = fbm3(lx * s * 2.2, ly * s * 2.2, lz * s * 2.2, mb.seed, 3);
-      const w = Math.pow(0.5 + 0.5 * Math.sin(mb.freq * (lx * s * 0.8 + ly * s * 0.5 + lz * s * 0.3) + mb.turbulence * q * 6), mb.sharpness);
+      const s = mb.freq / (2 * d.die.half);
+      const wx = lx * s, wy = ly * s, wz = lz * s;
+      const warp = mb.turbulence * (marbleNoise(wx * 0.5, wy * 0.5, wz * 0.5, mb.seed + 1, 2) - 0.5);
+      const q = marbleNoise(wx + warp, wy - warp, wz + 0.5 * warp, mb.seed, 3);
+      const e = 0.5 / mb.sharpness;
+      let w = (q - 0.5 + e) / (2 * e);
+      w = w <= 0 ? 0 : w >= 1 ? 1 : w * w * (3 - 2 * w);
       br += (mb.color[0] - br) * w; bg += (mb.color[1] - bg) * w; bb += (mb.color[2] - bb) * w;
     }
     // Face art.
     const f = faceIndex(lx, ly, lz);
     faceUv(f, d.die.turns[f]!, d.die.half, lx, ly, lz, uv);
     const mask = d.masks[f]!;
-    let ink = sampleMask(mask, uv[0]!, uv[1]!);
+    let ink = maskAt(mask, uv[0]!, uv[1]!);
     let inkShade = 1;
     if (ink > 0.001 && look.engraved) {
       // Recessed art: where stepping toward the light leaves the art, the wall shades the floor.
@@ -268,7 +290,7 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
       const depth = d.die.half * 0.09 / Math.max(0.25, nl);
       const tx = (llx - nl * nrm[0]) * depth, ty = (lly - nl * nrm[1]) * depth, tz = (llz - nl * nrm[2]) * depth;
       faceUv(f, d.die.turns[f]!, d.die.half, lx + tx, ly + ty, lz + tz, uv);
-      const ahead = sampleMask(mask, uv[0]!, uv[1]!);
+      const ahead = maskAt(mask, uv[0]!, uv[1]!);
       inkShade = 1 - 0.65 * Math.max(0, 1 - ahead);
       ink = Math.min(1, ink * 1.05);
     }
@@ -282,13 +304,13 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     let lit = 1;
     if (ndl > 0 && d.near.length > 0) {
       const ox = px + nx * 1e-3 * d.die.half, oy = py + ny * 1e-3 * d.die.half, oz = pz + nz * 1e-3 * d.die.half;
-      for (const j of d.near) {
-        const o = all[j]!;
+      for (let q = 0; q < d.near.length; q++) {
+        const o = all[d.near[q]!]!;
         const om = o.r;
         const cx = ox - o.die.center[0], cy = oy - o.die.center[1], cz = oz - o.die.center[2];
         const lox = om[0] * cx + om[3] * cy + om[6] * cz, loy = om[1] * cx + om[4] * cy + om[7] * cz, loz = om[2] * cx + om[5] * cy + om[8] * cz;
         const rlx = om[0] * Lx + om[3] * Ly + om[6] * Lz, rly = om[1] * Lx + om[4] * Ly + om[7] * Lz, rlz = om[2] * Lx + om[5] * Ly + om[8] * Lz;
-        const th = roundedBoxHit(lox, loy, loz, rlx, rly, rlz, o.b, o.rad);
+        const th = boxHit(lox, loy, loz, rlx, rly, rlz, o.b, o.rad);
         if (th > 0 && th < Ll) {
           lit = 1 - 0.85 * world.shadowStrength;
           break;
@@ -327,8 +349,9 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     const falloff = refD2 / L2;
     let direct = Math.max(0, Lz / Ll) * falloff;
     let ambient = 1;
-    for (const k of shadowTiles[tile]!) {
-      const d = dice[k]!;
+    const shadows = shadowTiles[tile]!;
+    for (let q = 0; q < shadows.length; q++) {
+      const d = dice[shadows[q]!]!;
       // Distance to the shadow capsule.
       const ex = d.sx - d.bx, ey = d.sy - d.by;
       const e2 = ex * ex + ey * ey;
@@ -372,7 +395,7 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     }
   }
   // Anti-aliasing where the covering die changes: four rotated-grid samples per edge pixel.
-  const SUB = [[-0.125, -0.375], [0.375, -0.125], [0.125, 0.375], [-0.375, 0.125]] as const;
+  const SUB_X = [-0.125, 0.375, 0.125, -0.375], SUB_Y = [-0.375, -0.125, 0.375, 0.125];
   const edge = new Uint8Array(width * height);
   for (let j = 0; j < height; j++) {
     for (let i = 0; i < width; i++) {
@@ -385,23 +408,30 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
       }
     }
   }
-  const votes = new Map<number, number>();
+  const seen = [0, 0, 0, 0];
   for (let o = 0; o < width * height; o++) {
     if (!edge[o]) continue;
     const i = o % width, j = (o - i) / width;
     let r = 0, g = 0, b = 0;
-    votes.clear();
-    for (const [sx, sy] of SUB) {
-      const k = shade(x0 + i + 0.5 + sx, y0 + j + 0.5 + sy);
+    for (let s = 0; s < 4; s++) {
+      seen[s] = shade(x0 + i + 0.5 + SUB_X[s]!, y0 + j + 0.5 + SUB_Y[s]!);
       r += col[0]!; g += col[1]!; b += col[2]!;
-      votes.set(k, (votes.get(k) ?? 0) + 1);
     }
     rgb[o * 3] = r / 4;
     rgb[o * 3 + 1] = g / 4;
     rgb[o * 3 + 2] = b / 4;
-    // The pixel belongs to a die when at least half its samples see it.
+    // The pixel belongs to a die when at least half its samples see it (ties: the centre's die).
     let bestK = -1, bestN = 0;
-    for (const [k, n] of votes) if (k >= 0 && (n > bestN || (n === bestN && k === owner[o]))) { bestK = k; bestN = n; }
+    for (let s = 0; s < 4; s++) {
+      const k = seen[s]!;
+      if (k < 0) continue;
+      let n = 0;
+      for (let t = 0; t < 4; t++) if (seen[t] === k) n++;
+      if (n > bestN || (n === bestN && k === owner[o])) {
+        bestK = k;
+        bestN = n;
+      }
+    }
     owner[o] = bestN >= 2 ? bestK : -1;
   }
   return { width, height, rgb, owner };
