@@ -22,6 +22,8 @@ export interface ProcessCameraOptions {
   clock: Clock;
   /** Grace between SIGTERM and SIGKILL. */
   killGraceMs?: number;
+  /** The process ends by itself when done (a video played once): exit code 0 ends the stream instead of a restart. */
+  finite?: boolean;
 }
 
 const STDERR_LINES = 5;
@@ -91,6 +93,12 @@ export class ProcessCamera extends CameraBase {
         if (this.child === child) this.child = null;
         resolve();
         if (!this.running) return;
+        if (this.options.finite && code === 0 && !spawnError) {
+          this.running = false;
+          this.setStatus(true, `${this.name} finished`);
+          this.hub.close();
+          return;
+        }
         const why = spawnError
           ? (spawnError as NodeJS.ErrnoException).code === 'ENOENT'
             ? `${this.name} not found (is it installed and on PATH?)`

@@ -33,6 +33,6 @@ export interface VideoReplayOptions {
 }
 
 export function createVideoReplay(options: VideoReplayOptions): ProcessCamera {
-  // A file that ends without loop is "finished", not stalled: give it a generous stall time.
-  return new ProcessCamera('replay', { ...options, bin: options.ffmpeg, args: videoReplayArgs(options.file, options.fps, options.loop) });
+  // Played once (no loop), ffmpeg's normal exit is the end of the replay, not a failure.
+  return new ProcessCamera('replay', { ...options, bin: options.ffmpeg, args: videoReplayArgs(options.file, options.fps, options.loop), finite: !options.loop });
 }

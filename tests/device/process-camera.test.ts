@@ -84,6 +84,28 @@ describe('process camera (rpicam-vid / ffmpeg supervised)', () => {
     expect(camera.status()).toMatchObject({ ok: false, message: 'stopped' });
   });
 
+  it('a finite process (a video played once) ends the stream on a normal exit; a live camera is restarted', async () => {
+    const fake = fakeBin({ programs: ['ffmpeg'], runs: ['end'] });
+    const once = new ProcessCamera('replay', { bin: fake.bin('ffmpeg'), args: ['-i', 'tray.mp4'], stallMs: 2000, restart, log: memoryLogger(), clock: systemClock, finite: true });
+    cameras.push(once);
+    const frames: number[] = [];
+    const reading = (async () => {
+      for await (const f of once.frames()) frames.push(f.jpeg.length);
+    })();
+    await once.start();
+    await reading;
+    expect(frames).toEqual([A.length, B.length, A.length]);
+    expect(once.status()).toMatchObject({ ok: true, message: 'ffmpeg finished' });
+    expect(fake.runs()).toHaveLength(1);
+
+    const live = fakeBin({ programs: ['rpicam-vid'], runs: ['end', 'stream'] });
+    const { camera } = rpicam(live.bin('rpicam-vid'));
+    const reading2 = take(camera.frames(), 5);
+    await camera.start();
+    await reading2;
+    expect(live.runs()).toHaveLength(2);
+  });
+
   it('stop() kills a streaming process and ends every reader', async () => {
     const fake = fakeBin({ programs: ['ffmpeg'], runs: ['stream'] });
     const camera = new ProcessCamera('v4l2', { bin: fake.bin('ffmpeg'), args: ['-f', 'mjpeg', '-'], stallMs: 2000, restart, log: memoryLogger(), clock: systemClock });

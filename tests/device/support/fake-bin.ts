@@ -10,7 +10,7 @@ export const FRAME_B = fileURLToPath(new URL('../../fixtures/device/mjpeg/b.jpg'
 
 export interface FakeSetup {
   programs: string[];
-  runs?: ('stream' | 'die' | 'stall' | 'fail')[];
+  runs?: ('stream' | 'die' | 'stall' | 'fail' | 'end')[];
   list?: string;
   formats?: Record<string, string>;
 }
