@@ -197,9 +197,15 @@ function decisionMoves(pos: Position, player: PlayerId, f: Pending, moves: Moves
       for (const c of foodCells(pos, eye)) moves.push({ type: 'food', player, cell: name(c) });
       break;
     }
-    case 'grow':
-      for (const s of growthSteps(pos, f)) moves.push(f.end === null ? { type: 'grow', player, cells: [name(s.cell)], from: name(s.from) } : { type: 'grow', player, cells: [name(s.cell)] });
+    case 'grow': {
+      // `from` only where a first cell touches both tips (the move is ambiguous without it).
+      const steps = growthSteps(pos, f);
+      for (const s of steps) {
+        const both = steps.some((o) => o.cell === s.cell && o.from !== s.from);
+        moves.push(both ? { type: 'grow', player, cells: [name(s.cell)], from: name(s.from) } : { type: 'grow', player, cells: [name(s.cell)] });
+      }
       break;
+    }
     case 'line':
       for (const line of f.lines) moves.push({ type: 'congaLine', player, worms: line });
       break;

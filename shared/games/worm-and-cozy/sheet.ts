@@ -247,7 +247,7 @@ export function sheetFromBoard(chapter: Chapter, worms: readonly Worm[], foods: 
   const geo = geometry(chapter);
   const name = (c: number) => cellName(geo, c);
   const loaded = loadChapter(chapter.id);
-  const sameAsBundled = loaded.ok && JSON.stringify(loaded.chapter) === JSON.stringify(chapter);
+  const sameAsBundled = loaded.ok && (loaded.chapter === chapter || JSON.stringify(loaded.chapter) === JSON.stringify(chapter));
   const out: SheetJson = {
     chapter: sameAsBundled ? chapter.id : (chapter as unknown as Record<string, unknown>),
     worms: worms.map((w) => {
