@@ -62,6 +62,11 @@ function config(input: DeviceConfig | DeviceConfigInput | undefined): DeviceConf
   return parseDeviceConfig(input ?? {});
 }
 
+/**
+ * The camera: `auto` tries the Pi camera (rpicam-vid lists one), then a webcam ffmpeg can read,
+ * then the replay folder. An explicit kind is honoured even when its tool is missing (logged as
+ * an error; the source reports it and keeps retrying, so installing the tool is enough).
+ */
 export async function selectCamera(
   input: DeviceConfig | DeviceConfigInput | undefined,
   log: Logger,
