@@ -1,0 +1,201 @@
+/** The sheet file, `npm run score`, the chapters as data and the board notation. */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { geometry } from '../../shared/games/worm-and-cozy/board.js';
+import { CHAPTER_IDS, getChapter, hourLabel, parseChapter } from '../../shared/games/worm-and-cozy/chapters.js';
+import { COUNTERS } from '../../shared/games/worm-and-cozy/counters.js';
+import { NotationError, parseBoard, printBoard } from '../../shared/games/worm-and-cozy/notation.js';
+import { scoreSheet, sheetFromState, validateSheet } from '../../shared/games/worm-and-cozy/sheet.js';
+import { P, play, stateAt } from './helpers.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const fixture = (name: string) => path.join(root, 'tests/cozy/fixtures', name);
+const readJson = (name: string): unknown => JSON.parse(readFileSync(fixture(name), 'utf8'));
+const run = promisify(execFile);
+
+async function score(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/score.ts'), file], { cwd: root });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('the sheet file', () => {
+  it("accepts the issue's minimal form (noting that its cells form a V, not the L it names)", () => {
+    const r = validateSheet(readJson('minimal.sheet.json'));
+    if (!r.ok) expect.fail(r.errors.join('\n'));
+    expect(r.value.warnings).toEqual(['worm 1: its cells form a V, not the L it names']);
+    expect(r.value.worms[0]).toMatchObject({ front: true, shape: 'L' });
+  });
+
+  it('gives one message per problem, naming the worm and the cell', () => {
+    const r = validateSheet(readJson('bad.sheet.json'));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      'worm 1: cell K4 is off the board (10 x 10, columns A–J, rows 1–10)',
+      'worm 2 lies on the rock at C3',
+      'worm 3 is not a path: G2 and G4 do not touch',
+      'worm 4: the eye at F1 faces E, but eyes face forward along the worm (N there)',
+      'worm 4: the mouth at J9 is not on the worm',
+      'worm 5 and worm 4 overlap at H3',
+      'food at C3 is on a rock',
+    ]);
+  });
+
+  it.each([
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'], organs: [{ type: 'tail', cell: 'A1', facing: 'N' }, { type: 'tail', cell: 'A2', facing: 'S' }] }] }, /worm 1 has 2 tails/],
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'], organs: [{ type: 'tail', cell: 'A1', facing: 'N' }] }] }, /worm 1: the tail at A1 must be on the rear tip \(A2\)/],
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'], organs: [{ type: 'eye', cell: 'A1' }] }] }, /worm 1: the eye at A1 needs a facing/],
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'], organs: [{ type: 'brain', cell: 'A1', facing: 'N' }] }] }, /worm 1: the brain at A1 has a facing/],
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'], organs: [{ type: 'heart', cell: 'A1', filled: true }] }] }, /only a brain can be filled in/],
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1'] }] }, /worm 1: a baby has at least 2 cells/],
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'B1', 'C1', 'D1', 'E1'], shape: 'I', organs: [{ type: 'eye', cell: 'D1', facing: 'W' }] }] }, /the eye at D1 must be on one of the first two cells/],
+    [{ chapter: 'clew-1', worms: [], foods: ['A1', 'A1'] }, /food at A1 is listed twice/],
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'] }], foods: ['A2'] }, /food at A2 is on worm 1/],
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'], colour: 'red' }] }, /worm 1: Unrecognized key/],
+    [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'Q'] }] }, /worm 1: "Q" is not a cell name/],
+  ])('rejects %j', (json, message) => {
+    const r = validateSheet(json);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors.join('\n')).toMatch(message);
+  });
+
+  it('writes any engine position as a sheet that scores the same', () => {
+    let s = stateAt(
+      `
+    A B C D E F G H I J
+1   . . . . . . . . . .
+2   1 1 1 1 1E> . . . . .
+3   . . # . . . . . . .
+4   . . . . . . . # . .
+5   . . . . . . . . . .
+6   . . . . # . . . . .
+7   . . . . . . . . . .
+8   . # . . . . . . . .
+9   . . . . . . . . # .
+10  . . . . . . . . . .`,
+      { hour: 2, roll: ['I', 'eye', 'eye'] },
+    );
+    s = play(s, { type: 'activate', player: P, worm: 1 }, { type: 'act', player: P, cell: 'E2' }, { type: 'food', player: P, cell: 'H2' });
+    const sheet = sheetFromState(s, P);
+    expect(sheet).toEqual({ chapter: 'clew-1', worms: [{ cells: ['E2', 'D2', 'C2', 'B2', 'A2'], shape: 'I', organs: [{ type: 'eye', cell: 'E2', facing: 'E' }] }], foods: ['H2'], player: P });
+    const r = scoreSheet(sheet);
+    expect(r.ok && r.score.rewards.map((x) => x.count)).toEqual([1, 1, 0]);
+  });
+});
+
+describe('npm run score', () => {
+  it('prints exactly the score JSON for a good file', async () => {
+    const r = await score(fixture('full.sheet.json'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      '{"rewards":[{"name":"Eyes","count":2,"points":1},{"name":"Foods","count":2,"points":0},{"name":"Cozy worms","count":0,"points":0}],"penalty":{"count":2,"points":-4},"total":-3,"rubric":"Lowly"}\n',
+    );
+  });
+
+  it('exits 2 with one message per problem on a bad file', async () => {
+    const r = await score(fixture('bad.sheet.json'));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(7);
+    expect(r.stderr).toMatch(/bad\.sheet\.json: worm 5 and worm 4 overlap at H3/);
+  });
+
+  it('exits 2 on an unknown chapter, broken JSON or a missing file', async () => {
+    for (const [file, message] of [
+      ['unknown-chapter.sheet.json', /unknown chapter "clew-99"/],
+      ['broken.sheet.json', /not valid JSON/],
+      ['no-such.sheet.json', /cannot read it/],
+    ] as const) {
+      const r = await score(fixture(file));
+      expect(r.code, file).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});
+
+describe('chapters', () => {
+  it('eight clew chapters load, each with three different rewards from the counter library', () => {
+    expect(CHAPTER_IDS).toEqual(['clew-1', 'clew-2', 'clew-3', 'clew-4', 'clew-5', 'clew-6', 'clew-7', 'clew-8']);
+    for (const id of CHAPTER_IDS) {
+      const c = getChapter(id);
+      expect(c.clew).toBe(true);
+      expect(c.rewards).toHaveLength(3);
+      expect(new Set(c.rewards.map((r) => `${r.counter}${JSON.stringify(r.params ?? {})}`)).size).toBe(3);
+      for (const r of c.rewards) expect(COUNTERS[r.counter], r.counter).toBeDefined();
+      expect(c.penalty.counter).toBe('wormsTouchingBlank');
+      expect(c.penalty.track.map((x) => [x.at, x.symbol, x.count])).toEqual(Array.from({ length: 9 }, (_, i) => [i + 1, 'x', 2]));
+    }
+  });
+
+  it('clew-1 is the default board: 10 x 10, rocks C3 H4 E6 B8 I9, the default regions, 1 AM to 8 PM', () => {
+    const c = getChapter('clew-1');
+    expect(c.board).toEqual({ columns: 10, rows: 10, rocks: ['C3', 'H4', 'E6', 'B8', 'I9'] });
+    expect(c.clock.regions.map((r) => r.columns ?? r.rows)).toEqual(['A-E', 'F-J', '1-5', '6-10', 'F-J', 'A-E', '6-10', '1-5']);
+    expect(c.clock.regions.map((r) => r.edge)).toEqual(['top', 'top', 'right', 'right', 'bottom', 'bottom', 'left', 'left']);
+    expect(Array.from({ length: 16 }, (_, h) => hourLabel(c, h))).toEqual([...[1, 2, 3, 4, 5, 6, 7, 8].map((h) => `${h} AM`), ...[1, 2, 3, 4, 5, 6, 7, 8].map((h) => `${h} PM`)]);
+    expect(geometry(c).regionCells[2]).toHaveLength(50);
+    expect(c.dice).toEqual({ shape: ['I', 'L', 'U', 'V', 'W', 'Z'], organ: ['eye', 'mouth', 'tail', 'collar', 'brain', 'heart'], shapeDieColor: 'red' });
+  });
+
+  it('an edited chapter with mistakes gets a message for each', () => {
+    const c = structuredClone(getChapter('clew-1')) as unknown as { board: { rocks: string[] }; clock: { hours: number; regions: { edge: string; columns?: string }[] }; rewards: { counter: string; track: { at: number }[] }[]; dice: { shapeDieColor: string } };
+    c.board.rocks.push('K1');
+    c.clock.hours = 17;
+    c.clock.regions[0]!.columns = 'A-K';
+    c.rewards[0]!.counter = 'wormsWithWings';
+    c.rewards[1]!.track[0]!.at = 5;
+    c.dice.shapeDieColor = 'plaid';
+    const r = parseChapter(c, 'clew-1.json');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.join('\n')).toMatch(/rock K1 is not a cell/);
+    expect(r.errors.join('\n')).toMatch(/17 hours/);
+    expect(r.errors.join('\n')).toMatch(/columns "A-K"/);
+    expect(r.errors.join('\n')).toMatch(/unknown counter "wormsWithWings"/);
+    expect(r.errors.join('\n')).toMatch(/track symbol 2 is printed under 2, before the 5/);
+    expect(r.errors.join('\n')).toMatch(/"plaid" is not a known die colour/);
+    expect(r.errors).toHaveLength(6);
+  });
+});
+
+describe('board notation', () => {
+  it('prints and reads back a position (worms in order, organs with facing, foods, rocks, the legend)', () => {
+    const text = `
+    A   B C   D E F G H I J
+1   .   . .   . . . . . . .
+2   1Ev 1 1H  1 . * . . . .
+3   1   . #   1 . . . . . .
+4   .   . .   . . . . # . .
+5   2   2T> . . . . . . . .
+6   .   . .   . # . . . . .
+7   .   . .   . . . . . . .
+8   .   # .   . . . . . . .
+9   .   . .   . . . . . # .
+10  .   . .   . . . . . . .
+1: shape=L front=A3 ext=1
+2: parents=1+1 born=3`;
+    const b = parseBoard(text);
+    expect(b.worms[0]).toMatchObject({ shape: 'L', front: true, ext: 1 });
+    const g = geometry(getChapter('clew-1'));
+    expect(b.worms[0]!.cells.map((c) => g.names[c])).toEqual(['A3', 'A2', 'B2', 'C2', 'D2', 'D3']);
+    const printed = printBoard(g, b);
+    expect(parseBoard(printed)).toEqual(b);
+    expect(printBoard(g, parseBoard(printed))).toBe(printed);
+  });
+
+  it('says where a picture is wrong', () => {
+    expect(() => parseBoard('. 1 1\n. x .')).toThrow(NotationError);
+    expect(() => parseBoard('. 1 1\n. x .')).toThrow(/B2: "x" is not a cell token/);
+    expect(() => parseBoard('1 . 1')).toThrow(/worm 1: its cells A1 C1 do not form a path/);
+    expect(() => parseBoard('1 1 1 1\n. . . .')).toThrow(/4 cells: say its original shape/);
+    expect(() => parseBoard('. . .\n. .')).toThrow(/row 2: 2 cells, but row 1 has 3/);
+  });
+});
