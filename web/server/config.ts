@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { GAME_IDS, type GameId } from '../../shared/game.js';
-import { deviceConfigSchema, type DeviceConfig } from '../../device/select.js';
+import { deviceConfigSchema, type DeviceConfig } from '../../device/config.js';
 import { codeSchema } from './codes.js';
 
 export const SYSTEM_CONFIG = '/etc/clew/config.json';
@@ -42,7 +42,7 @@ export const configSchema = z
         /** A corrupt line in the middle of the log: 'recover' starts from the last good state (and keeps the file); 'refuse' stops. */
         onCorrupt: z.enum(['recover', 'refuse']).default('recover'),
         /** Snapshot the table and start an empty log after this many events. */
-        compactEvery: z.number().int().min(10).max(1_000_000).default(1000),
+        compactEvery: z.number().int().min(2).max(1_000_000).default(1000),
       })
       .strict()
       .prefault({}),

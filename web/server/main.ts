@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PhoneCamera, selectButtons, selectCamera, selectLed, type CameraSource, type SelectedButtons } from '../../device/select.js';
+import type { CameraSource, PhoneCamera, SelectedButtons } from '../../device/select.js';
 import type { StatusLed } from '../../device/types.js';
 import { DEFAULT_OPTIONS, GAMES } from '../../shared/games/registry.js';
 import type { ButtonName, GameId } from '../../shared/game.js';
@@ -102,19 +102,23 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     cleanups.push(() => session.close());
     logger.info(`log: ${session.logStatus().path} (version ${session.table.version})`);
 
+    // device/ is loaded only when some adapter is to be selected (its camera code pulls in sharp).
+    const given = options.adapters ?? {};
+    const complete = given.camera !== undefined && given.buttons !== undefined && given.led !== undefined && given.phoneCamera !== undefined;
+    const device = complete ? null : await import('../../device/select.js');
     const adapters: Adapters = {
-      camera: options.adapters?.camera !== undefined ? options.adapters.camera : await selectCamera(config.device, logger),
-      buttons: options.adapters?.buttons ?? (await selectButtons(config.device, logger)),
-      led: options.adapters?.led !== undefined ? options.adapters.led : await selectLed(config.device, logger),
+      camera: given.camera !== undefined ? given.camera : await device!.selectCamera(config.device, logger),
+      buttons: given.buttons ?? (await device!.selectButtons(config.device, logger)),
+      led: given.led !== undefined ? given.led : await device!.selectLed(config.device, logger),
       phoneCamera: null,
     };
     // Any table can borrow a phone's camera; when the configured camera is the phone, it is this one.
     adapters.phoneCamera =
-      options.adapters?.phoneCamera !== undefined
-        ? options.adapters.phoneCamera
-        : adapters.camera instanceof PhoneCamera
+      given.phoneCamera !== undefined
+        ? given.phoneCamera
+        : adapters.camera instanceof device!.PhoneCamera
           ? adapters.camera
-          : new PhoneCamera({
+          : new device!.PhoneCamera({
               maxBytes: config.device.camera.phone.maxBytes,
               maxFps: config.device.camera.phone.maxFps,
               stallMs: config.device.camera.stallMs,
