@@ -114,7 +114,7 @@ function checkStep(p: TwidState, m: TwidMove, n: TwidState): void {
   }
 }
 
-function playout(seed: string, preset: 'seed' | 'classic', players: number, frozen = true): { moves: number; state: TwidState } {
+function playout(seed: string, preset: 'seed' | 'classic', players: number, frozen = true, seen = new Set<string>()): { moves: number; state: TwidState } {
   const rng = createRng(seed);
   const setup = game.setup({ players: Array.from({ length: players }, (_, i) => ({ name: `P${i + 1}` })), preset, diceSet: 'worm' });
   if (!setup.ok) throw new Error(setup.message);
@@ -134,6 +134,15 @@ function playout(seed: string, preset: 'seed' | 'classic', players: number, froz
       const r = game.apply(s, m);
       if (!r.ok) throw new Error(`${moveText(m)}: ${r.code} ${r.message}`);
       checkStep(s, m, r.state);
+      const last = r.state.last;
+      if (r.state.turn !== s.turn && last) {
+        if (last.kind !== 'failed') seen.add(last.kind);
+        else if (last.returned === null) seen.add('passed');
+        else seen.add(last.flipped === null ? 'returned, no flip' : last.flipped === last.returned ? 'returned and flipped' : 'returned, another flipped');
+        if (last.kind === 'failed' && last.reason.startsWith('the roll showed')) seen.add('bust');
+        if (last.kind === 'failed' && last.reason === 'no worm was kept') seen.add('no worm');
+        if (m.type === 'stop') seen.add('stopped');
+      }
       s = freeze(r.state);
       moves++;
       check(moves < 20_000, 'the game does not end');
@@ -154,8 +163,9 @@ function parseListed(text: string): TwidMove {
 describe.each(['seed', 'classic'] as const)('seeded random playouts, %s preset', (preset) => {
   it.each([2, 3, 4, 5, 6, 7])(`${GAMES} games of %i players keep every invariant and end with a ranking`, (players) => {
     let totalMoves = 0;
+    const seen = new Set<string>();
     for (let g = 0; g < GAMES; g++) {
-      const { moves, state } = playout(`${preset}-${players}-${g}`, preset, players, g % 10 === 0);
+      const { moves, state } = playout(`${preset}-${players}-${g}`, preset, players, g % 10 === 0, seen);
       totalMoves += moves;
       expect(state.phase).toBe('over');
       const score = game.score(state);
@@ -168,6 +178,10 @@ describe.each(['seed', 'classic'] as const)('seeded random playouts, %s preset',
       }
     }
     expect(totalMoves).toBeGreaterThan(GAMES * 20);
+    // Every kind of turn end is played, not just the easy ones.
+    const common = ['took', 'stole', 'passed', 'returned, another flipped'];
+    const kinds = preset === 'seed' ? [...common, 'returned and flipped'] : [...common, 'returned, no flip', 'bust', 'no worm', 'stopped'];
+    expect([...seen].sort()).toEqual(kinds.sort());
   });
 });
 

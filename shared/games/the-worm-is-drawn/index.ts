@@ -36,3 +36,4 @@ export { moveText, parseMove } from './moves.js';
 export { judge, TwidErrors } from './turn.js';
 export { legalMoves } from './options.js';
 export { randomMove } from './random.js';
+export { FACES } from './types.js';

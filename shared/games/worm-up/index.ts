@@ -38,3 +38,4 @@ export { moveText, parseMove } from './moves.js';
 export { toNotation } from './notation.js';
 export { randomMove } from './random.js';
 export { WormUpErrors } from './round.js';
+export { BIDS, NUMBERS } from './types.js';

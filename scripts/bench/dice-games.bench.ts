@@ -1,0 +1,93 @@
+/**
+ * The dice games' rules engines: random games played to the end per CPU second (every move applied
+ * through the public `apply`, the random table choosing from the legal moves, plus the compact
+ * `legalOptions` the server asks for on every snapshot), and one verbose legal-options query.
+ */
+import { createRng } from '../../shared/rng.js';
+import { fromNotation, randomMove as twidMove, theWormIsDrawn, type TwidState } from '../../shared/games/the-worm-is-drawn/index.js';
+import { randomMove as wormUpMove, wormUp, type WormUpState } from '../../shared/games/worm-up/index.js';
+import type { BenchModule, Figure } from './types.js';
+
+function twidGame(seed: number, preset: 'seed' | 'classic', players: number): number {
+  const rng = createRng(seed);
+  const r = theWormIsDrawn.setup({ players: Array.from({ length: players }, (_, i) => ({ name: `P${i + 1}` })), preset, diceSet: 'worm' });
+  if (!r.ok) throw new Error(r.message);
+  let s: TwidState = r.state;
+  let moves = 0;
+  for (let m = twidMove(s, rng); m; m = twidMove(s, rng)) {
+    theWormIsDrawn.legalOptions(s);
+    const next = theWormIsDrawn.apply(s, m);
+    if (!next.ok) throw new Error(next.message);
+    s = next.state;
+    moves++;
+  }
+  return moves;
+}
+
+function wormUpRace(seed: number, players: number): number {
+  const rng = createRng(seed);
+  const r = wormUp.setup({ players: Array.from({ length: players }, (_, i) => ({ name: `P${i + 1}` })) });
+  if (!r.ok) throw new Error(r.message);
+  let s: WormUpState = r.state;
+  let moves = 0;
+  for (let m = wormUpMove(s, rng); m; m = wormUpMove(s, rng)) {
+    wormUp.legalOptions(s);
+    const next = wormUp.apply(s, m);
+    if (!next.ok) throw new Error(next.message);
+    s = next.state;
+    moves++;
+  }
+  return moves;
+}
+
+/**
+ * CPU milliseconds used by this process. The figures are per CPU second, not wall-clock: the
+ * machines this runs on are shared, and wall time there mostly measures the neighbours.
+ */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** Plays whole games for at least `ms` CPU milliseconds: games per CPU second and moves per game. */
+function rate(play: (seed: number) => number, ms: number): { perSecond: number; movesPerGame: number } {
+  for (let i = 0; i < 30; i++) play(1_000_000 + i); // warm up
+  let games = 0;
+  let moves = 0;
+  const t0 = cpuMs();
+  while (cpuMs() - t0 < ms) moves += play(games++);
+  return { perSecond: (games * 1000) / (cpuMs() - t0), movesPerGame: moves / games };
+}
+
+/** CPU microseconds per call. */
+function perCall(run: () => void, ms: number): number {
+  for (let i = 0; i < 20_000; i++) run(); // warm up past the optimising compiler
+  let n = 0;
+  const t0 = cpuMs();
+  while (cpuMs() - t0 < ms) for (let i = 0; i < 1000; i++, n++) run();
+  return ((cpuMs() - t0) * 1000) / n;
+}
+
+const bench: BenchModule = {
+  title: 'dice games',
+  async figures({ quick }) {
+    const ms = quick ? 200 : 2000;
+    const seed = rate((g) => twidGame(g, 'seed', 4), ms);
+    const classic = rate((g) => twidGame(g, 'classic', 4), ms);
+    const up3 = rate((g) => wormUpRace(g, 3), ms);
+    const up2 = rate((g) => wormUpRace(g, 2), ms);
+    const position = fromNotation('seed T:21-24,26,28-30,32,34-36 X:25 S:27.31/-/33 P:1/keep K:ww1111 R:55');
+    if (!position.ok) throw new Error(position.message);
+    const verbose = perCall(() => theWormIsDrawn.legalOptions(position.state, { verbose: true }), ms / 2);
+    const figures: Figure[] = [
+      { id: 'twid.seed.gamesPerSecond', label: 'The worm is drawn (seed, 4 players): random games', value: seed.perSecond, unit: 'games/cpu-s', note: `${seed.movesPerGame.toFixed(0)} moves a game` },
+      { id: 'twid.classic.gamesPerSecond', label: 'The worm is drawn (classic, 4 players): random games', value: classic.perSecond, unit: 'games/cpu-s', note: `${classic.movesPerGame.toFixed(0)} moves a game` },
+      { id: 'twid.legalOptions.verbose.us', label: 'The worm is drawn: verbose legal options', value: verbose, unit: 'cpu-µs' },
+      { id: 'wormUp.3p.gamesPerSecond', label: 'Worm-up (3 players): random races', value: up3.perSecond, unit: 'games/cpu-s', note: `${up3.movesPerGame.toFixed(0)} moves a race` },
+      { id: 'wormUp.2p.gamesPerSecond', label: 'Worm-up (2 players, ghost): random races', value: up2.perSecond, unit: 'games/cpu-s', note: `${up2.movesPerGame.toFixed(0)} moves a race` },
+    ];
+    return figures;
+  },
+};
+
+export default bench;
