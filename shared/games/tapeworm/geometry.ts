@@ -44,14 +44,32 @@ export interface Grid {
   table: readonly PlacedCard[];
   /** Index into `table` of the card at a cell, or -1. */
   at(x: number, y: number): number;
+  /** colors[i][edge]: the colour at each world edge of card i (a wild's taken colour), or null. */
+  colors: (string | null)[][];
 }
 
-const key = (x: number, y: number) => `${x},${y}`;
+// Cells as one number: coordinates stay well inside ±2^15 (moves allow ±80).
+const key = (x: number, y: number) => x * 65536 + y;
+
+// States are never mutated in place (a move that changes the table copies it), so a table array
+// always means the same layout: its grid is built once and shared by every question about it.
+const grids = new WeakMap<readonly PlacedCard[], Grid>();
 
 export function grid(deck: Deck, table: readonly PlacedCard[]): Grid {
-  const cells = new Map<string, number>();
-  table.forEach((c, i) => cells.set(key(c.x, c.y), i));
-  return { deck, table, at: (x, y) => cells.get(key(x, y)) ?? -1 };
+  const hit = grids.get(table);
+  if (hit && hit.deck === deck) return hit;
+  const built = buildGrid(deck, table);
+  grids.set(table, built);
+  return built;
+}
+
+function buildGrid(deck: Deck, table: readonly PlacedCard[]): Grid {
+  const cells = new Map<number, number>();
+  const colors = table.map((c, i) => {
+    cells.set(key(c.x, c.y), i);
+    return kindOf(deck, c.card).edges[c.rotation]!.map((e) => (e === 'wild' ? (c.color ?? null) : e));
+  });
+  return { deck, table, colors, at: (x, y) => cells.get(key(x, y)) ?? -1 };
 }
 
 export function kindOf(deck: Deck, id: string): CardKind {
@@ -62,9 +80,7 @@ export function kindOf(deck: Deck, id: string): CardKind {
 
 /** The colour at a placed card's world edge (a wild's assumed colour), or null for no segment. */
 export function colorAt(g: Grid, index: number, edge: number): string | null {
-  const placed = g.table[index]!;
-  const c = kindOf(g.deck, placed.card).edges[placed.rotation]![edge]!;
-  return c === 'wild' ? (placed.color ?? null) : c;
+  return g.colors[index]![edge]!;
 }
 
 /** Every segment end that faces an empty cell: where the tapeworms can grow. */
@@ -114,11 +130,18 @@ export type Placement =
 
 const where = (x: number, y: number) => `(${x}, ${y})`;
 
-/** Can a card of this kind go at (x, y) turned `rotation`? All the placement rules at once. */
-export function checkPlacement(g: Grid, kind: CardKind, x: number, y: number, rotation: Rotation, edge?: TableEdge): Placement {
-  if (g.at(x, y) >= 0) return { ok: false, code: 'move/cell-taken', message: `a card already lies at ${where(x, y)}: cards may not overlap` };
+type PlacementFailure = Extract<Placement, { ok: false }>;
+// Searches try many placements that do not fit: they get this one object, not a built message.
+const NO_FIT: PlacementFailure = Object.freeze({ ok: false, code: 'move/edges-do-not-match', message: 'does not fit' });
+
+/**
+ * Can a card of this kind go at (x, y) turned `rotation`? All the placement rules at once.
+ * `explain: false` (for searches) skips building the message of a refusal.
+ */
+export function checkPlacement(g: Grid, kind: CardKind, x: number, y: number, rotation: Rotation, edge?: TableEdge, explain = true): Placement {
+  if (g.at(x, y) >= 0) return explain ? { ok: false, code: 'move/cell-taken', message: `a card already lies at ${where(x, y)}: cards may not overlap` } : NO_FIT;
   if (edge && (y < -edge.north || y > edge.south || x > edge.east || x < -edge.west)) {
-    return { ok: false, code: 'move/off-table', message: `${where(x, y)} would fall off the edge of the table` };
+    return explain ? { ok: false, code: 'move/off-table', message: `${where(x, y)} would fall off the edge of the table` } : NO_FIT;
   }
   const mine = kind.edges[rotation]!;
   const connections: Connection[] = [];
@@ -129,15 +152,18 @@ export function checkPlacement(g: Grid, kind: CardKind, x: number, y: number, ro
     const own = mine[e]!;
     if (own === null && theirs === null) continue;
     if (own === null || theirs === null) {
+      if (!explain) return NO_FIT;
       const what = own === null ? `the ${theirs} open end of the card at ${where(g.table[n]!.x, g.table[n]!.y)}` : `its ${own === 'wild' ? 'rainbow' : own} segment`;
       return { ok: false, code: 'move/edges-do-not-match', message: `${kind.id} at ${where(x, y)}: ${what} would meet a side with no segment on the ${EDGES[e]} edge` };
     }
     if (own !== 'wild' && own !== theirs) {
+      if (!explain) return NO_FIT;
       return { ok: false, code: 'move/edges-do-not-match', message: `${kind.id} at ${where(x, y)}: its ${own} segment would meet a ${theirs} one on the ${EDGES[e]} edge` };
     }
     connections.push({ edge: e, color: theirs, neighbour: n });
   }
   if (connections.length === 0) {
+    if (!explain) return NO_FIT;
     return { ok: false, code: 'move/not-attached', message: `${kind.id} at ${where(x, y)} does not extend any open tapeworm segment` };
   }
   let wildColor: string | null = null;
@@ -145,6 +171,7 @@ export function checkPlacement(g: Grid, kind: CardKind, x: number, y: number, ro
     // A rainbow card takes the colour of the card it is first attached to, and keeps it.
     wildColor = connections[0]!.color;
     const other = connections.find((c) => c.color !== wildColor);
+    if (other && !explain) return NO_FIT;
     if (other) return { ok: false, code: 'move/edges-do-not-match', message: `a rainbow card takes one colour: it cannot join ${wildColor} and ${other.color} at once` };
   }
   return {
@@ -210,23 +237,64 @@ export function cutLine(g: Grid, x: number, y: number, edge: number): CutLine {
   return { ok: true, color, removed };
 }
 
-/** Every line a Cut could sever (each once), with its colour. */
+/**
+ * Every line a Cut could sever, each once (named from its west or north card), with its colour
+ * and how many cards it would discard. A cuttable line is a bridge of the card graph (Tarjan's
+ * low-link, one depth-first walk from the start card); the cards severed are the far subtree.
+ */
 export function cutLines(g: Grid): { x: number; y: number; edge: EdgeName; color: string; removes: number }[] {
-  const out: { x: number; y: number; edge: EdgeName; color: string; removes: number }[] = [];
-  g.table.forEach((c, i) => {
-    // Each line once: from its west or north card (edges E and S).
-    for (const e of [1, 2]) {
-      if (colorAt(g, i, e) === null || g.at(c.x + DX[e]!, c.y + DY[e]!) < 0) continue;
-      const line = cutLine(g, c.x, c.y, e);
-      if (line.ok) out.push({ x: c.x, y: c.y, edge: EDGES[e]!, color: line.color, removes: line.removed.length });
+  const n = g.table.length;
+  const root = g.table.findIndex((c) => kindOf(g.deck, c.card).start);
+  const order = new Array<number>(n).fill(-1);
+  const low = new Array<number>(n).fill(0);
+  const size = new Array<number>(n).fill(1);
+  const parent = new Array<number>(n).fill(-1);
+  const adj = g.table.map((_, i) => links(g, i));
+  const bridges: [number, number][] = [];
+  let clock = 0;
+  // Iterative DFS: (card, next neighbour index to visit).
+  const stack: [number, number][] = [[root, 0]];
+  order[root] = low[root] = clock++;
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    const [v, k] = top;
+    const next = adj[v]![k];
+    if (next !== undefined) {
+      top[1] = k + 1;
+      if (order[next] === -1) {
+        parent[next] = v;
+        order[next] = low[next] = clock++;
+        stack.push([next, 0]);
+      } else if (next !== parent[v]) {
+        low[v] = Math.min(low[v]!, order[next]!);
+      }
+      continue;
     }
-  });
-  return out;
+    stack.pop();
+    const p = parent[v]!;
+    if (p >= 0) {
+      low[p] = Math.min(low[p]!, low[v]!);
+      size[p]! += size[v]!;
+      if (low[v]! > order[p]!) bridges.push([p, v]);
+    }
+  }
+  const out: { x: number; y: number; edge: EdgeName; color: string; removes: number }[] = [];
+  for (const [p, v] of bridges) {
+    const a = g.table[p]!;
+    const b = g.table[v]!;
+    // Name the line from the west or north card of the pair.
+    const [from, to] = b.x < a.x || b.y < a.y ? [v, p] : [p, v];
+    const f = g.table[from]!;
+    const t = g.table[to]!;
+    const e = t.x > f.x ? 1 : 2;
+    out.push({ x: f.x, y: f.y, edge: EDGES[e]!, color: colorAt(g, from, e)!, removes: size[v]! });
+  }
+  return out.sort((l, m) => l.y - m.y || l.x - m.x || EDGES.indexOf(l.edge) - EDGES.indexOf(m.edge));
 }
 
 /** Every cell where a new card would touch an open end. */
 export function frontier(g: Grid): { x: number; y: number }[] {
-  const seen = new Set<string>();
+  const seen = new Set<number>();
   const out: { x: number; y: number }[] = [];
   for (const end of openEnds(g)) {
     const e = edgeIndex(end.edge);

@@ -67,7 +67,7 @@ export function placementsFor(state: TapewormState, kinds: CardKind[], g: Grid =
     for (const cell of cells) {
       for (let r = 0; r < 4; r++) {
         const rotation = r as Rotation;
-        const p = checkPlacement(g, kind, cell.x, cell.y, rotation, state.tableEdge ?? undefined);
+        const p = checkPlacement(g, kind, cell.x, cell.y, rotation, state.tableEdge ?? undefined, false);
         if (!p.ok) continue;
         if (state.lock && !p.connections.some((c) => c.color === state.lock)) continue;
         const color = state.lock ?? p.connections[0]!.color;

@@ -66,8 +66,9 @@ export function initialState(options: TapewormOptions): Result<TapewormState> {
   });
 }
 
+/** A copy for one move; the table array is shared (moves that change it replace it, never edit it). */
 function copy(state: TapewormState): TapewormState {
-  return { ...state, hands: state.hands.slice(), discard: state.discard.slice(), table: state.table.slice(), pending: state.pending.slice() };
+  return { ...state, hands: state.hands.slice(), discard: state.discard.slice(), pending: state.pending.slice() };
 }
 
 /** Draw one card into a seat's hand, shuffling the discards into a new deck first if it is empty. */
@@ -93,7 +94,7 @@ export function onlyCutsRemain(state: TapewormState): boolean {
   for (const cell of frontier(g)) {
     for (const kind of kinds) {
       for (let r = 0 as Rotation; r < 4; r = (r + 1) as Rotation) {
-        if (checkPlacement(g, kind, cell.x, cell.y, r, state.tableEdge ?? undefined).ok) return false;
+        if (checkPlacement(g, kind, cell.x, cell.y, r, state.tableEdge ?? undefined, false).ok) return false;
       }
     }
   }
@@ -205,7 +206,7 @@ function place(state: TapewormState, move: Extract<TapewormMove, { type: 'place'
   }
   const s = copy(state);
   const lock = s.lock ?? placement.connections[0]!.color;
-  s.table.push({ card: kind.id, x: move.x, y: move.y, rotation: move.rotation, ...(placement.wildColor ? { color: placement.wildColor } : {}) });
+  s.table = [...state.table, { card: kind.id, x: move.x, y: move.y, rotation: move.rotation, ...(placement.wildColor ? { color: placement.wildColor } : {}) }];
   s.hands[s.active]! -= 1;
   s.lock = lock;
   s.played += 1;

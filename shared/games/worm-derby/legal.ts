@@ -89,7 +89,6 @@ function stepMoves(player: PlayerId, mover: Worm, options: StepOptions): DerbyMo
 export function legalOptions(state: DerbyState, query?: DerbyQuery): DerbyLegal {
   const base = {
     phase: state.phase,
-    // Built once per call: cheap enough for a phone, and the playouts use the parts directly.
     instruction: instruction(state),
     dieTable: { name: state.dieTable.name, reconstructed: state.dieTable.reconstructed },
   };
@@ -130,8 +129,8 @@ export function legalOptions(state: DerbyState, query?: DerbyQuery): DerbyLegal 
     }
     case 'move': {
       const steps = stepOptions(state, mover);
-      const detail = steps ? [...stepMoves(player, mover, steps), stop] : [stop];
-      return { ...base, player, moves: ['move', 'stop-race'], ...(steps ? { steps } : {}), ...(query?.verbose ? { detail } : {}) };
+      const detail = query?.verbose ? (steps ? [...stepMoves(player, mover, steps), stop] : [stop]) : null;
+      return { ...base, player, moves: ['move', 'stop-race'], ...(steps ? { steps } : {}), ...(detail ? { detail } : {}) };
     }
   }
 }
