@@ -130,3 +130,10 @@ describe('notation', () => {
     expect(() => parseMove('keep 7')).toThrow(/keep needs a face/);
   });
 });
+
+describe('the headline when the turn is judged', () => {
+  it('says "take" when nothing can be stolen, "take or steal" when something can', () => {
+    expect(game.status(position('seed T:21-25,27-36 X:- S:-/26/- P:0/choose K:ww111155 R:-')).headline).toBe('p1: take or steal a tile (total 26, worm held)');
+    expect(game.status(position('seed T:21-36 X:- S:-/-/- P:0/choose K:ww111155 R:-')).headline).toBe('p1: take a tile (total 26, worm held)');
+  });
+});

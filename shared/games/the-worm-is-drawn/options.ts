@@ -36,7 +36,7 @@ function detail(state: TwidState): TwidDetail {
   const sum = total(state.kept, state.rules);
   // While dice are still to be rolled, show what the kept dice would buy if the turn ended now.
   const j = judge(state);
-  const open = state.phase === 'over' ? null : failure(state.table, state.stacks[state.current]!, state.rules);
+  const failed = state.phase === 'over' ? null : failure(state.table, state.stacks[state.current]!, state.rules);
   return {
     total: sum,
     wormHeld: wormHeld(state.kept),
@@ -47,7 +47,7 @@ function detail(state: TwidState): TwidDetail {
     takeable: state.phase === 'over' ? [] : j.takeable.map((value) => ({ value, worms: wormsOn(state.tiles, value) })),
     stealable: state.phase === 'over' ? [] : j.stealable,
     whyNot: state.phase === 'over' ? null : j.whyNot,
-    ifFail: open ? { returned: open.returned, flipped: open.flipped } : { returned: null, flipped: null },
+    ifFail: failed ? { returned: failed.returned, flipped: failed.flipped } : { returned: null, flipped: null },
   };
 }
 

@@ -3,6 +3,7 @@ import type { ObservedDie } from '../../dice.js';
 import { fail, ok, type Authority, type ButtonName, type DiceRequest, type GameStatus, type Result } from '../../game.js';
 import { keptCount, total, wormHeld } from './dice.js';
 import { legalMoves, diceToRoll } from './options.js';
+import { judge } from './turn.js';
 import { scoreGame } from './scoring.js';
 import type { Face, TwidMove, TwidState } from './types.js';
 
@@ -40,7 +41,9 @@ export function status(state: TwidState): GameStatus {
       ? `roll ${diceToRoll(state)} dice${state.rules.mayStop && state.kept.length ? ' or stop' : ''}`
       : state.phase === 'keep'
         ? 'keep a face'
-        : 'take or steal a tile';
+        : judge(state).stealable.length
+          ? 'take or steal a tile'
+          : 'take a tile';
   return { headline: `${p.name}: ${what}${held}`, toAct: [p.id], finished: false };
 }
 
