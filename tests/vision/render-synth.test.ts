@@ -9,6 +9,12 @@ import { FACE_CLASSES, classOf, faceOf } from '../../vision/faces/classes.js';
 import { squareCrop } from '../../vision/image/crop.js';
 import { renderCrop, renderCropDetail } from '../../vision/synth/crop.js';
 import { renderScene } from '../../vision/synth/scene.js';
+import { jpegArtefacts } from '../../vision/synth/jpeg.js';
+import { decodeImage, encodeJpeg } from '../../vision/image/decode.js';
+import { rgbToHsv } from '../../vision/image/color.js';
+import { createImage } from '../../vision/image/image.js';
+import { knobsFor } from '../../vision/synth/knobs.js';
+import { roundedBoxHit } from '../../vision/synth/geometry.js';
 
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 
@@ -74,8 +80,93 @@ describe('renderScene', () => {
     }
   });
 
+  it('boxes are the tight bounds of each die as drawn: green dice on a white tray, clean camera', () => {
+    const clean = { blur: 0, noise: 0, jpegMin: 95, glareChance: 0, hardLooks: 0, shadow: [0, 0] as [number, number] };
+    for (const seed of ['boxes-1', 'boxes-2', 'boxes-3']) {
+      const W = 320, H = 240;
+      const s = renderScene(createRng(seed), { width: W, height: H, dice: 6, sets: ['d6'], palette: ['green'], table: 'tray', dieSize: [28, 60], knobs: clean });
+      expect(s.dice.length).toBeGreaterThan(0);
+      // Die body is green; the tray is near-white; the ink is white or black. `clearly` for the
+      // body itself, `faintly` for anti-aliased edge pixels that are partly die.
+      const greenness = (x: number, y: number) => {
+        const i = (y * W + x) * 3;
+        const [h, sat, v] = rgbToHsv(s.image.data[i]!, s.image.data[i + 1]!, s.image.data[i + 2]!);
+        return h > 85 && h < 170 && v > 0.08 ? sat : 0;
+      };
+      const clearly = (x: number, y: number) => greenness(x, y) > 0.25;
+      const faintly = (x: number, y: number) => greenness(x, y) > 0.1;
+      const inAnyBox = (x: number, y: number, grow: number) =>
+        s.dice.some(({ box: [x0, y0, x1, y1] }) => x >= x0 - grow && x < x1 + grow && y >= y0 - grow && y < y1 + grow);
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+        if (clearly(x, y)) expect(inAnyBox(x, y, 1), `${seed}: green pixel ${x},${y} outside every box`).toBe(true);
+      }
+      for (const d of s.dice) {
+        const [x0, y0, x1, y1] = d.box;
+        // Each side of the box has die pixels on (or right next to) it.
+        const sideHas = (xs: number[], ys: number[]) => xs.some((x) => ys.some((y) => x >= 0 && y >= 0 && x < W && y < H && faintly(x, y)));
+        const span = (a: number, b: number) => Array.from({ length: b - a }, (_, k) => a + k);
+        expect(sideHas([x0, x0 + 1], span(y0, y1)), `${seed} left of ${d.box}`).toBe(true);
+        expect(sideHas([x1 - 1, x1 - 2], span(y0, y1)), `${seed} right of ${d.box}`).toBe(true);
+        expect(sideHas(span(x0, x1), [y0, y0 + 1]), `${seed} top of ${d.box}`).toBe(true);
+        expect(sideHas(span(x0, x1), [y1 - 1, y1 - 2]), `${seed} bottom of ${d.box}`).toBe(true);
+        expect(d.color).toBe('green');
+      }
+    }
+  });
+
+  it('puts up to 25 dice of 20–300 px in a 640×640 frame', () => {
+    const many = renderScene(createRng('many'), { dice: 25, dieSize: [20, 40], difficulty: 0.3 });
+    expect(many.dice.length).toBeGreaterThanOrEqual(20);
+    const big = renderScene(createRng('big'), { dice: 1, dieSize: [250, 300], difficulty: 0.3 });
+    const [x0, y0, x1, y1] = big.dice[0]!.box;
+    expect(Math.max(x1 - x0, y1 - y0)).toBeGreaterThan(230);
+  });
+
   it('rejects a dice count outside 1..25', () => {
     expect(() => renderScene(createRng(1), { dice: 26 })).toThrow(/1\.\.25/);
     expect(() => renderScene(createRng(1), { dice: 0 })).toThrow(/1\.\.25/);
+  });
+});
+
+describe('renderer parts', () => {
+  it('simulated JPEG matches libjpeg (through sharp) to about one level, where JPEG itself moves pixels by ten', async () => {
+    const rng = createRng('jpeg');
+    const img = createImage(96, 80);
+    for (let y = 0; y < 80; y++) for (let x = 0; x < 96; x++) {
+      const v = 128 + 80 * Math.sin(x / 5) * Math.cos(y / 7);
+      img.data.set([v, 255 - v, (x * 3) & 255].map((c) => Math.max(0, Math.min(255, Math.round(c + rng.range(-20, 20))))), (y * 96 + x) * 3);
+    }
+    for (const q of [30, 75]) {
+      const ours = jpegArtefacts(img, q);
+      const real = await decodeImage(await encodeJpeg(img, q));
+      let toReal = 0, jpegError = 0;
+      for (let i = 0; i < img.data.length; i++) {
+        toReal += Math.abs(ours.data[i]! - real.data[i]!);
+        jpegError += Math.abs(real.data[i]! - img.data[i]!);
+      }
+      expect(toReal / img.data.length).toBeLessThan(2);
+      expect(jpegError / img.data.length).toBeGreaterThan(5);
+    }
+  });
+
+  it('ray hits a rounded cube where geometry says: face, edge, corner, miss', () => {
+    // Unit-half cube (inner 0.4 + radius 0.1); a ray straight down hits the top at z = 0.5.
+    expect(roundedBoxHit(0, 0, 5, 0, 0, -1, 0.4, 0.1)).toBeCloseTo(4.5, 9);
+    // Over the rounded edge at x = 0.45 the surface is lower: z = sqrt(0.1² − 0.05²).
+    expect(roundedBoxHit(0.45, 0, 5, 0, 0, -1, 0.4, 0.1)).toBeCloseTo(5 - (0.4 + Math.sqrt(0.01 - 0.0025)), 9);
+    // Just inside the corner sphere's reach on a diagonal.
+    const c = 0.4 + 0.1 / Math.SQRT2 - 1e-3;
+    expect(roundedBoxHit(c, c, 5, 0, 0, -1, 0.4, 0.1)).toBeGreaterThan(4.5);
+    // Past the rounded corner: a square cube would be hit, the rounded one is not.
+    expect(roundedBoxHit(0.49, 0.49, 5, 0, 0, -1, 0.4, 0.1)).toBe(-1);
+    expect(roundedBoxHit(2, 0, 5, 0, 0, -1, 0.4, 0.1)).toBe(-1);
+  });
+
+  it('difficulty interpolates knobs; overrides win; impossible tilts are refused', () => {
+    expect(knobsFor(0).tiltChance).toBe(0);
+    expect(knobsFor(1).maxOblique).toBe(60);
+    expect(knobsFor(0.5, { neighbours: 0 }).neighbours).toBe(0);
+    expect(() => knobsFor(1.5)).toThrow(/difficulty must be in 0..1/);
+    expect(() => knobsFor(0.5, { maxTilt: 50 })).toThrow(/maxTilt/);
   });
 });

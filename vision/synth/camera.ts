@@ -22,26 +22,41 @@ const TO_SRGB = (() => {
 
 export interface CameraResponse {
   exposure: number;
+  /** Colour saturation applied by the camera's processing (1 = neutral). */
+  saturation: number;
+  /** Extra tone-curve exponent on the encoded values (1 = plain sRGB; < 1 lifts shadows). */
+  contrast: number;
   /** Per-channel gain (white balance error). */
   gain: [number, number, number];
   /** Gaussian blur sigma in pixels (0 = none). */
   blur: number;
   /** Sensor noise standard deviation in 8-bit levels at mid grey. */
   noise: number;
-  /** Unsharp-mask amount (0 = none), as many webcams apply. */
+  /** Unsharp-mask amount (0 = none), as many webcams apply (ignored when the shot is blurred). */
   sharpen: number;
   /** JPEG quality 1..100, or 0 for none. */
   jpegQuality: number;
 }
 
-export function toSrgb(rgb: Float32Array, width: number, height: number, cam: Pick<CameraResponse, 'exposure' | 'gain'>): RgbImage {
+export function toSrgb(rgb: Float32Array, width: number, height: number, cam: Pick<CameraResponse, 'exposure' | 'gain' | 'saturation' | 'contrast'>): RgbImage {
   const out = new Uint8Array(width * height * 3);
   const k = (LUT_SIZE / LUT_MAX) * cam.exposure;
+  const kr = k * cam.gain[0], kg = k * cam.gain[1], kb = k * cam.gain[2];
+  const sat = cam.saturation;
+  // The camera's tone curve as a table over the encoded byte.
+  const curve = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) curve[v] = Math.round(255 * (v / 255) ** cam.contrast);
   for (let i = 0; i < out.length; i += 3) {
-    for (let c = 0; c < 3; c++) {
-      const idx = rgb[i + c]! * k * cam.gain[c]!;
-      out[i + c] = TO_SRGB[idx <= 0 ? 0 : idx >= LUT_SIZE ? LUT_SIZE : idx | 0]!;
+    let r = rgb[i]! * kr, g = rgb[i + 1]! * kg, b = rgb[i + 2]! * kb;
+    if (sat !== 1) {
+      const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      r = y + (r - y) * sat;
+      g = y + (g - y) * sat;
+      b = y + (b - y) * sat;
     }
+    out[i] = curve[TO_SRGB[r <= 0 ? 0 : r >= LUT_SIZE ? LUT_SIZE : r | 0]!]!;
+    out[i + 1] = curve[TO_SRGB[g <= 0 ? 0 : g >= LUT_SIZE ? LUT_SIZE : g | 0]!]!;
+    out[i + 2] = curve[TO_SRGB[b <= 0 ? 0 : b >= LUT_SIZE ? LUT_SIZE : b | 0]!]!;
   }
   return { width, height, data: out };
 }
@@ -129,7 +144,8 @@ export function gaussianBlur(image: RgbImage, sigma: number): RgbImage {
 export function cameraPipeline(image: RgbImage, cam: CameraResponse, rng: Rng): RgbImage {
   const { width: w, height: h } = image;
   let f: Float32Array = Float32Array.from(image.data);
-  if (cam.blur > 0.05) f = blurFloat(f, w, h, cam.blur);
+  // Below ~0.35 px a Gaussian changes next to nothing that the final resampling would not.
+  if (cam.blur > 0.35) f = blurFloat(f, w, h, cam.blur);
   if (cam.noise > 0) {
     // Gaussian samples from a table indexed by an inline xorshift seeded from rng (rng.normal()
     // per pixel would dominate the render time).
@@ -147,7 +163,7 @@ export function cameraPipeline(image: RgbImage, cam: CameraResponse, rng: Rng): 
       f[i + 2] = f[i + 2]! + common + g[(x >>> 8) & GAUSS_MASK]! * c;
     }
   }
-  if (cam.sharpen > 0) {
+  if (cam.sharpen > 0 && cam.blur <= 0.35) {
     const soft = blurFloat(f, w, h, 1.0);
     for (let i = 0; i < f.length; i++) f[i] = f[i]! + cam.sharpen * (f[i]! - soft[i]!);
   }

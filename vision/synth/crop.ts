@@ -84,7 +84,8 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
   const diePx = Math.exp(rng.range(Math.log(smin), Math.log(Math.max(smin, smax))));
   const dist = rng.range(5, 28);
   const focal = (diePx * dist) / (2 * half);
-  const oblique = rng.range(0, knobs.maxOblique);
+  // Biased toward steeper views (webcams on a stand), where side faces show most.
+  const oblique = knobs.maxOblique * Math.sqrt(rng.next());
   const camera = randomCamera(rng, target.center, dist, oblique, focal, 0, 0, rng.range(0, 2 * Math.PI));
   const glare = rng.next() < knobs.glareChance;
   const light = randomLight(rng, target.center, 1, glare ? { cam: camera.pos } : undefined);

@@ -54,6 +54,10 @@ export const scale = (a: Vec3, k: number): Vec3 => [a[0] * k, a[1] * k, a[2] * k
  */
 export function roundedBoxHit(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, b: number, r: number): number {
   const k = b + r;
+  // Axis-parallel rays: keep 1/d finite (0 · ∞ would poison the slab test with NaN).
+  if (dx === 0) dx = 1e-12;
+  if (dy === 0) dy = 1e-12;
+  if (dz === 0) dz = 1e-12;
   const mx = 1 / dx, my = 1 / dy, mz = 1 / dz;
   const nx = mx * ox, ny = my * oy, nz = mz * oz;
   const kx = Math.abs(mx) * k, ky = Math.abs(my) * k, kz = Math.abs(mz) * k;

@@ -105,7 +105,7 @@ export function randomDieLook(rng: Rng, options: LookOptions): DieLook {
   inkRgb = inkRgb.map((c) => Math.max(0, Math.min(255, Math.round(c * rng.range(0.88, 1.08))))) as [number, number, number];
 
   let marble: DieLook['marble'] = null;
-  if (rng.next() < 0.08 + 0.25 * h) {
+  if (rng.next() < 0.3 * h) {
     const second = rng.next() < 0.5 ? (light ? [90, 90, 95] : [235, 235, 230]) : jitterNamed(rng, name, 1).map((c) => Math.round(c * rng.range(0.35, 0.7)));
     marble = {
       color: lin(second as [number, number, number]),
@@ -115,7 +115,7 @@ export function randomDieLook(rng: Rng, options: LookOptions): DieLook {
       seed: seedFrom(rng.next),
     };
   }
-  const translucency = rng.next() < 0.06 + 0.14 * h ? rng.range(0.3, 1) : 0;
+  const translucency = rng.next() < 0.2 * h ? rng.range(0.3, 1) : 0;
   return {
     colorName: name,
     body: lin(bodyRgb),
@@ -126,7 +126,8 @@ export function randomDieLook(rng: Rng, options: LookOptions): DieLook {
     gloss: rng.next() < 0.3 ? rng.range(0.02, 0.12) : rng.range(0.12, 0.35 + 0.5 * h),
     shininess: rng.range(12, 140),
     style: rng.next() < 0.3 ? 0 : rng.int(1, 39),
-    rounding: rng.range(0.1, 0.42),
+    // Mostly rounded; some crisp-edged (casino-style) dice.
+    rounding: rng.next() < 0.15 ? rng.range(0.03, 0.1) : rng.range(0.1, 0.42),
   };
 }
 

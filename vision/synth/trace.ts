@@ -271,7 +271,7 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
       const s = mb.freq / (2 * d.die.half);
       const wx = lx * s, wy = ly * s, wz = lz * s;
       const warp = mb.turbulence * (marbleNoise(wx * 0.5, wy * 0.5, wz * 0.5, mb.seed + 1, 2) - 0.5);
-      const q = marbleNoise(wx + warp, wy - warp, wz + 0.5 * warp, mb.seed, 3);
+      const q = marbleNoise(wx + warp, wy - warp, wz + 0.5 * warp, mb.seed, 2);
       const e = 0.5 / mb.sharpness;
       let w = (q - 0.5 + e) / (2 * e);
       w = w <= 0 ? 0 : w >= 1 ? 1 : w * w * (3 - 2 * w);
@@ -326,7 +326,8 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
     hx /= hl; hy /= hl; hz /= hl;
     const ndh = Math.max(0, nx * hx + ny * hy + nz * hz);
-    const spec = ndl > 0 ? look.gloss * Math.pow(ndh, look.shininess) * ((look.shininess + 8) / 40) * lit * falloff : 0;
+    // (ndh below 0.6 gives under 1e-3 of the peak for any shininess used: skip the pow.)
+    const spec = ndl > 0 && ndh > 0.6 ? look.gloss * Math.pow(ndh, look.shininess) * ((look.shininess + 8) / 40) * lit * falloff : 0;
     const sky = 0.45 + 0.55 * (0.5 + 0.5 * nz);
     const glow = tr * 0.25 * falloff;
     col[0] = ar * (L.color[0] * (diffuse + glow) + L.ambient[0] * sky) + L.color[0] * spec;
@@ -378,7 +379,8 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
       vx /= vl; vy /= vl;
       const hz = Lz / Ll + vz / vl;
       const hl = Math.sqrt((Lx + vx) ** 2 + (Ly + vy) ** 2 + hz * hz);
-      spec = world.table.gloss * Math.pow(hz / hl, 60) * 1.5 * (direct / Math.max(falloff, 1e-6)) * falloff;
+      const c = hz / hl;
+      if (c > 0.9) spec = world.table.gloss * Math.pow(c, 60) * 1.5 * direct;
     }
     for (let c = 0; c < 3; c++) col[c] = tableRgb[c]! * (L.color[c]! * direct + L.ambient[c]! * ambient) + L.color[c]! * spec;
   };

@@ -162,6 +162,8 @@ export function randomResponse(rng: Rng, knobs: SynthKnobs, light: Light, target
   return {
     exposure,
     gain,
+    saturation: rng.range(0.7, 1.35),
+    contrast: rng.range(0.85, 1.2),
     blur,
     noise: knobs.noise * rng.next(),
     sharpen: rng.next() < 0.3 ? rng.range(0.2, 0.8) : 0,
