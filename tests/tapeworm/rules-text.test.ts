@@ -119,9 +119,9 @@ describe('Tapeworm: game end', () => {
 
   it('a last card with an effect is resolved before the turn (and the game) ends', () => {
     const s = position('play @p2 t8 hands:p1=3,p2=1 | start@0,0');
-    const peeked = play(s, place('p2', 'pink-curve-hatch', 0, 1));
-    expect(peeked).toMatchObject({ phase: 'effect', pending: [{ effect: 'hatch', card: 'pink-curve-hatch' }] });
-    const done = play(peeked, { type: 'hatch', player: 'p2', target: 'p1' });
+    const hatching = play(s, place('p2', 'pink-curve-hatch', 0, 1));
+    expect(hatching).toMatchObject({ phase: 'effect', pending: [{ effect: 'hatch', card: 'pink-curve-hatch' }] });
+    const done = play(hatching, { type: 'hatch', player: 'p2', target: 'p1' });
     expect(done).toMatchObject({ phase: 'over', winner: 'p2', hands: [4, 0] });
   });
 });
@@ -264,7 +264,7 @@ describe('Tapeworm: clarifications', () => {
     expect(tapeworm.legalOptions(play(start(), draw('p1'))).moves).toContain('end-turn');
   });
 
-  it('with every tapeworm headed and no Cut in hand, players skip; a card played resets the count', () => {
+  it('with every tapeworm headed and no Cut in hand, the player skips too', () => {
     const headed = 'play @p1 t9 last:p2 hands:p1=4,p2=4 | start@0,0 red-head@0,-1r2 white-head@1,0r3 pink-head@0,1 black-head@-1,0r1';
     const s = position(headed);
     expect(openEndsOf(s)).toEqual([]);
