@@ -282,7 +282,8 @@ export function hasChoices(pos: Position, f: Pending): boolean {
     case 'organ':
       return canTakeOrgan(pos.geo, wormById(pos, f.worm)!, f.types);
     case 'act':
-      return f.cells.some((c) => actableOrgan(pos, c) !== undefined);
+      for (const c of f.cells) if (actableOrgan(pos, c) !== undefined) return true;
+      return false;
     case 'food': {
       if (f.left <= 0) return false;
       const eye = organAt(wormAt(pos, f.eye)!, f.eye)!;

@@ -11,7 +11,7 @@ import { describePending } from './describe.js';
 import { drawOrgan, findSpot, foodCells } from './organs.js';
 import { copyState, draft, mutableWorm, position, wormAt, wormById, type Draft } from './position.js';
 import { isPath, orderAsPath, shapeOfCells } from './shapes.js';
-import { ORGAN_TYPES, SHAPE_NAMES, type CozyState, type OrganType, type Pending, type PlayerSheet, type ShapeName, type Worm } from './state.js';
+import { ORGAN_TYPES, SHAPE_NAMES, type CozyState, type Dir, type OrganType, type Pending, type PlayerSheet, type ShapeName, type Worm } from './state.js';
 import { organAt } from './worms.js';
 import { hourLabel } from './chapters.js';
 
@@ -31,7 +31,8 @@ export function applyMove(state: CozyState, move: CozyMove): Result<CozyState> {
     const hour = state.hour + 1;
     return ok(copyState(state, hour, hour >= state.chapter.clock.hours ? 'over' : 'roll', null, sheets));
   }
-  const index = state.players.findIndex((p) => p.id === move.player);
+  let index = -1;
+  for (let i = 0; i < state.players.length; i++) if (state.players[i]!.id === move.player) index = i;
   if (index < 0) return fail(Errors.notYourTurn, `no player "${move.player}" at this table (players: ${state.players.map((p) => p.id).join(', ')})`);
   if (state.phase !== 'play') return fail(Errors.wrongPhase, `the dice for ${hourLabel(state.chapter, state.hour)} have not been rolled yet`);
   const d = draft(position(state, index));
@@ -166,7 +167,9 @@ function placeWorm(d: Draft, names: string[]): Problem {
     const o = d.occ[c]!;
     if (o !== 0) return `${cellName(d.geo, c)} is not empty (${o > 0 ? `worm ${o}` : o === -1 ? 'a rock' : 'a food'})`;
   }
-  if (!cells.some((c) => d.region[c])) return `the new worm must have a cell in this hour's region`;
+  let inRegion = false;
+  for (const c of cells) if (d.region[c]) inRegion = true;
+  if (!inRegion) return `the new worm must have a cell in this hour's region`;
   const path = isPath(d.geo, cells) ? cells : orderAsPath(d.geo, cells)!;
   const id = s.worms.length + 1;
   s.worms.push({ id, cells: path, front: false, shape, organs: [], ext: 0 });
@@ -186,15 +189,10 @@ function addOrganMove(d: Draft, type: OrganType, name: string, facing: 'N' | 'E'
   const w = wormAt(d, c);
   if (!w) return `there is no worm at ${name}`;
   const f = top(s);
-  const place = (): Problem => {
-    const spot = findSpot(d.geo, w, type, c, facing);
-    if ('error' in spot) return `a ${type} cannot go at ${name} on worm ${w.id}: ${spot.error}${organAt(w, c) ? ` (${name} already has a ${organAt(w, c)!.type})` : ''}`;
-    return drawOrgan(d, w.id, type, spot) >= 0 ? null : 'could not draw the organ';
-  };
   if (f?.k === 'organ') {
     if (w.id !== f.worm) return `the organ goes on worm ${f.worm}, not worm ${w.id}`;
     if (!f.types.includes(type)) return `the organ must be ${f.types.join(' or ')} (the organs rolled), not ${type}`;
-    const p = place();
+    const p = placeOrgan(d, w, type, c, name, facing);
     if (p) return p;
     s.stack.pop();
     s.stack.push({ k: 'act', cells: [c] });
@@ -203,7 +201,7 @@ function addOrganMove(d: Draft, type: OrganType, name: string, facing: 'N' | 'E'
   if (f?.k === 'babyOrgans') {
     if (!f.babies.includes(w.id)) return `worm ${w.id} is not one of the babies waiting for an organ (${f.babies.join(', ')})`;
     if (!BABY_ORGAN_TYPES.includes(type)) return 'a baby gets any organ but a collar';
-    const p = place();
+    const p = placeOrgan(d, w, type, c, name, facing);
     if (p) return p;
     s.stack[s.stack.length - 1] = { k: 'babyOrgans', babies: f.babies.filter((b) => b !== w.id), added: f.added.concat(c) };
     return null;
@@ -218,10 +216,17 @@ function addOrganMove(d: Draft, type: OrganType, name: string, facing: 'N' | 'E'
     const other = roll.organs[0] === type ? roll.organs[1] : roll.organs[0];
     return `worm ${w.id} needs the other organ rolled (${other}) or the rolled shape (${roll.shape}) for option B`;
   }
-  const p = place();
+  const p = placeOrgan(d, w, type, c, name, facing);
   if (p) return p;
   s.option = 'B';
   s.stack.push({ k: 'act', cells: [c] });
+  return null;
+}
+
+function placeOrgan(d: Draft, w: Worm, type: OrganType, c: number, name: string, facing: Dir | undefined): Problem {
+  const spot = findSpot(d.geo, w, type, c, facing);
+  if ('error' in spot) return `a ${type} cannot go at ${name} on worm ${w.id}: ${spot.error}${organAt(w, c) ? ` (${name} already has a ${organAt(w, c)!.type})` : ''}`;
+  drawOrgan(d, w.id, type, spot);
   return null;
 }
 
@@ -246,7 +251,8 @@ function act(d: Draft, name: string): Problem {
   if (f?.k === 'act') {
     if (!f.cells.includes(c)) return `the organ at ${name} is not one of those that may act now (${f.cells.map((x) => cellName(d.geo, x)).join(', ')})`;
     if (!actableOrgan(d, c)) return `the organ at ${name} has already acted this hour`;
-    const rest = f.cells.filter((x) => x !== c);
+    const rest: number[] = [];
+    for (const x of f.cells) if (x !== c) rest.push(x);
     s.stack[s.stack.length - 1] = { k: 'act', cells: rest };
     actOrgan(d, c);
     return null;

@@ -4,14 +4,13 @@ import type { Position } from './position.js';
 import type { Pending } from './state.js';
 
 export function describePending(pos: Position, f: Pending): string {
-  const name = (c: number) => cellName(pos.geo, c);
   switch (f.k) {
     case 'organ':
       return f.must ? `add ${f.types.join(' or ')} to the new worm ${f.worm}` : `add any organ to worm ${f.worm} (its mouth is at a food)`;
     case 'act':
-      return `have organs act, in any order: ${f.cells.map(name).join(', ')}`;
+      return `have organs act, in any order: ${names(pos, f.cells)}`;
     case 'food':
-      return `add a food that the eye at ${name(f.eye)} can see (${f.left} left)`;
+      return `add a food that the eye at ${cellName(pos.geo, f.eye)} can see (${f.left} left)`;
     case 'grow':
       return `grow worm ${f.worm} by up to ${f.max - f.grown} more cell${f.max - f.grown === 1 ? '' : 's'}`;
     case 'line':
@@ -25,4 +24,10 @@ export function describePending(pos: Position, f: Pending): string {
     case 'babyOrgans':
       return `give baby worm${f.babies.length === 1 ? '' : 's'} ${f.babies.join(', ')} an organ each (not a collar)`;
   }
+}
+
+function names(pos: Position, cells: readonly number[]): string {
+  let out = '';
+  for (const c of cells) out += (out ? ', ' : '') + cellName(pos.geo, c);
+  return out;
 }

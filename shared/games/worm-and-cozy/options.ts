@@ -52,32 +52,20 @@ export interface CozyOptions {
 
 function defaultPlayer(state: CozyState): number {
   if (state.players.length === 1) return 0;
-  const i = state.sheets.findIndex((s) => !s.done);
-  return i >= 0 ? i : 0;
+  for (let i = 0; i < state.sheets.length; i++) if (!state.sheets[i]!.done) return i;
+  return 0;
 }
 
 export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptions {
-  const index = query.player === undefined ? defaultPlayer(state) : state.players.findIndex((p) => p.id === query.player);
+  const index = query.player === undefined ? defaultPlayer(state) : playerIndex(state, query.player);
   const label = hourLabel(state.chapter, Math.min(state.hour, state.chapter.clock.hours - 1));
   const verbose = query.verbose === true;
-  const make = (player: PlayerId | null, step: Step, prompt: string, table: CozyOptions['table']): CozyOptions => ({
-    hour: state.hour,
-    label,
-    phase: state.phase,
-    player,
-    step,
-    pending: null,
-    prompt,
-    dice: null,
-    moves: [],
-    table,
-  });
-  if (state.phase === 'over') return make(null, 'over', 'The game is over.', []);
-  if (index < 0) return make(query.player ?? null, 'done', `no player "${query.player}" at this table`, [state.phase === 'roll' ? 'roll' : 'endHour']);
+  if (state.phase === 'over') return make(state, label, null, 'over', 'The game is over.', []);
+  if (index < 0) return make(state, label, query.player ?? null, 'done', `no player "${query.player}" at this table`, [state.phase === 'roll' ? 'roll' : 'endHour']);
   const player = state.players[index]!.id;
   const pos = position(state, index);
   if (state.phase === 'roll') {
-    const r = make(player, 'roll', `Roll the dice for ${label}.`, ['roll']);
+    const r = make(state, label, player, 'roll', `Roll the dice for ${label}.`, ['roll']);
     if (verbose) r.verbose = { region: regionNames(pos), moves: [] };
     return r;
   }
@@ -101,14 +89,32 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
     prompt = describePending(pos, f);
     decisionMoves(pos, player, f, moves);
     if (!(f.k === 'organ' && f.must)) moves.push({ type: 'pass', player });
-    if (!sheet.stack.some((x) => x.k === 'organ' && x.must)) moves.push({ type: 'done', player });
+    if (!hasMustOrgan(sheet.stack)) moves.push({ type: 'done', player });
   }
-  const result = make(player, step, prompt, ['endHour']);
+  const result = make(state, label, player, step, prompt, ['endHour']);
   result.pending = pending;
   result.dice = sheet.dice;
   result.moves = moves;
   if (verbose) result.verbose = { region: regionNames(pos), moves: moves.map((move) => ({ move, cells: highlight(pos, move) })) };
   return result;
+}
+
+/*
+ * No closures in the hot paths of this file: under tsx (esbuild keepNames) every arrow function
+ * created costs a defineProperty call, which the random-game bench showed as the largest cost.
+ */
+function make(state: CozyState, label: string, player: PlayerId | null, step: Step, prompt: string, table: CozyOptions['table']): CozyOptions {
+  return { hour: state.hour, label, phase: state.phase, player, step, pending: null, prompt, dice: null, moves: [], table };
+}
+
+function playerIndex(state: CozyState, id: PlayerId): number {
+  for (let i = 0; i < state.players.length; i++) if (state.players[i]!.id === id) return i;
+  return -1;
+}
+
+function hasMustOrgan(stack: readonly Pending[]): boolean {
+  for (const f of stack) if (f.k === 'organ' && f.must) return true;
+  return false;
 }
 
 function regionNames(pos: Position): string[] {
@@ -184,25 +190,26 @@ export function highlight(pos: Position, move: CozyMove): string[] {
 }
 
 function decisionMoves(pos: Position, player: PlayerId, f: Pending, moves: Moves): void {
-  const name = (c: number) => cellName(pos.geo, c);
+  const g = pos.geo;
   switch (f.k) {
     case 'organ':
       organMoves(pos, player, wormById(pos, f.worm)!, f.types, moves);
       break;
     case 'act':
-      for (const c of f.cells) if (actableOrgan(pos, c)) moves.push({ type: 'act', player, cell: name(c) });
+      for (const c of f.cells) if (actableOrgan(pos, c)) moves.push({ type: 'act', player, cell: cellName(g, c) });
       break;
     case 'food': {
       const eye = organAt(wormAt(pos, f.eye)!, f.eye)!;
-      for (const c of foodCells(pos, eye)) moves.push({ type: 'food', player, cell: name(c) });
+      for (const c of foodCells(pos, eye)) moves.push({ type: 'food', player, cell: cellName(g, c) });
       break;
     }
     case 'grow': {
       // `from` only where a first cell touches both tips (the move is ambiguous without it).
       const steps = growthSteps(pos, f);
       for (const s of steps) {
-        const both = steps.some((o) => o.cell === s.cell && o.from !== s.from);
-        moves.push(both ? { type: 'grow', player, cells: [name(s.cell)], from: name(s.from) } : { type: 'grow', player, cells: [name(s.cell)] });
+        let both = false;
+        for (const o of steps) if (o.cell === s.cell && o.from !== s.from) both = true;
+        moves.push(both ? { type: 'grow', player, cells: [cellName(g, s.cell)], from: cellName(g, s.from) } : { type: 'grow', player, cells: [cellName(g, s.cell)] });
       }
       break;
     }
@@ -210,13 +217,17 @@ function decisionMoves(pos: Position, player: PlayerId, f: Pending, moves: Moves
       for (const line of f.lines) moves.push({ type: 'congaLine', player, worms: line });
       break;
     case 'conga':
-      for (const c of congaCells(pos, f)) moves.push({ type: 'act', player, cell: name(c) });
+      for (const c of congaCells(pos, f)) moves.push({ type: 'act', player, cell: cellName(g, c) });
       break;
     case 'partner':
       for (const id of f.partners) moves.push({ type: 'partner', player, worm: id });
       break;
     case 'collar': {
-      for (const cells of babyPlacements(pos, f.worm, f.partner)) moves.push({ type: 'baby', player, cells: cells.map(name) });
+      for (const cells of babyPlacements(pos, f.worm, f.partner)) {
+        const names: string[] = [];
+        for (const c of cells) names.push(cellName(g, c));
+        moves.push({ type: 'baby', player, cells: names });
+      }
       const babies = babiesForOrgans(pos, f.worm, f.partner);
       if (babies.length > 0) moves.push({ type: 'babyOrgans', player });
       break;

@@ -91,9 +91,14 @@ for (const s of SHAPE_NAMES)
 
 /** The shape a set of 5 cells forms (any rotation or flip), or null. */
 export function shapeOfCells(g: Geometry, cells: readonly number[]): ShapeName | null {
-  if (cells.length !== 5 || new Set(cells).size !== 5) return null;
-  const xs = cells.map((c) => c % g.width);
-  const ys = cells.map((c) => Math.floor(c / g.width));
+  if (cells.length !== 5) return null;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const c of cells) {
+    xs.push(c % g.width);
+    ys.push(Math.floor(c / g.width));
+  }
+  // A repeated cell sets a bit twice: fewer than 5 bits, so no shape matches.
   return SHAPE_BY_MASK.get(maskKey(xs, ys)) ?? null;
 }
 

@@ -1,0 +1,79 @@
+/**
+ * Worm & Cozy engine figures: `legalOptions` time per position, and complete random 16-hour solo
+ * games per second (random legal choices from `legalOptions`, random dice from shared/rng.ts).
+ */
+import { applyMove } from '../../shared/games/worm-and-cozy/apply.js';
+import { setup } from '../../shared/games/worm-and-cozy/index.js';
+import { legalOptions } from '../../shared/games/worm-and-cozy/options.js';
+import { ORGAN_TYPES, SHAPE_NAMES, type CozyState } from '../../shared/games/worm-and-cozy/state.js';
+import { createRng, type Rng } from '../../shared/rng.js';
+import type { BenchModule } from './types.js';
+
+/** One random solo game; `visit` sees every position where the player chooses. */
+function randomGame(rng: Rng, visit?: (s: CozyState) => void): number {
+  const r = setup({});
+  if (!r.ok) throw new Error(r.message);
+  let s = r.state;
+  let moves = 0;
+  while (s.phase !== 'over') {
+    let next;
+    if (s.phase === 'roll') next = applyMove(s, { type: 'roll', shape: rng.pick(SHAPE_NAMES), organs: [rng.pick(ORGAN_TYPES), rng.pick(ORGAN_TYPES)] });
+    else if (s.sheets[0]!.done) next = applyMove(s, { type: 'endHour' });
+    else {
+      visit?.(s);
+      const all = legalOptions(s).moves;
+      const active = all.filter((m) => m.type !== 'done' && m.type !== 'pass');
+      next = applyMove(s, active.length > 0 && rng.next() < 0.9 ? rng.pick(active) : rng.pick(all));
+      moves++;
+    }
+    if (!next.ok) throw new Error(next.message);
+    s = next.state;
+  }
+  return moves;
+}
+
+const bench: BenchModule = {
+  title: 'Worm & Cozy',
+  async figures({ quick }) {
+    const rng = createRng('cozy-bench');
+    // Warm up the JIT before timing anything.
+    for (let i = 0; i < (quick ? 50 : 300); i++) randomGame(rng);
+
+    const games = quick ? 300 : 3000;
+    let moves = 0;
+    // CPU time as well as wall time: on a shared, loaded machine the wall clock mostly measures
+    // the other processes; the process's own CPU seconds are what one core gives this engine.
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < games; i++) moves += randomGame(rng);
+    const seconds = (performance.now() - t0) / 1000;
+    const c1 = process.cpuUsage(c0);
+    const cpuSeconds = (c1.user + c1.system) / 1e6;
+
+    // Positions from fresh random games: every point where the player chooses.
+    const positions: CozyState[] = [];
+    for (let i = 0; i < (quick ? 20 : 100); i++) randomGame(rng, (s) => positions.push(s));
+    const reps = quick ? 3 : 10;
+    let worst = 0;
+    const t1 = performance.now();
+    for (const p of positions) {
+      const a = performance.now();
+      for (let k = 0; k < reps; k++) legalOptions(p);
+      worst = Math.max(worst, (performance.now() - a) / reps);
+    }
+    const perPosition = (performance.now() - t1) / (positions.length * reps);
+
+    const tv = performance.now();
+    for (const p of positions) legalOptions(p, { verbose: true });
+    const verbose = (performance.now() - tv) / positions.length;
+
+    return [
+      { id: 'cozy.legalOptions.ms', label: 'legalOptions per position (mean)', value: perPosition, unit: 'ms', target: { op: '<=', value: 1 }, note: `${positions.length} positions from random games; worst ${worst.toFixed(3)} ms` },
+      { id: 'cozy.legalOptionsVerbose.ms', label: 'legalOptions verbose per position', value: verbose, unit: 'ms', target: { op: '<=', value: 1 } },
+      { id: 'cozy.games.perCpuSecond', label: 'random 16-hour solo games per CPU second', value: games / cpuSeconds, unit: 'games/s', target: { op: '>=', value: 2000 }, note: `${(moves / games).toFixed(0)} choices per game; one core` },
+      { id: 'cozy.games.perSecond', label: 'random 16-hour solo games (wall clock)', value: games / seconds, unit: 'games/s', note: 'lower when the machine is shared' },
+    ];
+  },
+};
+
+export default bench;
