@@ -19,6 +19,7 @@ import { createImage, paste } from '../vision/image/image.js';
 import type { RgbImage } from '../vision/types.js';
 import { decodeImage } from '../vision/image/decode.js';
 import { squareCrop } from '../vision/image/crop.js';
+import { resize } from '../vision/image/resize.js';
 import { renderCrop } from '../vision/synth/crop.js';
 import { renderScene } from '../vision/synth/scene.js';
 import { readdir, readFile } from 'node:fs/promises';
@@ -97,6 +98,22 @@ if (what === 'art') {
     }
     await save('crops-real.png', grid(real, 12));
   }
+} else if (what === 'compare') {
+  // Real crops (top rows) and synthetic d6 crops in the same colours (bottom rows), 2× size.
+  const realDir = process.env.CLEW_REAL_CROPS;
+  if (!realDir) throw new Error('compare: set CLEW_REAL_CROPS to a folder of real die crops');
+  const rng = createRng(opts.seed);
+  const files = (await readdir(realDir)).filter((f) => f.endsWith('.jpg')).sort();
+  const tiles: RgbImage[] = [];
+  for (let i = 0; i < 8; i++) {
+    const f = files[Math.floor((i * files.length) / 8)]!;
+    const img = await decodeImage(new Uint8Array(await readFile(path.join(realDir, f))));
+    tiles.push(resize(squareCrop(img, [0, 0, img.width, img.height], { size: 64, scale: 1.15 }), 128, 128));
+  }
+  for (let i = 0; i < 16; i++) {
+    tiles.push(resize(renderCrop(rng, `pips-${(i % 6) + 1}` as 'pips-1', { sets: ['d6'], palette: ['red', 'yellow', 'ivory'] }), 128, 128));
+  }
+  await save('compare.png', grid(tiles, 8));
 } else if (what === 'scenes') {
   const rng = createRng(opts.seed);
   const n = Number(opts.count) || 4;

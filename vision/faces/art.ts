@@ -64,7 +64,7 @@ export const DEFAULT_ART_STYLE: Readonly<ArtStyle> = {
 export function randomArtStyle(rng: Rng): ArtStyle {
   const stroke = rng.range(7.5, 14);
   return {
-    pipShape: rng.next() < 0.8 ? 'round' : rng.next() < 0.6 ? 'square' : 'ring',
+    pipShape: rng.next() < 0.85 ? 'round' : rng.next() < 0.8 ? 'square' : 'ring',
     pipRadius: rng.range(6.5, 11.5),
     pipSpread: rng.range(21, 28),
     onePipScale: rng.next() < 0.45 ? 1 : rng.range(1.1, 1.9),

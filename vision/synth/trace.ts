@@ -39,6 +39,8 @@ export interface Light {
   ambient: Vec3;
   /** Distance at which the light's intensity is `color` (falls off with the square beyond). */
   refDistance: number;
+  /** Angular radius of the lamp (radians): the size of its mirror image, the glare. */
+  radius: number;
 }
 
 export interface World {
@@ -207,6 +209,8 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
 
   const L = world.light;
   const refD2 = L.refDistance * L.refDistance;
+  // The lamp's disc: full glare within its angular radius, fading out to 1.5 radii.
+  const lampInner = Math.cos(L.radius), lampOuter = Math.cos(L.radius * 1.5);
   const tableRgb = new Float64Array(3);
   const nrm: Vec3 = [0, 0, 0];
   const uv = [0, 0];
@@ -318,16 +322,28 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
       }
     }
     diffuse *= lit * falloff;
-    // Gloss: Blinn–Phong highlight toward the camera (glare on flat faces).
+    // Gloss: the lamp mirrored in the surface (a glare blob the size of the lamp's disc, which on
+    // a small die can cover a pip or half a face) plus a broad sheen on the rounded edges.
     let vx = cam.pos[0] - px, vy = cam.pos[1] - py, vz = cam.pos[2] - pz;
     const vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
     vx /= vl; vy /= vl; vz /= vl;
-    let hx = Lx + vx, hy = Ly + vy, hz = Lz + vz;
-    const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
-    hx /= hl; hy /= hl; hz /= hl;
-    const ndh = Math.max(0, nx * hx + ny * hy + nz * hz);
-    // (ndh below 0.6 gives under 1e-3 of the peak for any shininess used: skip the pow.)
-    const spec = ndl > 0 && ndh > 0.6 ? look.gloss * Math.pow(ndh, look.shininess) * ((look.shininess + 8) / 40) * lit * falloff : 0;
+    let spec = 0;
+    if (ndl > 0 && look.gloss > 0) {
+      const ndv = nx * vx + ny * vy + nz * vz;
+      const rlx = 2 * ndv * nx - vx, rly = 2 * ndv * ny - vy, rlz = 2 * ndv * nz - vz;
+      const cosRL = rlx * Lx + rly * Ly + rlz * Lz;
+      if (cosRL > lampOuter) {
+        const t = cosRL >= lampInner ? 1 : (cosRL - lampOuter) / (lampInner - lampOuter);
+        spec = t * t * (3 - 2 * t) * 2.5;
+      }
+      let hx = Lx + vx, hy = Ly + vy, hz = Lz + vz;
+      const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
+      hx /= hl; hy /= hl; hz /= hl;
+      const ndh = nx * hx + ny * hy + nz * hz;
+      // (ndh below 0.6 gives under 1e-3 of the peak for any shininess used: skip the pow.)
+      if (ndh > 0.6) spec += 0.35 * Math.pow(ndh, look.shininess);
+      spec *= look.gloss * lit * falloff;
+    }
     const sky = 0.45 + 0.55 * (0.5 + 0.5 * nz);
     const glow = tr * 0.25 * falloff;
     col[0] = ar * (L.color[0] * (diffuse + glow) + L.ambient[0] * sky) + L.color[0] * spec;
@@ -373,14 +389,13 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     Lx /= Ll; Ly /= Ll;
     let spec = 0;
     if (world.table.gloss > 0) {
-      let vx = cam.pos[0] - px, vy = cam.pos[1] - py;
-      const vz = cam.pos[2];
-      const vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
-      vx /= vl; vy /= vl;
-      const hz = Lz / Ll + vz / vl;
-      const hl = Math.sqrt((Lx + vx) ** 2 + (Ly + vy) ** 2 + hz * hz);
-      const c = hz / hl;
-      if (c > 0.9) spec = world.table.gloss * Math.pow(c, 60) * 1.5 * direct;
+      // The lamp mirrored in a glossy table: reflect the view ray (flip z) and compare with the light.
+      const vl = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      const cosRL = (dx * Lx + dy * Ly - dz * (Lz / Ll)) / vl;
+      if (cosRL > lampOuter) {
+        const t = cosRL >= lampInner ? 1 : (cosRL - lampOuter) / (lampInner - lampOuter);
+        spec = world.table.gloss * t * t * (3 - 2 * t) * 2.5 * direct;
+      }
     }
     for (let c = 0; c < 3; c++) col[c] = tableRgb[c]! * (L.color[c]! * direct + L.ambient[c]! * ambient) + L.color[c]! * spec;
   };

@@ -123,7 +123,7 @@ export function randomLight(rng: Rng, target: Vec3, scale: number, glareOn?: { c
     const v: Vec3 = [glareOn.cam[0] - target[0], glareOn.cam[1] - target[1], glareOn.cam[2] - target[2]];
     const vl = Math.hypot(v[0], v[1], v[2]);
     const dist = rng.range(4, 14) * scale;
-    const j = 0.12;
+    const j = 0.05; // ±3°: the glare lands somewhere on or near the top face
     pos = [target[0] + (-v[0] / vl + rng.range(-j, j)) * dist, target[1] + (-v[1] / vl + rng.range(-j, j)) * dist, target[2] + (v[2] / vl) * dist];
     if (pos[2] < target[2] + 2 * scale) pos[2] = target[2] + 2 * scale;
   } else {
@@ -137,7 +137,9 @@ export function randomLight(rng: Rng, target: Vec3, scale: number, glareOn?: { c
   const refDistance = Math.hypot(pos[0] - target[0], pos[1] - target[1], pos[2] - target[2]);
   // Ambient light is bluish-neutral skylight or the same tint as the lamp.
   const ambTint: Vec3 = rng.next() < 0.5 ? color : [0.95, 1, 1.08];
-  return { pos, color, ambient: [ambTint[0] * amb, ambTint[1] * amb, ambTint[2] * amb], refDistance };
+  // Lamp disc from a bare bulb (a fraction of a degree) to a window or softbox (several degrees).
+  const radius = (rng.range(0.3, 4) * Math.PI) / 180;
+  return { pos, color, ambient: [ambTint[0] * amb, ambTint[1] * amb, ambTint[2] * amb], refDistance, radius };
 }
 
 /** A camera `dist` away from `target`, `obliqueDeg` off vertical, rolled at random. */
