@@ -1,0 +1,202 @@
+/**
+ * The camera pipeline: frames from a FrameSource → decode → the vision stream reader → a settled
+ * roll becomes the table's pending roll. One pipeline per source (the table's camera, a phone's
+ * camera). Frames are read only while the game expects dice, and only the newest frame is worked
+ * on (the reader wants the tray as it is now, not a backlog), so a slow machine drops frames
+ * instead of falling behind.
+ */
+import type { CameraFrame, FrameSource } from '../../device/types.js';
+import type { DiceRequest, Result } from '../../shared/game.js';
+import { fail, ok } from '../../shared/game.js';
+import type { DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
+import type { Logger } from './logger.js';
+import type { TableSession } from './session.js';
+import type { GameLookup, RolledDie } from './table.js';
+
+/**
+ * What the pipeline needs from vision's stream reader: feed frames, get a roll when the tray has
+ * settled; read a frame at once on request.
+ */
+export interface RollStream {
+  /** One frame; resolves with the dice when this frame completes a settled roll, else null. */
+  push(image: RgbImage, at: number, options: ReadOptions): Promise<DieReading[] | null>;
+  /** Reads this frame now, settled or not (the READ button). */
+  readNow(image: RgbImage, options: ReadOptions): Promise<DieReading[]>;
+  /** Forget motion history (a new roll is expected). */
+  reset(): void;
+}
+
+export interface PipelineOptions {
+  source: FrameSource;
+  /** How the table labels rolls from this source. */
+  kind: 'camera' | 'phone-camera';
+  session: TableSession;
+  games: GameLookup;
+  decode(jpeg: Uint8Array): Promise<RgbImage>;
+  /** The stream reader, created on first use (loading the model is slow and big). */
+  stream(): Promise<RollStream>;
+  logger: Logger;
+}
+
+/** The dice the game asks for, as reader options: the sets in play and the colours that matter. */
+export function readOptions(request: DiceRequest): ReadOptions {
+  const palette = [...new Set((request.slots ?? []).map((s) => s.color).filter((c): c is string => !!c))];
+  return palette.length ? { sets: request.sets, palette } : { sets: request.sets };
+}
+
+export function toRolled(readings: DieReading[]): RolledDie[] {
+  return readings.map((r) => ({
+    set: r.set,
+    face: r.face,
+    confidence: r.confidence,
+    box: r.box,
+    ...(r.color !== undefined ? { color: r.color } : {}),
+    ...(r.uncertain ? { uncertain: true } : {}),
+  }));
+}
+
+/** Same dice as the pending roll, as the camera read them (corrections aside): nothing new on the tray. */
+export function sameRoll(a: RolledDie[], pending: RolledDie[] | undefined): boolean {
+  if (!pending || a.length !== pending.length) return false;
+  const key = (d: RolledDie, face: string) => `${d.set}:${face}:${d.color ?? ''}`;
+  const left = a.map((d) => key(d, d.face)).sort();
+  const right = pending.map((d) => key(d, d.readAs ?? d.face)).sort();
+  return left.every((k, i) => k === right[i]);
+}
+
+/** The last frame the pipeline decoded and what it read there (calibration crops come from it). */
+export interface LastRead {
+  image: RgbImage;
+  readings: DieReading[];
+  at: number;
+}
+
+export class CameraPipeline {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private latest: CameraFrame | null = null;
+  private busy = false;
+  private lastRead: LastRead | null = null;
+  private wake: (() => void) | null = null;
+  private problem: string | null = null;
+  /** How many frames were decoded and how many skipped (behind, or no dice expected). */
+  readonly counts = { decoded: 0, skipped: 0, rolls: 0 };
+
+  constructor(private readonly opts: PipelineOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.consume();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** The last decoded frame with its readings, if any. */
+  last(): LastRead | null {
+    return this.lastRead;
+  }
+
+  status(): string | null {
+    return this.problem;
+  }
+
+  private request(): DiceRequest | null {
+    const table = this.opts.session.table;
+    return this.opts.games(table.game)?.diceRequest(table.state) ?? null;
+  }
+
+  private async consume(): Promise<void> {
+    const { source, logger } = this.opts;
+    while (this.running) {
+      try {
+        for await (const frame of source.frames()) {
+          if (!this.running) break;
+          this.latest = frame;
+          // Work on the newest frame only; frames that arrive meanwhile replace each other.
+          if (this.busy) {
+            this.counts.skipped++;
+            continue;
+          }
+          void this.work();
+        }
+      } catch (error) {
+        logger.warn(`camera ${source.kind}: frames stopped: ${(error as Error).message}`);
+      }
+      if (!this.running) break;
+      // The source ended (stopped, or restarting): look again shortly.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 500);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+
+  private async work(): Promise<void> {
+    this.busy = true;
+    try {
+      while (this.running && this.latest) {
+        const frame = this.latest;
+        this.latest = null;
+        const request = this.request();
+        if (!request) {
+          this.counts.skipped++;
+          continue;
+        }
+        const stream = await this.opts.stream();
+        const image = await this.opts.decode(frame.jpeg);
+        this.counts.decoded++;
+        const readings = await stream.push(image, frame.at, readOptions(request));
+        if (readings) {
+          this.lastRead = { image, readings, at: frame.at };
+          await this.offer(readings);
+        }
+        this.problem = null;
+      }
+    } catch (error) {
+      this.problem = (error as Error).message;
+      this.opts.logger.warn(`camera ${this.opts.source.kind}: ${this.problem}`);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** A settled roll: becomes the pending roll unless it is the one already pending. */
+  private async offer(readings: DieReading[]): Promise<void> {
+    const dice = toRolled(readings);
+    if (dice.length === 0) return;
+    if (sameRoll(dice, this.opts.session.table.roll?.dice)) return;
+    const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
+    if (ack.ok) this.counts.rolls++;
+    else this.opts.logger.info(`camera ${this.opts.source.kind}: roll not used: ${ack.message}`);
+  }
+
+  /** READ: read the newest frame now, settled or not. */
+  async readNow(): Promise<Result<unknown>> {
+    const request = this.request();
+    if (!request) return fail('dice/not-expected', 'the game expects no dice right now');
+    const frame = this.latest ?? ('latest' in this.opts.source && typeof this.opts.source.latest === 'function' ? (this.opts.source.latest as () => CameraFrame | null)() : null);
+    if (!frame) return fail('camera/no-frame', `no frame from the ${this.opts.source.kind} camera yet`);
+    try {
+      const stream = await this.opts.stream();
+      const image = await this.opts.decode(frame.jpeg);
+      const readings = await stream.readNow(image, readOptions(request));
+      this.lastRead = { image, readings, at: frame.at };
+      stream.reset();
+      const dice = toRolled(readings);
+      if (dice.length === 0) return fail('dice/none-seen', 'no dice were found on the tray');
+      const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
+      return ack.ok ? ok(ack.version) : fail(ack.code, ack.message);
+    } catch (error) {
+      return fail('camera/read-failed', `the dice could not be read: ${(error as Error).message}`);
+    }
+  }
+}
