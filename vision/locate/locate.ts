@@ -11,7 +11,7 @@ import type { Box, RgbImage } from '../types.js';
 import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
 import { edgeEvidence, evidenceAgainst, trayAt, trayEvidence } from './evidence.js';
-import { toLabPlanes } from './lab.js';
+import { toLabPlanes, type LabPlanes } from './lab.js';
 import { dilate3, fillHoles, hysteresis, open3, union, type Mask } from './mask.js';
 import { buildPyramid } from './pyramid.js';
 import { regionShape, type RegionShape } from './shape.js';
@@ -229,6 +229,24 @@ function enclosedBy(edges: Mask): Mask {
   return dilate3(dilate3({ width: edges.width, height: edges.height, data: inner }));
 }
 
+/** The stages of the coarse die mask (exported for tests and for looking at). */
+export interface DiceMasks {
+  colour: Mask;
+  edges: Mask;
+  enclosed: Mask;
+  /** The final mask: colour ∪ enclosed, holes filled, opened. */
+  mask: Mask;
+}
+
+export function diceMask(lab: LabPlanes, bg: Background, options: LocateOptions = {}): DiceMasks {
+  const { width, height } = lab;
+  const colour = hysteresis(trayEvidence(lab, bg), width, height, options.growContrast ?? 3.5, options.seedContrast ?? 7);
+  const edges = hysteresis(edgeEvidence(lab, bg), width, height, options.edgeGrow ?? 4, options.edgeSeed ?? 8);
+  const enclosed = enclosedBy(edges);
+  const mask = open3(fillHoles(union(colour, enclosed), (width * height) / 8));
+  return { colour, edges, enclosed, mask };
+}
+
 export function locateDice(image: RgbImage, options: LocateOptions = {}): LocatedDie[] {
   checkImage(image);
   if (image.width < 16 || image.height < 16) return [];
@@ -238,13 +256,7 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   const { coarse, fine, step } = pyr;
   const lab = toLabPlanes(coarse);
   const bg = estimateBackground(lab);
-  const evidence = trayEvidence(lab, bg);
-  const edges = edgeEvidence(lab, bg);
-  const colourMask = hysteresis(evidence, coarse.width, coarse.height, grow, seed);
-  const edgeMask = hysteresis(edges, coarse.width, coarse.height, options.edgeGrow ?? 4, options.edgeSeed ?? 8);
-  let mask = union(colourMask, enclosedBy(edgeMask));
-  mask = fillHoles(mask, (coarse.width * coarse.height) / 8);
-  mask = open3(mask);
+  const { mask } = diceMask(lab, bg, options);
   const { labels, regions } = labelRegions(mask);
 
   const toCoarse = 1 / (pyr.fineScale * step);

@@ -1,0 +1,204 @@
+/**
+ * The locator's building blocks as pure functions on small pixel grids.
+ */
+import { describe, expect, it } from 'vitest';
+import { rgbToLab } from '../../vision/image/color.js';
+import { labelRegions } from '../../vision/locate/components.js';
+import { decodeOutput, makeTargets, OUTPUT_CHANNELS, OUTPUT_STRIDE } from '../../vision/locate/detector/targets.js';
+import { toLabPlanes } from '../../vision/locate/lab.js';
+import { fillHoles, hysteresis, open3, type Mask } from '../../vision/locate/mask.js';
+import { halve } from '../../vision/locate/pyramid.js';
+import { convexHull, minAreaRect, polygonArea, regionShape } from '../../vision/locate/shape.js';
+import { distanceTransform, splitByDistance } from '../../vision/locate/split.js';
+import type { Box } from '../../vision/types.js';
+
+/** A mask from rows of '#' (set) and '.' (unset). */
+function mask(rows: string): Mask {
+  const lines = rows.trim().split('\n').map((l) => l.trim());
+  const width = lines[0]!.length, height = lines.length;
+  const data = new Uint8Array(width * height);
+  lines.forEach((l, y) => [...l].forEach((c, x) => (data[y * width + x] = c === '#' ? 1 : 0)));
+  return { width, height, data };
+}
+const show = (m: Mask) =>
+  Array.from({ length: m.height }, (_, y) => Array.from(m.data.subarray(y * m.width, (y + 1) * m.width), (v) => (v ? '#' : '.')).join('')).join('\n');
+
+describe('masks', () => {
+  it('hysteresis keeps weak pixels only when connected to a strong one', () => {
+    const v = Float32Array.from([5, 2, 2, 0, 2, 2]);
+    expect(Array.from(hysteresis(v, 6, 1, 2, 4).data)).toEqual([1, 1, 1, 0, 0, 0]);
+  });
+
+  it('fillHoles fills a pip inside a die but not a bay open to the border', () => {
+    const m = mask(`
+      .......
+      .#####.
+      .#...#.
+      .#####.
+      .......
+      ###.###`);
+    expect(show(fillHoles(m))).toBe(['.......', '.#####.', '.#####.', '.#####.', '.......', '###.###'].join('\n'));
+  });
+
+  it('fillHoles leaves holes bigger than maxHole open', () => {
+    const m = mask(`
+      #####
+      #...#
+      #####`);
+    expect(show(fillHoles(m, 2))).toBe(['#####', '#...#', '#####'].join('\n'));
+    expect(show(fillHoles(m, 3))).toBe(['#####', '#####', '#####'].join('\n'));
+  });
+
+  it('a 3×3 opening removes a two-pixel line and keeps a solid square', () => {
+    const m = mask(`
+      ..........
+      .####.....
+      .####.....
+      .####.....
+      .####.....
+      ..........
+      ##########
+      ##########
+      ..........`);
+    expect(show(open3(m))).toBe(
+      ['..........', '.####.....', '.####.....', '.####.....', '.####.....', '..........', '..........', '..........', '..........'].join('\n'),
+    );
+  });
+
+  it('labelRegions separates blobs and marks those touching the border', () => {
+    const m = mask(`
+      #.....
+      ..##..
+      ..##..
+      ......`);
+    const { regions } = labelRegions(m);
+    expect(regions.map((r) => [r.area, r.x0, r.y0, r.x1, r.y1, r.touchesBorder])).toEqual([
+      [1, 0, 0, 1, 1, true],
+      [4, 2, 1, 4, 3, false],
+    ]);
+  });
+});
+
+describe('shape', () => {
+  it('the hull and minimum rectangle of a rotated square', () => {
+    const s = 10, a = 0.4;
+    const pts: [number, number][] = [[-s, -s], [s, -s], [s, s], [-s, s], [0, 0], [3, -2]].map(([x, y]) => [
+      x! * Math.cos(a) - y! * Math.sin(a),
+      x! * Math.sin(a) + y! * Math.cos(a),
+    ]);
+    const hull = convexHull(pts);
+    expect(hull).toHaveLength(4);
+    expect(polygonArea(hull)).toBeCloseTo(400, 6);
+    const r = minAreaRect(hull);
+    expect(r.long).toBeCloseTo(20, 6);
+    expect(r.short).toBeCloseTo(20, 6);
+  });
+
+  it('regionShape of a 2:1 bar measures its aspect', () => {
+    const m = mask(`
+      ..........
+      .########.
+      .########.
+      .########.
+      .########.
+      ..........`);
+    const { labels, regions } = labelRegions(m);
+    const shape = regionShape(labels, m.width, 1, regions[0]!);
+    expect(shape.long).toBeCloseTo(8);
+    expect(shape.short).toBeCloseTo(4);
+    expect(shape.hullArea).toBeCloseTo(32);
+  });
+});
+
+describe('splitting touching dice', () => {
+  it('the distance transform is the distance to the nearest unset pixel', () => {
+    const m = mask(`
+      .....
+      .###.
+      .###.
+      .###.
+      .....`);
+    const dt = distanceTransform(m.data, 5, 5);
+    expect(dt[12]).toBeCloseTo(2); // the centre
+    expect(dt[6]).toBeCloseTo(1);
+    expect(dt[0]).toBe(0);
+  });
+
+  it('two squares touching at a corner are two dice; one square with a bump is one', () => {
+    const pair = mask(`
+      ######......
+      ######......
+      ######......
+      ######......
+      ######......
+      ######......
+      .....######.
+      .....######.
+      .....######.
+      .....######.
+      .....######.
+      .....######.`);
+    const split = splitByDistance(pair.data, pair.width, pair.height, { minPeak: 2 });
+    expect(split.count).toBe(2);
+    expect(split.parts[0]).not.toBe(split.parts[11 * 12 + 10]);
+
+    const bump = mask(`
+      ........
+      .######.
+      .######.
+      .#######
+      .######.
+      .######.
+      .######.
+      ........`);
+    expect(splitByDistance(bump.data, bump.width, bump.height, { minPeak: 2 }).count).toBe(1);
+  });
+});
+
+describe('pixels', () => {
+  it('toLabPlanes agrees with rgbToLab', () => {
+    const colours = [[0, 0, 0], [255, 255, 255], [190, 30, 35], [40, 140, 60], [35, 80, 170], [240, 200, 40], [128, 128, 128]];
+    const data = Uint8Array.from(colours.flat());
+    const lab = toLabPlanes({ width: colours.length, height: 1, data });
+    colours.forEach(([r, g, b], i) => {
+      const [L, a, bb] = rgbToLab(r!, g!, b!);
+      expect(Math.abs(lab.L[i]! - L)).toBeLessThan(0.3);
+      expect(Math.abs(lab.a[i]! - a)).toBeLessThan(0.3);
+      expect(Math.abs(lab.b[i]! - bb)).toBeLessThan(0.3);
+    });
+  });
+
+  it('halve averages 2×2 blocks', () => {
+    const data = Uint8Array.from([0, 0, 0, 100, 100, 100, 9, 9, 9, 100, 100, 100, 200, 200, 200, 9, 9, 9]);
+    const h = halve({ width: 3, height: 2, data });
+    expect(h.width).toBe(1);
+    expect(h.height).toBe(1);
+    expect(Array.from(h.data)).toEqual([100, 100, 100]);
+  });
+});
+
+describe('detector targets', () => {
+  it('a die makes a heat peak of 1 at its centre cell, with offset and log size there', () => {
+    const t = makeTargets([[10, 20, 30, 36]], 64, 64);
+    const cx = 20 / OUTPUT_STRIDE, cy = 28 / OUTPUT_STRIDE;
+    const c = Math.floor(cy) * t.gw + Math.floor(cx);
+    expect(t.heat[c]).toBe(1);
+    expect(t.centres.reduce((s, v) => s + v, 0)).toBe(1);
+    expect(Array.from(t.regress.subarray(c * 4, c * 4 + 4))).toEqual([cx - Math.floor(cx), cy - Math.floor(cy), Math.log(20), Math.log(16)].map((v) => Math.fround(v)));
+    expect(t.heat[c + 1]!).toBeLessThan(1);
+    expect(t.heat[c + 1]!).toBeGreaterThan(0);
+  });
+
+  it('decoding a perfect output gives the boxes back, once each', () => {
+    const boxes: Box[] = [[10, 20, 30, 36], [33, 20, 51, 38], [4, 44, 60, 62]];
+    const t = makeTargets(boxes, 64, 64);
+    const out = new Float32Array(t.gw * t.gh * OUTPUT_CHANNELS);
+    for (let i = 0; i < t.gw * t.gh; i++) {
+      const p = Math.min(1 - 1e-6, Math.max(1e-6, t.heat[i]!));
+      out[i * OUTPUT_CHANNELS] = Math.log(p / (1 - p));
+      for (let k = 0; k < 4; k++) out[i * OUTPUT_CHANNELS + 1 + k] = t.regress[i * 4 + k]!;
+    }
+    const found = decodeOutput(out, t.gw, t.gh, 0.5).map((d) => d.box.map((v) => Math.round(v * 1000) / 1000));
+    expect(found.sort((a, b) => a[0]! - b[0]!)).toEqual(boxes.slice().sort((a, b) => a[0] - b[0]));
+  });
+});
