@@ -1,0 +1,72 @@
+/**
+ * Configuration: embedded defaults, a file, then the environment; every bad key named, with where
+ * it came from.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, SYSTEM_CONFIG, configPath, loadConfig, parseConfig } from '../../web/server/config.js';
+
+describe('config', () => {
+  it('with nothing given: port 8080, every interface, ./.clew-data, Worm & Cozy, the default device section', () => {
+    const c = parseConfig(undefined, {});
+    expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: './.clew-data', table: { game: 'worm-and-cozy' }, log: { onCorrupt: 'recover' } });
+    expect(c.table.options).toBeUndefined();
+    expect(c.device.camera.kind).toBe('auto');
+  });
+
+  it('the environment wins over the file: PORT, HOST, CLEW_DATA, CLEW_LOG_LEVEL', () => {
+    const c = parseConfig({ port: 9000, dataDir: '/srv/clew' }, { PORT: '8123', HOST: '127.0.0.1', CLEW_DATA: '/tmp/d', CLEW_LOG_LEVEL: 'debug' });
+    expect(c).toMatchObject({ port: 8123, host: '127.0.0.1', dataDir: '/tmp/d', logLevel: 'debug' });
+  });
+
+  it('an unknown key is an error that names it (a typo is never silently ignored)', () => {
+    expect(() => parseConfig({ prot: 8080 }, {}, '/etc/clew/config.json')).toThrow(/\/etc\/clew\/config\.json: \(root\): Unrecognized key: "prot"/);
+  });
+
+  it('every bad key is named with its path, including the device section', () => {
+    let message = '';
+    try {
+      parseConfig({ port: 'eighty', table: { game: 'chess' }, device: { gpio: { pins: { NEXT: 99 } } } }, {});
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/port:/);
+    expect(message).toMatch(/table\.game:/);
+    expect(message).toMatch(/device\.gpio\.pins\.NEXT:/);
+  });
+
+  it('a bad PORT in the environment says it came from the environment', () => {
+    expect(() => parseConfig({}, { PORT: '70000' })).toThrow(/environment: port: a port is 0–65535/);
+  });
+
+  it('the file is a JSON object', () => {
+    expect(() => parseConfig([1, 2], {})).toThrow(/must be a JSON object/);
+  });
+
+  it('which file: --config, then CLEW_CONFIG, then /etc/clew/config.json when it exists, else none', () => {
+    expect(configPath('a.json', { CLEW_CONFIG: 'b.json' }, () => true)).toBe('a.json');
+    expect(configPath(undefined, { CLEW_CONFIG: 'b.json' }, () => true)).toBe('b.json');
+    expect(configPath(undefined, {}, (p) => p === SYSTEM_CONFIG)).toBe(SYSTEM_CONFIG);
+    expect(configPath(undefined, {}, () => false)).toBeUndefined();
+  });
+
+  it('loading a file: not JSON, or missing, is a clear error; a relative data folder is relative to the file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'clew-config-'));
+    try {
+      const file = path.join(dir, 'config.json');
+      await writeFile(file, '{"port": 80,');
+      await expect(loadConfig(file, {})).rejects.toThrow(/is not valid JSON/);
+      await expect(loadConfig(path.join(dir, 'nope.json'), {})).rejects.toThrow(/cannot read the config file/);
+      await writeFile(file, JSON.stringify({ dataDir: 'data', table: { game: 'tapeworm', options: { players: [] } } }));
+      const { config, source } = await loadConfig(file, {});
+      expect(source).toBe(file);
+      expect(config.dataDir).toBe(path.join(dir, 'data'));
+      expect(config.table).toMatchObject({ game: 'tapeworm', options: { players: [] } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,93 @@
+/** The small parts of the server: token buckets, table codes, the data-folder lock. */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { codeMatches, generateCode, loadCodes, JOIN_CODE_LENGTH, REFEREE_CODE_LENGTH } from '../../web/server/codes.js';
+import { lockDataDir } from '../../web/server/data-lock.js';
+import { KeyedBuckets, TokenBucket } from '../../web/server/rate-limit.js';
+import { tempDir } from '../support/tmp.js';
+
+describe('token buckets (on a test clock)', () => {
+  it('a burst, then one more per 1/rate seconds', () => {
+    let now = 0;
+    const b = new TokenBucket(2, 3, () => now);
+    expect([b.take(), b.take(), b.take(), b.take()]).toEqual([true, true, true, false]);
+    now += 499;
+    expect(b.take()).toBe(false);
+    now += 1;
+    expect(b.take()).toBe(true);
+    now += 10_000; // refills to the burst, no further
+    expect([b.take(), b.take(), b.take(), b.take()]).toEqual([true, true, true, false]);
+  });
+
+  it('keyed buckets are separate per key', () => {
+    const now = 0;
+    const k = new KeyedBuckets(1, 1, () => now);
+    expect([k.take('a'), k.take('a'), k.take('b')]).toEqual([true, false, true]);
+  });
+});
+
+describe('table codes', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  beforeEach(async () => ({ dir, remove } = await tempDir()));
+  afterEach(() => remove());
+
+  it('are made of unambiguous letters and digits', () => {
+    for (let i = 0; i < 200; i++) expect(generateCode(8)).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
+  });
+
+  it('match without regard to case or surrounding spaces, and only exactly', () => {
+    expect(codeMatches(' ab3cd ', 'AB3CD')).toBe(true);
+    expect(codeMatches('AB3C', 'AB3CD')).toBe(false);
+    expect(codeMatches('AB3CE', 'AB3CD')).toBe(false);
+  });
+
+  it('are created on the first start and kept for the next', async () => {
+    const first = await loadCodes(dir);
+    expect(first.joinCode).toHaveLength(JOIN_CODE_LENGTH);
+    expect(first.refereeCode).toHaveLength(REFEREE_CODE_LENGTH);
+    expect(await loadCodes(dir)).toEqual(first);
+    expect(JSON.parse(await readFile(path.join(dir, 'codes.json'), 'utf8'))).toEqual(first);
+  });
+
+  it('a code fixed in the config wins and is stored', async () => {
+    await loadCodes(dir);
+    const fixed = await loadCodes(dir, { refereeCode: 'tablemaster' });
+    expect(fixed.refereeCode).toBe('TABLEMASTER');
+    expect((await loadCodes(dir)).refereeCode).toBe('TABLEMASTER');
+  });
+
+  it('an unreadable codes file is replaced by new codes', async () => {
+    await writeFile(path.join(dir, 'codes.json'), '{oops');
+    expect((await loadCodes(dir)).joinCode).toHaveLength(JOIN_CODE_LENGTH);
+  });
+});
+
+describe('the data-folder lock', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  beforeEach(async () => ({ dir, remove } = await tempDir()));
+  afterEach(() => remove());
+
+  it('a second clew on the same folder is refused while the first runs', async () => {
+    const lock = await lockDataDir(dir);
+    // Another live process holds it (our parent stands in for it).
+    await lock.release();
+    await writeFile(path.join(dir, 'clew.lock'), JSON.stringify({ pid: process.ppid, boot: (await readFile('/proc/sys/kernel/random/boot_id', 'utf8').catch(() => null))?.trim() ?? null }));
+    await expect(lockDataDir(dir)).rejects.toThrow(/another clew \(pid \d+\) is using the data folder/);
+  });
+
+  it('a lock left by a killed process is taken over', async () => {
+    await writeFile(path.join(dir, 'clew.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, boot: null }));
+    const lock = await lockDataDir(dir);
+    expect(JSON.parse(await readFile(path.join(dir, 'clew.lock'), 'utf8')).pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it('a lock from before a power cut (another boot) is taken over even if its pid is alive now', async () => {
+    await writeFile(path.join(dir, 'clew.lock'), JSON.stringify({ pid: process.ppid, boot: 'an-earlier-boot' }));
+    const lock = await lockDataDir(dir);
+    await lock.release();
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * `npm start` on a fresh machine: embedded defaults (replay camera, keyboard buttons, the log in
+ * the data folder) serve a table, print the URL and codes, and SIGTERM stops everything cleanly;
+ * the next start resumes the same table.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TableSnapshot } from '../../shared/protocol.js';
+import { tempDir } from '../support/tmp.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let dir: string;
+let remove: () => Promise<void>;
+beforeAll(async () => ({ dir, remove } = await tempDir('clew-start-')));
+afterAll(() => remove());
+
+function start() {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts'), '--no-qr'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CLEW_DATA: dir, CLEW_CONFIG: '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const running = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      out += line + '\n';
+      const m = /clew is running: http:\/\/\S+:(\d+)/.exec(line);
+      if (m) resolve(`http://127.0.0.1:${m[1]}`);
+    });
+    void exit.then(() => reject(new Error(`npm start exited early:\n${err}`)));
+  });
+  return { child, running, exit, output: () => out, errors: () => err };
+}
+
+describe('npm start', () => {
+  it('serves a table with the embedded defaults, prints where to join, and stops cleanly on SIGTERM', async () => {
+    const run = start();
+    const url = await run.running;
+    const health = (await (await fetch(`${url}/api/health`)).json()) as { camera: { kind: string }; buttons: { kind: string }[]; log: { ok: boolean; path: string } };
+    expect(health.camera.kind).toBe('replay');
+    expect(health.buttons.map((b) => b.kind)).toEqual(['keyboard']);
+    expect(health.log).toMatchObject({ ok: true, path: path.join(dir, 'table.jsonl') });
+    const table = (await (await fetch(`${url}/api/table`)).json()) as TableSnapshot;
+    expect(table.game).toBe('worm-and-cozy');
+    expect(run.output()).toMatch(/players: open http:\S+\/\?code=[A-Z0-9]{5}/);
+    expect(run.output()).toMatch(/referee: open http:\S+\/\?referee=[A-Z0-9]{8}/);
+    // It said what it chose.
+    expect(run.errors()).toMatch(/camera: .*replay/);
+    expect(run.errors()).toMatch(/buttons: keyboard/);
+
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    expect(run.errors()).toMatch(/SIGTERM: shutting down/);
+    expect(existsSync(path.join(dir, 'clew.lock'))).toBe(false);
+
+    // The next start resumes the same table.
+    const again = start();
+    const url2 = await again.running;
+    const resumed = (await (await fetch(`${url2}/api/table`)).json()) as TableSnapshot;
+    expect(resumed.version).toBe(table.version);
+    expect(again.errors()).toMatch(/resumed worm-and-cozy at version 1/);
+    again.child.kill('SIGINT');
+    expect((await again.exit).code).toBe(0);
+  });
+
+  it('a bad config is refused with a message that names the key, and exit code 2', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
+      cwd: root,
+      env: { ...process.env, PORT: 'eighty', CLEW_DATA: dir, CLEW_CONFIG: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toMatch(/environment: port:/);
+  });
+});
