@@ -2,6 +2,7 @@
  * Face art: every class has a drawing, the drawings differ, our rasteriser agrees with librsvg on
  * the same path data, and the dashboard/sticker forms carry it unchanged.
  */
+import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DICE_SETS, DICE_SET_IDS } from '../../shared/dice.js';
@@ -119,6 +120,28 @@ describe('icons for the dashboard and stickers', () => {
     const svg = iconToSvg(classIcon('num-7'), { size: 32, title: 'seven' });
     expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 100 100" width="32" height="32"><title>seven<\/title><path /);
     expect(svg).not.toMatch(/<text|font/);
+  });
+
+  it('pdfkit draws every face from the same path data (sticker sheets)', async () => {
+    const doc = new PDFDocument({ size: 'A4', margin: 0, compress: false });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+    let curves = 0;
+    FACE_CLASSES.forEach((cls, i) => {
+      const paths = classIcon(cls, { body: 'white', ink: 'black' }).paths;
+      curves += paths.reduce((n, p) => n + (p.d.match(/C/g) ?? []).length, 0);
+      doc.save().translate(20 + (i % 7) * 80, 20 + Math.floor(i / 7) * 80).scale(0.7);
+      for (const p of classIcon(cls, { body: 'white', ink: 'black' }).paths) doc.path(p.d).fill(p.fill);
+      doc.restore();
+    });
+    doc.end();
+    await done;
+    const pdf = Buffer.concat(chunks).toString('latin1');
+    expect(pdf.startsWith('%PDF')).toBe(true);
+    // Every curve made it into the page content, and no font was embedded.
+    expect((pdf.match(/ c\n/g) ?? []).length).toBe(curves);
+    expect(pdf).not.toMatch(/\/FontFile|\/BaseFont/);
   });
 
   it('the path parser refuses what it cannot draw, saying where', () => {

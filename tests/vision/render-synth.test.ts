@@ -27,6 +27,14 @@ describe('renderCrop', () => {
     expect(same(a.data, c.data)).toBe(false);
   });
 
+  it('does not depend on what was rendered before (caches hold no state that shows)', () => {
+    const first = renderCrop(createRng('order'), 'organ-brain', { difficulty: 0.9 });
+    const rng = createRng('other work');
+    for (const cls of ['num-7', 'shape-W', 'pips-2'] as const) renderCrop(rng, cls);
+    renderScene(rng, { width: 96, height: 96, dice: 3 });
+    expect(same(renderCrop(createRng('order'), 'organ-brain', { difficulty: 0.9 }).data, first.data)).toBe(true);
+  });
+
   it('gives 64×64 RGB for every class', () => {
     const rng = createRng('every-class');
     for (const cls of FACE_CLASSES) {

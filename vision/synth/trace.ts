@@ -70,6 +70,8 @@ interface Prepared {
   lo: Vec3;
   b: number;
   rad: number;
+  /** Squared radius of the die's bounding sphere. */
+  bound2: number;
   masks: Float32Array[];
   /** Screen box of the die (window pixels). */
   box: [number, number, number, number];
@@ -141,7 +143,7 @@ function prepare(world: World, x0: number, y0: number): Prepared[] {
       for (const [ox, oy] of [[-1, -1], [1, -1], [-1, 1], [1, 1]] as const) shadowPts.push([px + ox * reach, py + oy * reach, 0]);
     }
     return {
-      die, r: m, lo, b: die.half - rad, rad,
+      die, r: m, lo, b: die.half - rad, rad, bound2: 3 * die.half * die.half,
       masks: die.faces.map((cls) => inkMask(cls, die.look.style)),
       box: screenBox(cam, dieHullPoints(die, cam), x0, y0),
       shadowBox: screenBox(cam, shadowPts, x0, y0),
@@ -310,8 +312,13 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
       const ox = px + nx * 1e-3 * d.die.half, oy = py + ny * 1e-3 * d.die.half, oz = pz + nz * 1e-3 * d.die.half;
       for (let q = 0; q < d.near.length; q++) {
         const o = all[d.near[q]!]!;
-        const om = o.r;
         const cx = ox - o.die.center[0], cy = oy - o.die.center[1], cz = oz - o.die.center[2];
+        // Cheap rejection first: the ray must pass within the die's bounding sphere, ahead of us.
+        const along = -(cx * Lx + cy * Ly + cz * Lz);
+        if (along < 0) continue;
+        const perp2 = cx * cx + cy * cy + cz * cz - along * along;
+        if (perp2 > o.bound2) continue;
+        const om = o.r;
         const lox = om[0] * cx + om[3] * cy + om[6] * cz, loy = om[1] * cx + om[4] * cy + om[7] * cz, loz = om[2] * cx + om[5] * cy + om[8] * cz;
         const rlx = om[0] * Lx + om[3] * Ly + om[6] * Lz, rly = om[1] * Lx + om[4] * Ly + om[7] * Lz, rlz = om[2] * Lx + om[5] * Ly + om[8] * Lz;
         const th = boxHit(lox, loy, loz, rlx, rly, rlz, o.b, o.rad);
