@@ -6,6 +6,26 @@
  * the latest snapshot. A stale, illegal or malformed intent gets an `error` and changes nothing.
  *
  * The schemas here are the edge validation: nothing reaches the rules without passing them.
+ *
+ * Joining: a phone that connects is a viewer (it sees the table, it cannot act). It becomes a
+ * player (one of the seats) with the join code, or the referee with the referee code, either by
+ * emitting `join` or, better, by putting the same request in the handshake
+ * (`io(url, { auth: { code, role, player } })`), so every reconnect lands back in its seat and
+ * its first snapshot already says who it is.
+ *
+ * Answers: `join`, `intent` and `frame` take an ack callback and answer with an `Ack`; without a
+ * callback, a refusal comes as an `error` event instead. Refusal codes the server uses (besides
+ * the games' own `move/…`, `setup/…` and `dice/…` codes):
+ *   intent/stale          the version is not the table's (the ack carries the current version)
+ *   auth/not-joined       no join code yet          auth/bad-code        wrong join/referee code
+ *   auth/no-such-seat     not one of the seats      auth/not-referee     referee or buttons only
+ *   auth/not-your-move    another player's move     rate/limited, rate/join  too fast
+ *   payload/invalid       fails the schema below    payload/too-large, payload/too-deep
+ *   payload/unknown-event table/nothing-to-undo, table/button-unused, table/unknown-game
+ *   dice/no-roll, dice/not-expected, dice/wrong-set, dice/bad-face, dice/wrong-count, dice/no-such-die
+ *   camera/…              the camera or phone frames   calibration/…   teaching the dice
+ *   log/write-failed      the change could not be saved, so it was not made
+ *   server/internal       a bug; nothing was changed (details only in the server's log)
  */
 import { z } from 'zod';
 import { DICE_SET_IDS, type DiceSetId, type ObservedDie } from './dice.js';
