@@ -99,6 +99,8 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
     shadowSoftness: rng.range(0.5, 2),
   };
   const response = randomResponse(rng, knobs, light, target.center);
+  // Blur beyond ~6% of the die's size leaves nothing readable: keep labels meaningful.
+  response.blur = Math.min(response.blur, 0.06 * diePx);
 
   // Window: the crop square around the die's projected hull, with margin for blur and jitter.
   let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;

@@ -139,6 +139,7 @@ export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
     shadowSoftness: rng.range(0.5, 2),
   };
   const response = randomResponse(rng, knobs, light, [0, 0, 0]);
+  response.blur = Math.min(response.blur, 0.06 * diePx);
   const traced = traceWindow(world, 0, 0, W, H);
   const image = cameraPipeline(toSrgb(traced.rgb, W, H, response), response, rng);
   const boxes = ownerBoxes(traced, dice.length);
