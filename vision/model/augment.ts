@@ -1,0 +1,148 @@
+/**
+ * Training-time augmentation of 64×64 crops (pure: the rng decides everything). Rendering is
+ * the expensive part of training, so each rendered crop is reused many times, changed in ways a
+ * real camera changes a die: a quarter turn (the camera's side), a mirror image where the face
+ * allows it, small shifts and zooms (a locator's box error), exposure, white balance, gamma,
+ * saturation, hue, blur and sensor noise.
+ */
+import { createRng, type Rng } from '../../shared/rng.js';
+import type { FaceClass } from '../faces/classes.js';
+
+/** Faces whose mirror image is the same face (possibly turned): flipping them is honest. */
+export const MIRROR_SAFE: ReadonlySet<FaceClass> = new Set<FaceClass>([
+  'pips-1', 'pips-2', 'pips-3', 'pips-4', 'pips-5', 'pips-6', 'blank', 'X', 'shape-I', 'shape-U', 'shape-V', 'shape-W',
+]);
+
+export interface AugmentOptions {
+  /** 0 = none … 1 = full strength. */
+  strength: number;
+  mirror: boolean;
+}
+
+const SIZE = 64;
+
+function clamp255(v: number): number {
+  return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
+/**
+ * A new 64×64×3 float crop (0..255 scale) from `src`: geometric warp by inverse mapping with
+ * bilinear sampling and replicated edges (as squareCrop does), then photometric changes.
+ */
+export function augmentCrop(src: Uint8Array, rng: Rng, options: AugmentOptions): Float32Array {
+  if (src.length !== SIZE * SIZE * 3) throw new Error(`augmentCrop: expected a 64×64 RGB crop, got ${src.length} values`);
+  const s = options.strength;
+  const out = new Float32Array(SIZE * SIZE * 3);
+  // Geometry: quarter turns, optional mirror, small zoom, rotation and shift (inverse map).
+  const quarter = rng.int(0, 3);
+  const mirror = options.mirror && rng.next() < 0.5;
+  const zoom = 1 + s * rng.range(-0.1, 0.12);
+  const angle = s * rng.range(-0.12, 0.12);
+  const tx = s * rng.range(-3, 3);
+  const ty = s * rng.range(-3, 3);
+  const turn = (quarter * Math.PI) / 2 + angle;
+  const cos = Math.cos(turn) / zoom;
+  const sin = Math.sin(turn) / zoom;
+  const c = (SIZE - 1) / 2;
+  for (let y = 0; y < SIZE; y++) {
+    for (let x = 0; x < SIZE; x++) {
+      const dx0 = (mirror ? SIZE - 1 - x : x) - c - tx;
+      const dy0 = y - c - ty;
+      let sx = c + cos * dx0 + sin * dy0;
+      let sy = c - sin * dx0 + cos * dy0;
+      sx = sx < 0 ? 0 : sx > SIZE - 1 ? SIZE - 1 : sx;
+      sy = sy < 0 ? 0 : sy > SIZE - 1 ? SIZE - 1 : sy;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const x1 = Math.min(SIZE - 1, x0 + 1);
+      const y1 = Math.min(SIZE - 1, y0 + 1);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const o = (y * SIZE + x) * 3;
+      const a = (y0 * SIZE + x0) * 3, b = (y0 * SIZE + x1) * 3, d = (y1 * SIZE + x0) * 3, e = (y1 * SIZE + x1) * 3;
+      for (let k = 0; k < 3; k++) {
+        const top = src[a + k]! + (src[b + k]! - src[a + k]!) * fx;
+        const bottom = src[d + k]! + (src[e + k]! - src[d + k]!) * fx;
+        out[o + k] = top + (bottom - top) * fy;
+      }
+    }
+  }
+  if (s <= 0) return out;
+  // Blur (a 3×3 binomial pass) sometimes, before noise as in a camera.
+  if (rng.next() < 0.25 * s) blur3(out);
+  // Photometric: gains per channel (white balance) × exposure and gamma, through lookup tables
+  // (values quantised to quarter levels); then saturation, hue and noise.
+  const exposure = Math.exp(s * rng.range(-0.35, 0.35));
+  const gamma = Math.exp(s * rng.range(-0.25, 0.25));
+  const luts = [0, 1, 2].map(() => toneTable(exposure * Math.exp(s * rng.range(-0.12, 0.12)), gamma));
+  const [lr, lg, lb] = luts as [Float32Array, Float32Array, Float32Array];
+  const saturation = Math.exp(s * rng.range(-0.5, 0.35));
+  const hueTurn = rng.next() < 0.3 * s ? rng.range(-Math.PI, Math.PI) : 0;
+  const hc = Math.cos(hueTurn), hs = Math.sin(hueTurn);
+  const noise = s * rng.range(0, 6);
+  const noiseAt = rng.int(0, NOISE_TABLE.length - 1);
+  const noiseStep = 2 * rng.int(1, 512) + 1; // odd: visits the whole table
+  let ni = noiseAt;
+  const mask = NOISE_TABLE.length - 1;
+  for (let i = 0; i < out.length; i += 3) {
+    let r = lr[Math.round(out[i]! * 4)]!;
+    let g = lg[Math.round(out[i + 1]! * 4)]!;
+    let b = lb[Math.round(out[i + 2]! * 4)]!;
+    const grey = 0.299 * r + 0.587 * g + 0.114 * b;
+    r = grey + (r - grey) * saturation;
+    g = grey + (g - grey) * saturation;
+    b = grey + (b - grey) * saturation;
+    if (hueTurn !== 0) {
+      // Rotate the chroma around the grey axis (YIQ), keeping luma.
+      const i1 = 0.596 * r - 0.274 * g - 0.322 * b;
+      const q1 = 0.211 * r - 0.523 * g + 0.312 * b;
+      const i2 = i1 * hc - q1 * hs;
+      const q2 = i1 * hs + q1 * hc;
+      r = grey + 0.956 * i2 + 0.621 * q2;
+      g = grey - 0.272 * i2 - 0.647 * q2;
+      b = grey - 1.106 * i2 + 1.703 * q2;
+    }
+    if (noise > 0) {
+      r += noise * NOISE_TABLE[(ni = (ni + noiseStep) & mask)]!;
+      g += noise * NOISE_TABLE[(ni = (ni + noiseStep) & mask)]!;
+      b += noise * NOISE_TABLE[(ni = (ni + noiseStep) & mask)]!;
+    }
+    out[i] = clamp255(r);
+    out[i + 1] = clamp255(g);
+    out[i + 2] = clamp255(b);
+  }
+  return out;
+}
+
+/** value·4 (0..1020) → 255·(min(255, value·gain)/255)^gamma. */
+function toneTable(gain: number, gamma: number): Float32Array {
+  const t = new Float32Array(1021);
+  for (let i = 0; i <= 1020; i++) t[i] = 255 * Math.pow(clamp255((i / 4) * gain) / 255, gamma);
+  return t;
+}
+
+/** Standard normal samples (fixed, seeded) that the noise walks through from a random start. */
+const NOISE_TABLE: Float32Array = (() => {
+  const rng = createRng('clew-augment-noise');
+  return Float32Array.from({ length: 1 << 16 }, () => rng.normal());
+})();
+
+function blur3(img: Float32Array): void {
+  const tmp = new Float32Array(img.length);
+  for (let y = 0; y < SIZE; y++) {
+    for (let x = 0; x < SIZE; x++) {
+      const xl = Math.max(0, x - 1), xr = Math.min(SIZE - 1, x + 1);
+      for (let k = 0; k < 3; k++) {
+        tmp[(y * SIZE + x) * 3 + k] = 0.25 * img[(y * SIZE + xl) * 3 + k]! + 0.5 * img[(y * SIZE + x) * 3 + k]! + 0.25 * img[(y * SIZE + xr) * 3 + k]!;
+      }
+    }
+  }
+  for (let y = 0; y < SIZE; y++) {
+    const yu = Math.max(0, y - 1), yd = Math.min(SIZE - 1, y + 1);
+    for (let x = 0; x < SIZE; x++) {
+      for (let k = 0; k < 3; k++) {
+        img[(y * SIZE + x) * 3 + k] = 0.25 * tmp[(yu * SIZE + x) * 3 + k]! + 0.5 * tmp[(y * SIZE + x) * 3 + k]! + 0.25 * tmp[(yd * SIZE + x) * 3 + k]!;
+      }
+    }
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * "Teach clew your dice": adapt the classifier to the dice actually in play from a few labelled
+ * crops per face. Pure functions over embeddings (the global-pool features of the net).
+ *
+ * The net's last layer scores class c as W_c·e + b_c. Calibration refits those rows for the
+ * faces of ONE dice set on the labelled crops (each seen in several augmented views), by
+ * gradient descent on the cross-entropy plus a pull towards the shipped weights (so five crops
+ * per face adapt the boundary instead of memorising the crops). The result is a small JSON
+ * document, applied on every later read of that set.
+ */
+import { DICE_SETS, type DiceSetId } from '../../shared/dice.js';
+import { FACE_CLASSES, classOf, type FaceClass } from '../faces/classes.js';
+
+export const CALIBRATION_VERSION = 1;
+
+export interface Calibration {
+  version: 1;
+  set: DiceSetId;
+  /** Which model the embeddings came from; a calibration of another model is not applied. */
+  modelId: string;
+  createdAt: string;
+  /** Labelled crops used per face label. */
+  counts: Record<string, number>;
+  /** The set's classes, in the order of the rows below. */
+  classes: FaceClass[];
+  /** classes.length rows of `dim` weights, and a bias per class. */
+  weights: number[][];
+  bias: number[];
+  /** Training fit: accuracy on the labelled views, for the record. */
+  fitAccuracy: number;
+}
+
+export interface LabelledEmbedding {
+  face: string;
+  embedding: ArrayLike<number>;
+}
+
+export interface Head {
+  /** [dim][classes] row-major, as tfjs stores a dense kernel. */
+  weights: Float32Array;
+  bias: Float32Array;
+  dim: number;
+}
+
+export interface FitOptions {
+  /** Strength of the pull towards the shipped weights, relative to the mean squared embedding norm. */
+  prior?: number;
+  iterations?: number;
+}
+
+function classIndex(cls: FaceClass): number {
+  return FACE_CLASSES.indexOf(cls);
+}
+
+/**
+ * Fits the set's rows of the head. Every face of the set needs at least one example; faces
+ * given that are not the set's are refused with their name.
+ */
+export function fitCalibration(set: DiceSetId, samples: readonly LabelledEmbedding[], head: Head, meta: { modelId: string; createdAt: string }, options: FitOptions = {}): Calibration {
+  const def = DICE_SETS[set];
+  if (!def) throw new Error(`calibration: unknown dice set "${String(set)}"`);
+  const faces = def.faces;
+  const counts: Record<string, number> = Object.fromEntries(faces.map((f) => [f, 0]));
+  for (const s of samples) {
+    if (!faces.includes(s.face)) throw new Error(`calibration: "${s.face}" is not a face of ${set} (faces: ${faces.join(', ')})`);
+    if (s.embedding.length !== head.dim) throw new Error(`calibration: an embedding has ${s.embedding.length} values, the model's have ${head.dim}`);
+    counts[s.face]!++;
+  }
+  const missing = faces.filter((f) => counts[f] === 0);
+  if (missing.length) throw new Error(`calibration of ${set} needs at least one crop of every face; missing: ${missing.join(', ')}`);
+  const classes = faces.map((f) => classOf(set, f));
+  const k = classes.length;
+  const dim = head.dim;
+  const n = samples.length;
+  const w0 = classes.map((c) => Float64Array.from({ length: dim }, (_, d) => head.weights[d * head.bias.length + classIndex(c)]!));
+  const b0 = classes.map((c) => head.bias[classIndex(c)]!);
+  const w = w0.map((r) => Float64Array.from(r));
+  const b = Float64Array.from(b0);
+  const labels = samples.map((s) => faces.indexOf(s.face));
+  const xs = samples.map((s) => Float64Array.from(s.embedding));
+  const meanSq = xs.reduce((a, x) => a + x.reduce((p, v) => p + v * v, 0), 0) / n;
+  const lambda = (options.prior ?? 0.05) * meanSq;
+  // Softmax cross-entropy is (1/2)·E|x|²-smooth in W: a safe fixed step for gradient descent.
+  const step = 1 / (0.5 * (meanSq + 1) + 2 * lambda);
+  const iterations = options.iterations ?? 400;
+  const gw = w.map(() => new Float64Array(dim));
+  const gb = new Float64Array(k);
+  const z = new Float64Array(k);
+  for (let it = 0; it < iterations; it++) {
+    gw.forEach((g) => g.fill(0));
+    gb.fill(0);
+    for (let i = 0; i < n; i++) {
+      const x = xs[i]!;
+      let max = -Infinity;
+      for (let c = 0; c < k; c++) {
+        let v = b[c]!;
+        const wc = w[c]!;
+        for (let d = 0; d < dim; d++) v += wc[d]! * x[d]!;
+        z[c] = v;
+        if (v > max) max = v;
+      }
+      let sum = 0;
+      for (let c = 0; c < k; c++) sum += (z[c] = Math.exp(z[c]! - max));
+      for (let c = 0; c < k; c++) {
+        const g = z[c]! / sum - (c === labels[i] ? 1 : 0);
+        gb[c]! += g / n;
+        const gc = gw[c]!;
+        for (let d = 0; d < dim; d++) gc[d]! += (g * x[d]!) / n;
+      }
+    }
+    for (let c = 0; c < k; c++) {
+      const wc = w[c]!, gc = gw[c]!, w0c = w0[c]!;
+      for (let d = 0; d < dim; d++) wc[d]! -= step * (gc[d]! + 2 * lambda * (wc[d]! - w0c[d]!));
+      b[c]! -= step * gb[c]!;
+    }
+  }
+  let hits = 0;
+  for (let i = 0; i < n; i++) {
+    const scores = w.map((wc, c) => wc.reduce((a, v, d) => a + v * xs[i]![d]!, b[c]!));
+    if (scores.indexOf(Math.max(...scores)) === labels[i]) hits++;
+  }
+  const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  return {
+    version: 1,
+    set,
+    modelId: meta.modelId,
+    createdAt: meta.createdAt,
+    counts,
+    classes,
+    weights: w.map((r) => Array.from(r, round)),
+    bias: Array.from(b, round),
+    fitAccuracy: hits / n,
+  };
+}
+
+/**
+ * Logits with the calibrated rows of `calibrations` replacing the net's own for their classes
+ * (for a class in two calibrated sets in play, the mean of both).
+ */
+export function applyCalibrations(logits: ArrayLike<number>, embedding: ArrayLike<number>, calibrations: readonly Calibration[]): Float64Array {
+  const out = Float64Array.from(logits as ArrayLike<number>);
+  if (calibrations.length === 0) return out;
+  const sums = new Map<number, { total: number; n: number }>();
+  for (const cal of calibrations) {
+    cal.classes.forEach((cls, c) => {
+      const row = cal.weights[c]!;
+      if (row.length !== embedding.length) throw new Error(`calibration of ${cal.set}: ${row.length} weights per class for an embedding of ${embedding.length}`);
+      let v = cal.bias[c]!;
+      for (let d = 0; d < row.length; d++) v += row[d]! * embedding[d]!;
+      const k = classIndex(cls);
+      const s = sums.get(k) ?? { total: 0, n: 0 };
+      s.total += v;
+      s.n++;
+      sums.set(k, s);
+    });
+  }
+  for (const [k, s] of sums) out[k] = s.total / s.n;
+  return out;
+}

@@ -1,0 +1,100 @@
+/**
+ * The face classifier: one small convolutional net over all FACE_CLASSES. Input is a 64×64×3
+ * standardised crop; strided 3×3 convolutions halve the resolution block by block, a global
+ * average pool gives the embedding (used by calibration's prototypes), a dense layer gives one
+ * logit per class. Outputs: [logits, embedding].
+ *
+ * With batch normalisation, training uses conv → BN → ReLU; `foldForInference` merges each BN
+ * into its convolution's kernel and bias, so inference runs one fused conv+bias+ReLU per block.
+ */
+import * as tf from '@tensorflow/tfjs';
+
+export interface NetBlock {
+  filters: number;
+  kernel: number;
+  stride: number;
+}
+
+export interface NetConfig {
+  blocks: NetBlock[];
+  batchNorm: boolean;
+  /** Dropout on the embedding while training. */
+  dropout: number;
+}
+
+export const DEFAULT_NET: NetConfig = {
+  blocks: [
+    { filters: 16, kernel: 3, stride: 2 },
+    { filters: 32, kernel: 3, stride: 2 },
+    { filters: 64, kernel: 3, stride: 2 },
+    { filters: 128, kernel: 3, stride: 2 },
+  ],
+  batchNorm: false,
+  dropout: 0.2,
+};
+
+export function validateNetConfig(config: NetConfig): void {
+  if (!Array.isArray(config.blocks) || config.blocks.length === 0) throw new Error('net config: blocks must be a non-empty list');
+  config.blocks.forEach((b, i) => {
+    for (const key of ['filters', 'kernel', 'stride'] as const) {
+      if (!Number.isInteger(b[key]) || b[key] <= 0) throw new Error(`net config: block ${i} ${key} must be a positive integer, got ${String(b[key])}`);
+    }
+  });
+  if (!(config.dropout >= 0 && config.dropout < 1)) throw new Error(`net config: dropout must be in [0, 1), got ${config.dropout}`);
+}
+
+/**
+ * The training graph. With `forInference`, BN layers are left out and every conv has a bias and
+ * a fused ReLU (the shape `foldForInference` fills).
+ */
+export function buildNet(config: NetConfig, numClasses: number, forInference = false): tf.LayersModel {
+  validateNetConfig(config);
+  const input = tf.input({ shape: [64, 64, 3], name: 'crop' });
+  let x: tf.SymbolicTensor = input;
+  const bn = config.batchNorm && !forInference;
+  config.blocks.forEach((b, i) => {
+    x = tf.layers
+      .conv2d({
+        name: `conv${i + 1}`,
+        filters: b.filters,
+        kernelSize: b.kernel,
+        strides: b.stride,
+        padding: 'same',
+        useBias: !bn,
+        activation: bn ? 'linear' : 'relu',
+        kernelInitializer: 'heNormal',
+      })
+      .apply(x) as tf.SymbolicTensor;
+    if (bn) {
+      x = tf.layers.batchNormalization({ name: `bn${i + 1}`, momentum: 0.9 }).apply(x) as tf.SymbolicTensor;
+      x = tf.layers.reLU({ name: `relu${i + 1}` }).apply(x) as tf.SymbolicTensor;
+    }
+  });
+  const embedding = tf.layers.globalAveragePooling2d({ name: 'embedding' }).apply(x) as tf.SymbolicTensor;
+  let head = embedding;
+  if (config.dropout > 0 && !forInference) head = tf.layers.dropout({ name: 'dropout', rate: config.dropout }).apply(head) as tf.SymbolicTensor;
+  const logits = tf.layers.dense({ name: 'logits', units: numClasses }).apply(head) as tf.SymbolicTensor;
+  return tf.model({ inputs: input, outputs: [logits, embedding], name: 'clew-faces' });
+}
+
+/** An inference copy of a trained net: batch norms folded into their convolutions. */
+export function foldForInference(trained: tf.LayersModel, config: NetConfig, numClasses: number): tf.LayersModel {
+  const inference = buildNet(config, numClasses, true);
+  tf.tidy(() => {
+    config.blocks.forEach((_, i) => {
+      const conv = trained.getLayer(`conv${i + 1}`);
+      const [kernel, maybeBias] = conv.getWeights();
+      if (!config.batchNorm) {
+        inference.getLayer(`conv${i + 1}`).setWeights([kernel!, maybeBias!]);
+        return;
+      }
+      const bnLayer = trained.getLayer(`bn${i + 1}`);
+      const [gamma, beta, mean, variance] = bnLayer.getWeights();
+      const epsilon = (bnLayer.getConfig() as { epsilon?: number }).epsilon ?? 1e-3;
+      const scale = tf.div(gamma!, tf.sqrt(tf.add(variance!, epsilon)));
+      inference.getLayer(`conv${i + 1}`).setWeights([tf.mul(kernel!, scale), tf.sub(beta!, tf.mul(mean!, scale))]);
+    });
+    inference.getLayer('logits').setWeights(trained.getLayer('logits').getWeights());
+  });
+  return inference;
+}
