@@ -59,6 +59,12 @@ describe('renderCrop', () => {
     }
   });
 
+  it('keeps to the palette, and refuses a colour it does not know', () => {
+    const rng = createRng('palette');
+    for (let i = 0; i < 6; i++) expect(['red', 'yellow']).toContain(renderCropDetail(rng, 'pips-2', { palette: ['red', 'yellow'] }).color);
+    expect(() => renderCrop(createRng(1), 'pips-2', { palette: ['mauve'] })).toThrow(/die colour "mauve" is not a DIE_COLORS name/);
+  });
+
   it('refuses a class the sets in play cannot show', () => {
     expect(() => renderCrop(createRng(1), 'worm', { sets: ['d6'] })).toThrow(/no dice set among \[d6\] has the face class "worm"/);
   });

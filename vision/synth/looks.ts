@@ -88,8 +88,11 @@ export interface LookOptions {
 
 export function randomDieLook(rng: Rng, options: LookOptions): DieLook {
   const h = options.hardness;
+  for (const c of options.colors ?? []) {
+    if (!DIE_COLORS[c]) throw new Error(`die colour "${c}" is not a DIE_COLORS name (${Object.keys(DIE_COLORS).join(', ')})`);
+  }
   const pool = options.colors && options.colors.length > 0 ? BODY_WEIGHTS.filter(([n]) => options.colors!.includes(n)) : BODY_WEIGHTS;
-  const name = pool.length > 0 ? weighted(rng, pool) : (options.colors![0] ?? 'white');
+  const name = weighted(rng, pool);
   const bodyRgb = jitterNamed(rng, name, 1);
   const [, bs, bv] = rgbToHsv(...bodyRgb);
   const light = bv > 0.6 && (bs < 0.35 || name === 'yellow' || name === 'orange' || name === 'pink');
