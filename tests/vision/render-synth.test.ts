@@ -15,6 +15,9 @@ import { rgbToHsv } from '../../vision/image/color.js';
 import { createImage } from '../../vision/image/image.js';
 import { knobsFor } from '../../vision/synth/knobs.js';
 import { roundedBoxHit } from '../../vision/synth/geometry.js';
+import { inkMask, sampleMask } from '../../vision/synth/artCache.js';
+import { luma } from '../../vision/image/color.js';
+import type { FaceClass } from '../../vision/faces/classes.js';
 
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 
@@ -67,6 +70,50 @@ describe('renderCrop', () => {
 
   it('refuses a class the sets in play cannot show', () => {
     expect(() => renderCrop(createRng(1), 'worm', { sets: ['d6'] })).toThrow(/no dice set among \[d6\] has the face class "worm"/);
+  });
+});
+
+describe('the top face shows its art the right way round', () => {
+  /**
+   * Looking straight down on an upright white die, the crop's dark pixels must match the art
+   * turned by some angle, and match it better than the art's mirror image under any angle.
+   */
+  function bestMatch(cls: FaceClass, seed: string): { plain: number; mirrored: number } {
+    const calm = { maxOblique: 0, tiltChance: 0, neighbours: 0, glareChance: 0, hardLooks: 0, blur: 0, noise: 0, jpegMin: 95, cropDieSize: [60, 70] as [number, number] };
+    const d = renderCropDetail(createRng(seed), cls, { difficulty: 0, knobs: calm, palette: ['white'] });
+    const dark = new Float32Array(64 * 64);
+    for (let i = 0; i < dark.length; i++) dark[i] = 255 - luma(d.image.data[i * 3]!, d.image.data[i * 3 + 1]!, d.image.data[i * 3 + 2]!);
+    const style = 0; // any pool style has the same chirality; compare shapes, not strokes
+    const mask = inkMask(cls, style);
+    const corr = (mirror: boolean, theta: number) => {
+      const c = Math.cos(theta), s = Math.sin(theta);
+      const face = 64 / 1.15 / (Math.abs(c) + Math.abs(s)); // the face square inside its rotated bounding box
+      let sxy = 0, sx = 0, sy = 0, sxx = 0, syy = 0, n = 0;
+      for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) {
+        const px = x + 0.5 - 32, py = y + 0.5 - 32;
+        let u = 0.5 + (c * px + s * py) / face;
+        const v = 0.5 + (-s * px + c * py) / face;
+        // Only the face itself: the table around the die would swamp the comparison.
+        if (u < 0.08 || u > 0.92 || v < 0.08 || v > 0.92) continue;
+        if (mirror) u = 1 - u;
+        const m = sampleMask(mask, u, v), o = dark[y * 64 + x]!;
+        sxy += m * o; sx += m; sy += o; sxx += m * m; syy += o * o; n++;
+      }
+      return (sxy - (sx * sy) / n) / Math.sqrt((sxx - (sx * sx) / n) * (syy - (sy * sy) / n) + 1e-9);
+    };
+    let plain = -1, mirrored = -1;
+    for (let a = 0; a < 360; a += 3) {
+      const t = (a * Math.PI) / 180;
+      plain = Math.max(plain, corr(false, t));
+      mirrored = Math.max(mirrored, corr(true, t));
+    }
+    return { plain, mirrored };
+  }
+
+  it.each([['shape-L', 'chiral-1'], ['num-7', 'chiral-2'], ['shape-Z', 'chiral-3']] as const)('%s', (cls, seed) => {
+    const { plain, mirrored } = bestMatch(cls, seed);
+    expect(plain).toBeGreaterThan(0.6);
+    expect(plain).toBeGreaterThan(mirrored + 0.1);
   });
 });
 
