@@ -33,46 +33,54 @@ const LINEAR_TO_SRGB_BYTE: Uint8Array = (() => {
 })();
 
 /**
- * The light's colour in log-chromaticity (log R/G, log B/G), from a sample of the frame's pixels:
- * the brightest 2 % that are not clipped (white pips, glare and white dice reflect the light's own
- * colour), averaged with the whole frame's mean (grey world) for frames with nothing white.
+ * The light's colour in log-chromaticity (log R/G, log B/G): the commonest chromaticity among the
+ * brightest fifth of the frame that is not clipped, preferring near-neutral ones. White pips,
+ * glare and white or grey dice all share the light's own chromaticity, so they pile up in one
+ * place; a wooden or green tray is rarely among the brightest pixels, and when it is, the
+ * preference for neutral keeps the correction small.
  */
 export function estimateLight(image: RgbImage): { logRG: number; logBG: number; brightY: number } {
   const { width, height, data } = image;
   const stepPx = Math.max(1, Math.floor(Math.sqrt((width * height) / 40000)));
   const lin = SRGB_TO_LINEAR;
-  const samples: number[] = [];
-  let mr = 0, mg = 0, mb = 0, n = 0;
+  const eps = 1e-3;
+  const samples: { y: number; rg: number; bg: number }[] = [];
   for (let y = 0; y < height; y += stepPx) {
     for (let x = 0; x < width; x += stepPx) {
       const p = (y * width + x) * 3;
+      if (data[p]! >= 250 || data[p + 1]! >= 250 || data[p + 2]! >= 250) continue;
       const r = lin[data[p]!]!, g = lin[data[p + 1]!]!, b = lin[data[p + 2]!]!;
-      mr += r;
-      mg += g;
-      mb += b;
-      n++;
-      if (data[p]! < 250 && data[p + 1]! < 250 && data[p + 2]! < 250) samples.push(p);
+      samples.push({ y: 0.2126 * r + 0.7152 * g + 0.0722 * b, rg: Math.log((r + eps) / (g + eps)), bg: Math.log((b + eps) / (g + eps)) });
     }
   }
-  if (n === 0) return { logRG: 0, logBG: 0, brightY: 1 };
-  const Y = (p: number) => 0.2126 * lin[data[p]!]! + 0.7152 * lin[data[p + 1]!]! + 0.0722 * lin[data[p + 2]!]!;
-  samples.sort((p, q) => Y(q) - Y(p));
-  const top = samples.slice(0, Math.max(1, Math.ceil(samples.length * 0.02)));
-  let tr = 0, tg = 0, tb = 0, ty = 0;
-  for (const p of top) {
-    tr += lin[data[p]!]!;
-    tg += lin[data[p + 1]!]!;
-    tb += lin[data[p + 2]!]!;
-    ty += Y(p);
+  if (samples.length === 0) return { logRG: 0, logBG: 0, brightY: 1 };
+  samples.sort((p, q) => q.y - p.y);
+  const bright = samples.slice(0, Math.max(1, Math.ceil(samples.length * 0.2)));
+  const brightY = bright.slice(0, Math.max(1, Math.ceil(bright.length / 10))).reduce((s, v) => s + v.y, 0) / Math.max(1, Math.ceil(bright.length / 10));
+  // Chromaticity histogram over ±0.8 in 0.05 bins, smoothed 3×3, weighted towards neutral.
+  const BINS = 33, SPAN = 0.8, bin = (v: number) => Math.round(((v + SPAN) / (2 * SPAN)) * (BINS - 1));
+  const hist = new Float32Array(BINS * BINS);
+  for (const s of bright) {
+    const i = bin(s.rg), j = bin(s.bg);
+    if (i >= 0 && j >= 0 && i < BINS && j < BINS) hist[j * BINS + i]! += 1;
   }
-  const eps = 1e-4;
-  const patchRG = Math.log((tr + eps) / (tg + eps)), patchBG = Math.log((tb + eps) / (tg + eps));
-  const worldRG = Math.log((mr + eps) / (mg + eps)), worldBG = Math.log((mb + eps) / (mg + eps));
-  return {
-    logRG: 0.6 * patchRG + 0.4 * worldRG,
-    logBG: 0.6 * patchBG + 0.4 * worldBG,
-    brightY: top.length ? ty / top.length : 1,
-  };
+  let best = -1, bestI = (BINS - 1) / 2, bestJ = (BINS - 1) / 2;
+  for (let j = 1; j < BINS - 1; j++) {
+    for (let i = 1; i < BINS - 1; i++) {
+      let n = 0;
+      for (let dj = -1; dj <= 1; dj++) for (let di = -1; di <= 1; di++) n += hist[(j + dj) * BINS + i + di]!;
+      const rg = (i / (BINS - 1)) * 2 * SPAN - SPAN, bg = (j / (BINS - 1)) * 2 * SPAN - SPAN;
+      const score = n * Math.exp(-(rg * rg + bg * bg) / (2 * 0.35 * 0.35));
+      if (score > best) (best = score), (bestI = i), (bestJ = j);
+    }
+  }
+  if (best <= 0) return { logRG: 0, logBG: 0, brightY };
+  // Refine: the mean of the samples in the winning 3×3 bins.
+  let rg = 0, bg = 0, n = 0;
+  for (const s of bright) {
+    if (Math.abs(bin(s.rg) - bestI) <= 1 && Math.abs(bin(s.bg) - bestJ) <= 1) (rg += s.rg), (bg += s.bg), n++;
+  }
+  return { logRG: rg / n, logBG: bg / n, brightY };
 }
 
 /** Gains that neutralise the estimated light: fully along warm–cold, a third along green–magenta. */
@@ -169,12 +177,17 @@ function clusterColours(colours: Lab[], weights: number[], k: number): Cluster[]
   return clusters.filter((c) => c.members.length > 0);
 }
 
-function medianLab(colours: Lab[], members: number[]): Lab {
-  const med = (k: 0 | 1 | 2) => {
+/** Per-channel quantiles of a cluster's colours (0.5 = median). */
+function quantileLab(colours: Lab[], members: number[], qL = 0.5): Lab {
+  const q = (k: 0 | 1 | 2, at: number) => {
     const v = members.map((i) => colours[i]![k]).sort((a, b) => a - b);
-    return v[v.length >> 1]!;
+    return v[Math.min(v.length - 1, Math.floor(at * v.length))]!;
   };
-  return [med(0), med(1), med(2)];
+  return [q(0, qL), q(1, 0.5), q(2, 0.5)];
+}
+
+function medianLab(colours: Lab[], members: number[]): Lab {
+  return quantileLab(colours, members);
 }
 
 /** The die body's white-balanced Lab colour (see the module comment). */
@@ -215,13 +228,17 @@ export function bodyColour(image: RgbImage, box: Box): Lab {
 
   const clusters = clusterColours(colours, weights, Math.min(3, colours.length));
   const total = clusters.reduce((s, c) => s + c.weight, 0);
-  const candidates = clusters
-    .filter((c) => c.weight >= 0.15 * total)
-    .map((c) => ({ c, trayLike: tray !== null && namingDistance(c.centre, tray) < 8 }));
-  const notTray = candidates.filter((x) => !x.trayLike);
-  const pool = notTray.length ? notTray : candidates.length ? candidates : clusters.map((c) => ({ c, trayLike: false }));
-  const body = pool.reduce((best, x) => (x.c.weight > best.c.weight ? x : best)).c;
-  return medianLab(colours, body.members);
+  // The largest cluster is the body, unless it matches the tray and another cluster nearly as big
+  // does not (then the largest is tray showing around a rotated die). Pips and glare are small.
+  const bySize = clusters.slice().sort((p, q) => q.weight - p.weight);
+  let body = bySize[0]!;
+  const isTray = (c: Cluster) => tray !== null && namingDistance(c.centre, tray) < 8;
+  if (isTray(body)) {
+    const other = bySize.find((c) => !isTray(c));
+    if (other && other.weight >= 0.5 * body.weight) body = other;
+  }
+  // Lightness from the lit part of the body: side faces and shade would make white read grey.
+  return quantileLab(colours, body.members, 0.7);
 }
 
 /** The die body's colour as the nearest name in `palette` (names from DIE_COLORS). */

@@ -1,0 +1,131 @@
+/**
+ * locateDice (classical path, no detector) on small painted scenes with known boxes: every die
+ * once, nothing else; and what it does with blank, tiny and malformed images.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../shared/rng.js';
+import { locateDice } from '../../vision/locate/index.js';
+import type { Box } from '../../vision/types.js';
+import { matchBoxes, paintScene, type DieSpec, type SceneSpec } from './locate-scenes.js';
+
+const WHITE: DieSpec['body'] = [235, 235, 230];
+const RED: DieSpec['body'] = [190, 30, 35];
+const BLUE: DieSpec['body'] = [35, 80, 170];
+const BLACK: DieSpec['body'] = [30, 30, 32];
+
+function check(spec: SceneSpec, seed: string, at = 0.6) {
+  const { image, boxes } = paintScene(createRng(seed), spec);
+  const found = locateDice(image);
+  const m = matchBoxes(boxes, found.map((f) => f.box), at);
+  const round = (bs: Box[]) => bs.map((b) => b.map(Math.round));
+  return { missed: round(m.missed), spurious: round(m.spurious) };
+}
+
+const NONE = { missed: [], spurious: [] };
+
+describe('locateDice on painted scenes', () => {
+  it('finds scattered dice of several colours on green felt', () => {
+    const spec: SceneSpec = {
+      width: 400,
+      height: 300,
+      tray: [40, 110, 60],
+      texture: 'mottled',
+      dice: [
+        { cx: 80, cy: 80, side: 40, angle: 0.3, body: WHITE },
+        { cx: 300, cy: 90, side: 44, angle: 1.1, body: RED, pip: [250, 250, 250] },
+        { cx: 200, cy: 210, side: 36, body: BLACK, pip: [240, 240, 240] },
+        { cx: 90, cy: 220, side: 50, angle: 0.7, body: BLUE, pip: [250, 250, 250], shadow: 4 },
+      ],
+    };
+    expect(check(spec, 'felt')).toEqual(NONE);
+  });
+
+  it('separates two dice pressed side by side', () => {
+    const spec: SceneSpec = {
+      width: 320,
+      height: 240,
+      tray: [120, 120, 118],
+      dice: [
+        { cx: 120, cy: 120, side: 40, body: WHITE },
+        { cx: 160, cy: 120, side: 40, body: WHITE },
+      ],
+    };
+    expect(check(spec, 'pair')).toEqual(NONE);
+  });
+
+  it('separates two dice touching at a corner', () => {
+    const spec: SceneSpec = {
+      width: 320,
+      height: 240,
+      tray: [120, 90, 60],
+      texture: 'grain',
+      dice: [
+        { cx: 120, cy: 100, side: 40, angle: 0.785, body: WHITE },
+        { cx: 176.5, cy: 100, side: 40, angle: 0.785, body: WHITE },
+      ],
+    };
+    expect(check(spec, 'corner')).toEqual(NONE);
+  });
+
+  it('finds a 20 px die and a 280 px die in one 640×640 frame', () => {
+    const spec: SceneSpec = {
+      width: 640,
+      height: 640,
+      tray: [70, 75, 80],
+      noise: 1.5,
+      dice: [
+        { cx: 60, cy: 60, side: 20, body: WHITE },
+        { cx: 380, cy: 380, side: 280, angle: 0.2, body: RED, pip: [250, 250, 250] },
+      ],
+    };
+    expect(check(spec, 'sizes')).toEqual(NONE);
+  });
+
+  it('finds black dice on wood', () => {
+    const spec: SceneSpec = {
+      width: 320,
+      height: 240,
+      tray: [150, 110, 70],
+      texture: 'grain',
+      dice: [
+        { cx: 80, cy: 80, side: 34, body: BLACK, pip: [240, 240, 240] },
+        { cx: 220, cy: 150, side: 30, angle: 0.5, body: BLACK, pip: [240, 240, 240] },
+      ],
+    };
+    expect(check(spec, 'black')).toEqual(NONE);
+  });
+
+  it('ignores a die cut by the frame edge (it cannot be read)', () => {
+    const spec: SceneSpec = { width: 200, height: 200, tray: [120, 120, 118], dice: [{ cx: 5, cy: 100, side: 40, body: RED }] };
+    const { image } = paintScene(createRng('edge'), spec);
+    expect(locateDice(image)).toEqual([]);
+  });
+
+  it('finds nothing on a blank frame, a noisy empty tray or a tiny image', () => {
+    const blank = { width: 640, height: 480, data: new Uint8Array(640 * 480 * 3).fill(200) };
+    expect(locateDice(blank)).toEqual([]);
+    const { image } = paintScene(createRng('empty'), { width: 320, height: 240, tray: [150, 110, 70], texture: 'grain', noise: 6, dice: [] });
+    expect(locateDice(image)).toEqual([]);
+    expect(locateDice({ width: 4, height: 4, data: new Uint8Array(48) })).toEqual([]);
+    expect(locateDice({ width: 0, height: 0, data: new Uint8Array(0) })).toEqual([]);
+  });
+
+  it('says what is wrong with a malformed image', () => {
+    expect(() => locateDice({ width: 10, height: 10, data: new Uint8Array(10) })).toThrow(/data has 10 bytes, expected 10×10×3 = 300/);
+    expect(() => locateDice({ width: 2.5, height: 10, data: new Uint8Array(75) })).toThrow(/width and height/);
+    expect(() => locateDice(null as never)).toThrow(/expected an RgbImage/);
+  });
+
+  it('scales boxes back to a frame larger than the working size', () => {
+    const spec: SceneSpec = {
+      width: 1280,
+      height: 960,
+      tray: [60, 60, 64],
+      dice: [
+        { cx: 300, cy: 300, side: 80, angle: 0.4, body: WHITE },
+        { cx: 900, cy: 600, side: 90, body: RED, pip: [250, 250, 250] },
+      ],
+    };
+    expect(check(spec, 'big')).toEqual(NONE);
+  });
+});
