@@ -109,7 +109,7 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
     a = Math.min(a, q[0]); b = Math.min(b, q[1]); c = Math.max(c, q[0]); d = Math.max(d, q[1]);
   }
   const sq = squareAround([a, b, c, d], scale * (1 + 2 * knobs.boxJitter));
-  const margin = 4;
+  const margin = 3; // room for the blur kernel; the crop square stays inside
   const x0 = Math.floor(sq[0]) - margin, y0 = Math.floor(sq[1]) - margin;
   const w = Math.ceil(sq[2]) + margin - x0, h = Math.ceil(sq[3]) + margin - y0;
   const traced = traceWindow(world, x0, y0, w, h);
