@@ -85,6 +85,20 @@ const GAUSS = (() => {
   return t;
 })();
 
+/**
+ * Scratch float buffers reused across calls (the pipeline is synchronous, and each worker thread
+ * has its own module instance): allocating fresh typed arrays per crop showed up as GC time.
+ */
+const scratch: Float32Array[] = [];
+function scratchBuffer(slot: number, length: number): Float32Array {
+  let buf = scratch[slot];
+  if (!buf || buf.length < length) {
+    buf = new Float32Array(Math.max(length, 16384));
+    scratch[slot] = buf;
+  }
+  return buf.subarray(0, length);
+}
+
 /** Float values → bytes, rounded and clamped (a clamped array does both on store). */
 function toBytes(f: Float32Array): Uint8Array {
   const out = new Uint8ClampedArray(f.length);
@@ -101,12 +115,11 @@ function kernel(sigma: number): Float32Array {
   return k;
 }
 
-/** Separable Gaussian blur (edges replicated), returning float planes for reuse. */
-function blurFloat(src: Float32Array, w: number, h: number, sigma: number): Float32Array {
+/** Separable Gaussian blur (edges replicated) of src into out (which must not be src). */
+function blurFloat(src: Float32Array, w: number, h: number, sigma: number, out: Float32Array = new Float32Array(src.length)): Float32Array {
   const k = kernel(sigma);
   const r = (k.length - 1) / 2;
-  const tmp = new Float32Array(src.length);
-  const out = new Float32Array(src.length);
+  const tmp = scratchBuffer(3, src.length);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       let a = 0, b = 0, c = 0;
@@ -143,9 +156,10 @@ export function gaussianBlur(image: RgbImage, sigma: number): RgbImage {
 /** Lens blur, sensor noise (signal-dependent, partly chromatic), sharpening and JPEG, in camera order. */
 export function cameraPipeline(image: RgbImage, cam: CameraResponse, rng: Rng): RgbImage {
   const { width: w, height: h } = image;
-  let f: Float32Array = Float32Array.from(image.data);
+  let f: Float32Array = scratchBuffer(0, image.data.length);
+  f.set(image.data);
   // Below ~0.35 px a Gaussian changes next to nothing that the final resampling would not.
-  if (cam.blur > 0.35) f = blurFloat(f, w, h, cam.blur);
+  if (cam.blur > 0.35) f = blurFloat(f, w, h, cam.blur, scratchBuffer(1, f.length));
   if (cam.noise > 0) {
     // Gaussian samples from a table indexed by an inline xorshift seeded from rng (rng.normal()
     // per pixel would dominate the render time).
@@ -164,7 +178,7 @@ export function cameraPipeline(image: RgbImage, cam: CameraResponse, rng: Rng): 
     }
   }
   if (cam.sharpen > 0 && cam.blur <= 0.35) {
-    const soft = blurFloat(f, w, h, 1.0);
+    const soft = blurFloat(f, w, h, 1.0, scratchBuffer(2, f.length));
     for (let i = 0; i < f.length; i++) f[i] = f[i]! + cam.sharpen * (f[i]! - soft[i]!);
   }
   let out: RgbImage = { width: w, height: h, data: toBytes(f) };

@@ -32,8 +32,8 @@ export interface SynthKnobs {
   /** Crop only: random error of the box fed to squareCrop, as a fraction of the die's size (0 = the true box). */
   boxJitter: number;
   /**
-   * Crop only: die size in camera pixels before framing, [min, max]. Above ~72 px a bigger render
-   * only costs time: framing brings it down to 64 px anyway (it is then a finer camera's view).
+   * Crop only: die size in camera pixels before framing, [min, max]. In the 64 px crop the die is
+   * 64 / 1.15 ≈ 56 px across, so rendering it bigger than ~60 px only costs time.
    */
   cropDieSize: [number, number];
   /** Table surfaces to choose from. */
@@ -53,7 +53,7 @@ export const EASY_KNOBS: Readonly<SynthKnobs> = {
   hardLooks: 0,
   shadow: [0.2, 0.4],
   boxJitter: 0,
-  cropDieSize: [40, 72],
+  cropDieSize: [40, 60],
   tables: TABLE_KINDS,
 };
 
@@ -70,7 +70,7 @@ export const HARD_KNOBS: Readonly<SynthKnobs> = {
   hardLooks: 1,
   shadow: [0.3, 0.85],
   boxJitter: 0,
-  cropDieSize: [18, 72],
+  cropDieSize: [18, 60],
   tables: TABLE_KINDS,
 };
 
