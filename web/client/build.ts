@@ -1,0 +1,87 @@
+/**
+ * Building the dashboard (Node side, not part of the bundle): `npm run build` builds it always;
+ * `npm start` runs this with `--if-stale` first (the `prestart` script), so a fresh checkout or an
+ * edit to the dashboard or the rules it imports is built before the server serves dist/client.
+ * Tests and the screenshot script call `ensureClientBuilt()` once per run.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLIENT_OUT = path.join(REPO, 'dist/client');
+
+/** Everything the bundle is made from: the client, the rules and face art it imports, the build config. */
+const SOURCES = ['web/client/src', 'web/client/index.html', 'shared', 'vision/faces', 'vite.config.ts', 'package.json'];
+
+function newest(p: string): number {
+  if (!existsSync(p)) return 0;
+  const s = statSync(p);
+  if (!s.isDirectory()) return s.mtimeMs;
+  let max = s.mtimeMs;
+  for (const name of readdirSync(p)) max = Math.max(max, newest(path.join(p, name)));
+  return max;
+}
+
+/** True when dist/client is missing or older than any of its sources. */
+export function clientIsStale(repo = REPO, out = CLIENT_OUT): boolean {
+  const index = path.join(out, 'index.html');
+  if (!existsSync(index)) return true;
+  const built = statSync(index).mtimeMs;
+  return SOURCES.some((s) => newest(path.join(repo, s)) > built);
+}
+
+/** Runs the Vite build (same config as `npm run build`). */
+export async function buildClient(options: { quiet?: boolean } = {}): Promise<void> {
+  const { build } = await import('vite');
+  await build({ configFile: path.join(REPO, 'vite.config.ts'), logLevel: options.quiet ? 'error' : 'info' });
+}
+
+/**
+ * Builds once even when several test processes ask at the same time: the first takes a lock
+ * folder, the others wait for it to go.
+ */
+export async function ensureClientBuilt(options: { quiet?: boolean; waitMs?: number } = {}): Promise<void> {
+  const lock = path.join(REPO, 'dist/.client-build.lock');
+  const deadline = Date.now() + (options.waitMs ?? 240_000);
+  await mkdir(path.dirname(lock), { recursive: true });
+  for (;;) {
+    if (!clientIsStale()) return;
+    try {
+      await mkdir(lock);
+    } catch {
+      // Someone else is building; a lock older than the wait is left over from a killed run.
+      const age = Date.now() - (await stat(lock).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+      if (age > (options.waitMs ?? 240_000)) await rm(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error('waited too long for another build of the dashboard');
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    try {
+      if (clientIsStale()) await buildClient(options);
+      await writeFile(path.join(CLIENT_OUT, '.built'), new Date().toISOString());
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+    return;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const ifStale = process.argv.includes('--if-stale');
+  try {
+    if (ifStale) {
+      if (clientIsStale()) {
+        process.stdout.write('clew: building the phone dashboard (dist/client)…\n');
+        await ensureClientBuilt({ quiet: true });
+      }
+    } else {
+      await buildClient();
+    }
+  } catch (error) {
+    process.stderr.write(`clew: the dashboard could not be built: ${(error as Error).message}\n`);
+    // npm start still serves the table (with the placeholder page) when only the build failed.
+    process.exit(ifStale ? 0 : 1);
+  }
+}

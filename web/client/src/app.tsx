@@ -1,0 +1,160 @@
+/**
+ * The dashboard's frame: the header (game, connection, who this phone is), the message line, the
+ * screen for the route, and the tab bar. Every screen reads the latest snapshot; nothing here
+ * keeps game state of its own.
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { GameScreen } from './games/GameScreen.js';
+import { DiceScreen } from './screens/DiceScreen.js';
+import { JoinScreen } from './screens/JoinScreen.js';
+import { ScoreScreen } from './screens/ScoreScreen.js';
+import { SetupScreen } from './screens/SetupScreen.js';
+import { TeachScreen } from './screens/TeachScreen.js';
+import { useConnection, useTableView } from './ui/context.js';
+import { DiceIcon, ScoreIcon, SetupIcon, TableIcon, TeachIcon } from './ui/icons.js';
+import { go, useRoute, type Route } from './ui/route.js';
+
+function StatusPill() {
+  const view = useTableView();
+  const text = view.status === 'online' ? (view.pending ? 'sending…' : 'live') : view.status === 'connecting' ? 'connecting…' : 'offline';
+  return (
+    <span class={`pill link-${view.status}`} data-testid="link" data-status={view.status}>
+      <span class="dot" aria-hidden="true" />
+      {text}
+    </span>
+  );
+}
+
+function Header() {
+  const view = useTableView();
+  const s = view.snapshot;
+  const you = s?.you;
+  const who = you?.role === 'referee' ? 'Referee' : you?.role === 'player' ? (s?.players.find((p) => p.id === you.player)?.name ?? you.player) : 'Watching';
+  return (
+    <header class="top">
+      <div class="brand">
+        <span class="logo" aria-hidden="true">
+          ∿
+        </span>
+        <span class="title" data-testid="game-title">
+          {s?.title ?? 'clew'}
+        </span>
+      </div>
+      <StatusPill />
+      <span class="who" data-testid="who">
+        {who}
+      </span>
+    </header>
+  );
+}
+
+function NoticeLine() {
+  const conn = useConnection();
+  const { notice } = useTableView();
+  useEffect(() => {
+    if (!notice || notice.kind !== 'info') return;
+    const t = setTimeout(() => conn.dismiss(), 5000);
+    return () => clearTimeout(t);
+  }, [notice?.id]);
+  if (!notice) return null;
+  return (
+    <div class={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="notice">
+      <span>{notice.text}</span>
+      <button class="notice-close" onClick={() => conn.dismiss()} aria-label="Dismiss">
+        ×
+      </button>
+    </div>
+  );
+}
+
+function Tab({ route, current, label, children }: { route: Route; current: Route; label: string; children: ComponentChildren }) {
+  return (
+    <a href={`#/${route}`} class={`tab${route === current ? ' active' : ''}`} aria-current={route === current ? 'page' : undefined} data-testid={`tab-${route}`}>
+      {children}
+      <span>{label}</span>
+    </a>
+  );
+}
+
+function TabBar({ route }: { route: Route }) {
+  const { snapshot } = useTableView();
+  const referee = snapshot?.you.role === 'referee';
+  return (
+    <nav class="tabs" aria-label="Screens">
+      <Tab route="table" current={route} label="Table">
+        <TableIcon />
+      </Tab>
+      <Tab route="dice" current={route} label="Dice">
+        <DiceIcon />
+      </Tab>
+      <Tab route="score" current={route} label="Score">
+        <ScoreIcon />
+      </Tab>
+      {referee && (
+        <Tab route="setup" current={route} label="Setup">
+          <SetupIcon />
+        </Tab>
+      )}
+      {referee && (
+        <Tab route="teach" current={route} label="Teach">
+          <TeachIcon />
+        </Tab>
+      )}
+    </nav>
+  );
+}
+
+function Screen({ route }: { route: Route }) {
+  const view = useTableView();
+  // Score a sheet is a tool of its own: it works with no table at all.
+  if (route === 'score') return <ScoreScreen />;
+  if (route === 'join' || view.joinProblem || (!view.credentials && route !== 'table' && route !== 'dice')) return <JoinScreen />;
+  if (!view.snapshot) {
+    return (
+      <div class="center-msg" data-testid="waiting">
+        <p class="big">{view.status === 'offline' ? 'Looking for the table…' : 'Connecting…'}</p>
+        <p>clew keeps trying by itself. The phone must be on the table's Wi-Fi.</p>
+      </div>
+    );
+  }
+  if (!view.credentials && route === 'table' && view.snapshot.you.role === 'viewer' && !sessionStorage.getItem('clew.watch')) return <JoinScreen />;
+  switch (route) {
+    case 'dice':
+      return <DiceScreen />;
+    case 'setup':
+      return view.snapshot.you.role === 'referee' ? <SetupScreen /> : <JoinScreen />;
+    case 'teach':
+      return view.snapshot.you.role === 'referee' ? <TeachScreen /> : <JoinScreen />;
+    default:
+      return <GameScreen />;
+  }
+}
+
+export function App() {
+  const route = useRoute();
+  const conn = useConnection();
+  useEffect(() => {
+    const wake = () => {
+      if (document.visibilityState === 'visible') conn.wake();
+    };
+    document.addEventListener('visibilitychange', wake);
+    window.addEventListener('online', wake);
+    return () => {
+      document.removeEventListener('visibilitychange', wake);
+      window.removeEventListener('online', wake);
+    };
+  }, [conn]);
+  return (
+    <div class="app">
+      <Header />
+      <NoticeLine />
+      <main class="main">
+        <Screen route={route} />
+      </main>
+      <TabBar route={route} />
+    </div>
+  );
+}
+
+export { go };

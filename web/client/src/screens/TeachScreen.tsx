@@ -1,0 +1,140 @@
+/**
+ * Teach clew your dice: a guided calibration. Roll the dice of one set; the phone shows each die's
+ * crop as the camera saw it with the face clew read; confirm it or pick the right face. A few of
+ * each face, with progress per face, then save. The reader's accuracy before and after is shown
+ * when the server reports it. A saved calibration can be undone.
+ */
+import { useState } from 'preact/hooks';
+import { DICE_SETS, DICE_SET_IDS, type DiceSetId } from '../../../../shared/dice.js';
+import type { CalibrationStatus } from '../../../../shared/protocol.js';
+import { useConnection, useTableView } from '../ui/context.js';
+import { DieFace } from '../ui/DieFace.js';
+import { FacePicker } from '../ui/FacePicker.js';
+
+/** Labelled crops per face that make a useful calibration (the reader adapts from a few). */
+export const TARGET_PER_FACE = 5;
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+type Accuracy = { before?: number | null; after?: number | null; checked?: number };
+
+export function TeachScreen() {
+  const conn = useConnection();
+  const { snapshot } = useTableView();
+  const s = snapshot!;
+  const inPlay = s.diceRequest?.sets ?? [];
+  const [set, setSet] = useState<DiceSetId>(inPlay[0] ?? s.calibration[0]?.set ?? 'd6');
+  const [labelled, setLabelled] = useState<Record<string, string>>({});
+  const [fixing, setFixing] = useState<number | null>(null);
+  const status: CalibrationStatus = s.calibration.find((c) => c.set === set) ?? { set, samples: {}, active: false };
+  const accuracy = (status as CalibrationStatus & { accuracy?: Accuracy }).accuracy;
+  const faces = DICE_SETS[set].faces;
+  const total = faces.reduce((a, f) => a + Math.min(TARGET_PER_FACE, status.samples[f] ?? 0), 0);
+  const goal = faces.length * TARGET_PER_FACE;
+  const roll = s.roll;
+  const dice = (roll?.dice ?? []).map((d, index) => ({ d, index })).filter(({ d }) => d.set === set);
+  const rollKey = `${s.version}`;
+  const label = (index: number, face: string) => {
+    void conn.send({ type: 'calibration/label', set, index, face }, `this die shows ${face}`).then((ack) => {
+      if (ack.ok) setLabelled({ ...labelled, [`${rollKey}:${index}`]: face });
+    });
+  };
+
+  return (
+    <div class="screen teach" data-testid="teach-screen">
+      <h1 class="screen-title">Teach clew your dice</h1>
+      <p class="muted">A few crops of each face of your own dice, in your light, keep the reader near 100% at this table.</p>
+      <div class="choices" role="radiogroup" aria-label="dice set">
+        {DICE_SET_IDS.map((id) => (
+          <button key={id} role="radio" aria-checked={id === set} class={`choice${id === set ? ' on' : ''}`} onClick={() => setSet(id)} data-testid={`teach-set-${id}`}>
+            {DICE_SETS[id].name}
+          </button>
+        ))}
+      </div>
+
+      <section class="card">
+        <h2>Progress {status.active ? '· in use' : ''}</h2>
+        <div class="progress" role="progressbar" aria-valuemin={0} aria-valuemax={goal} aria-valuenow={total}>
+          <div style={{ width: `${(100 * total) / goal}%` }} />
+        </div>
+        <div class="face-progress" data-testid="teach-progress">
+          {faces.map((f) => {
+            const n = status.samples[f] ?? 0;
+            return (
+              <div key={f} class={`fp${n >= TARGET_PER_FACE ? ' full' : ''}`}>
+                <DieFace set={set} face={f} size={40} />
+                <span>
+                  {n}/{TARGET_PER_FACE}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+        {accuracy && (
+          <p class="accuracy" data-testid="teach-accuracy">
+            Reader on your dice: {accuracy.before != null ? pct(accuracy.before) : '—'} before → <b>{accuracy.after != null ? pct(accuracy.after) : '—'}</b> after
+            {accuracy.checked ? ` (${accuracy.checked} crops)` : ''}
+          </p>
+        )}
+      </section>
+
+      <section class="card">
+        <h2>1. Roll, 2. check each die</h2>
+        {dice.length === 0 ? (
+          <p class="muted" data-testid="teach-waiting">
+            Roll some {DICE_SETS[set].name} dice into the tray{s.diceRequest ? '' : ' (the camera reads when the game expects dice, or press Read)'}.
+          </p>
+        ) : (
+          <div class="teach-dice" data-testid="teach-dice">
+            {dice.map(({ d, index }) => {
+              const done = labelled[`${rollKey}:${index}`];
+              return (
+                <div key={index} class={`teach-die${done ? ' done' : ''}`}>
+                  <img class="crop" src={`/api/camera/crop?index=${index}&v=${s.version}`} alt={`die ${index + 1} as the camera saw it`} onError={(e) => ((e.target as HTMLImageElement).style.visibility = 'hidden')} />
+                  <DieFace set={d.set} face={d.face} color={d.color} size={48} />
+                  {done ? (
+                    <span class="ok">✓ {done}</span>
+                  ) : (
+                    <div class="row">
+                      <button class="btn small" onClick={() => label(index, d.face)} data-testid={`teach-right-${index}`}>
+                        Right
+                      </button>
+                      <button class="btn small" onClick={() => setFixing(index)} data-testid={`teach-fix-${index}`}>
+                        Fix
+                      </button>
+                    </div>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        )}
+        <button class="btn" onClick={() => void conn.send({ type: 'dice/read' }, 'read the dice')} data-testid="teach-read">
+          Read the tray
+        </button>
+      </section>
+
+      <div class="row wrap">
+        <button class="btn primary" disabled={total === 0} onClick={() => void conn.send({ type: 'calibration/commit', set }, 'save the calibration')} data-testid="teach-save">
+          Save what clew learned
+        </button>
+        <button class="btn" disabled={!status.active} onClick={() => void conn.send({ type: 'calibration/undo', set }, 'undo the calibration')} data-testid="teach-undo">
+          Undo calibration
+        </button>
+      </div>
+      {fixing !== null && roll?.dice[fixing] && (
+        <FacePicker
+          set={roll.dice[fixing]!.set}
+          color={roll.dice[fixing]!.color}
+          title={`Die ${fixing + 1} really shows…`}
+          onClose={() => setFixing(null)}
+          onPick={(face) => {
+            const i = fixing;
+            setFixing(null);
+            label(i, face);
+          }}
+        />
+      )}
+    </div>
+  );
+}
