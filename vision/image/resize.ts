@@ -23,9 +23,12 @@ function axisTaps(origin: number, step: number, outSize: number, srcSize: number
   const start = new Int32Array(outSize + 1);
   const index: number[] = [];
   const weight: number[] = [];
-  const acc = new Map<number, number>();
+  // Per output pixel the touched source indices span at most n + 1 neighbours: accumulate in a
+  // small window starting at the first one (clamping keeps them in order).
+  const acc = new Float64Array(n + 2);
   for (let i = 0; i < outSize; i++) {
-    acc.clear();
+    acc.fill(0);
+    let first = -1;
     for (let k = 0; k < n; k++) {
       // Sample position (pixel-centre coordinates: pixel j has its centre at j).
       const u = origin + (i + (k + 0.5) / n) * step - 0.5;
@@ -33,14 +36,15 @@ function axisTaps(origin: number, step: number, outSize: number, srcSize: number
       const t = u - f;
       const a = Math.min(srcSize - 1, Math.max(0, f));
       const b = Math.min(srcSize - 1, Math.max(0, f + 1));
-      acc.set(a, (acc.get(a) ?? 0) + (1 - t) / n);
-      acc.set(b, (acc.get(b) ?? 0) + t / n);
+      if (first < 0) first = a;
+      acc[a - first] = acc[a - first]! + (1 - t) / n;
+      acc[b - first] = acc[b - first]! + t / n;
     }
     start[i] = index.length;
-    for (const [j, w] of acc) {
-      if (w <= 0) continue;
-      index.push(j);
-      weight.push(w);
+    for (let j = 0; j < acc.length; j++) {
+      if (acc[j]! <= 0) continue;
+      index.push(first + j);
+      weight.push(acc[j]!);
     }
   }
   start[outSize] = index.length;

@@ -276,7 +276,7 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
       const mb = look.marble;
       const s = mb.freq / (2 * d.die.half);
       const wx = lx * s, wy = ly * s, wz = lz * s;
-      const warp = mb.turbulence * (marbleNoise(wx * 0.5, wy * 0.5, wz * 0.5, mb.seed + 1, 2) - 0.5);
+      const warp = mb.turbulence * (marbleNoise(wx * 0.5, wy * 0.5, wz * 0.5, mb.seed + 1, 1) - 0.5);
       const q = marbleNoise(wx + warp, wy - warp, wz + 0.5 * warp, mb.seed, 2);
       const e = 0.5 / mb.sharpness;
       let w = (q - 0.5 + e) / (2 * e);

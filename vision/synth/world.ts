@@ -84,14 +84,26 @@ export function overlapsAny(d: SynthDie, others: readonly SynthDie[], gap = 0): 
 export function placeTouching(d: SynthDie, anchor: SynthDie, angle: number, others: readonly SynthDie[], gap: number): boolean {
   const ca = Math.cos(angle), sa = Math.sin(angle);
   const dz = d.center[2];
-  for (let dist = (anchor.half + d.half) * 0.95; dist < (anchor.half + d.half) * 2.2; dist += 0.02 * d.half) {
+  const at = (dist: number) => {
     d.center = [anchor.center[0] + ca * dist, anchor.center[1] + sa * dist, dz];
-    if (!overlapsAny(d, others)) {
-      d.center = [anchor.center[0] + ca * (dist + gap), anchor.center[1] + sa * (dist + gap), dz];
-      return !overlapsAny(d, others);
+    return !overlapsAny(d, others);
+  };
+  // March out in coarse steps to the first free spot, then bisect back to contact.
+  let lo = (anchor.half + d.half) * 0.95, hi = -1;
+  for (let dist = lo; dist < (anchor.half + d.half) * 2.2; dist += 0.12 * d.half) {
+    if (at(dist)) {
+      hi = dist;
+      break;
     }
+    lo = dist;
   }
-  return false;
+  if (hi < 0) return false;
+  for (let k = 0; k < 6; k++) {
+    const mid = (lo + hi) / 2;
+    if (at(mid)) hi = mid;
+    else lo = mid;
+  }
+  return at(hi + gap);
 }
 
 /** Sets whose faces include the class, restricted to `sets` when given. */
