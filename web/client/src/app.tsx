@@ -11,7 +11,8 @@ import { JoinScreen } from './screens/JoinScreen.js';
 import { ScoreScreen } from './screens/ScoreScreen.js';
 import { SetupScreen } from './screens/SetupScreen.js';
 import { TeachScreen } from './screens/TeachScreen.js';
-import { useConnection, useTableView } from './ui/context.js';
+import { useConnection, useStoreValue, useTableView } from './ui/context.js';
+import { prefs } from './ui/prefs.js';
 import { DiceIcon, ScoreIcon, SetupIcon, TableIcon, TeachIcon } from './ui/icons.js';
 import { go, useRoute, type Route } from './ui/route.js';
 
@@ -107,6 +108,7 @@ function TabBar({ route }: { route: Route }) {
 
 function Screen({ route }: { route: Route }) {
   const view = useTableView();
+  const { watching } = useStoreValue(prefs);
   // Score a sheet is a tool of its own: it works with no table at all.
   if (route === 'score') return <ScoreScreen />;
   if (route === 'join' || view.joinProblem || (!view.credentials && route !== 'table' && route !== 'dice')) return <JoinScreen />;
@@ -118,7 +120,7 @@ function Screen({ route }: { route: Route }) {
       </div>
     );
   }
-  if (!view.credentials && route === 'table' && view.snapshot.you.role === 'viewer' && !sessionStorage.getItem('clew.watch')) return <JoinScreen />;
+  if (!view.credentials && route === 'table' && view.snapshot.you.role === 'viewer' && !watching) return <JoinScreen />;
   switch (route) {
     case 'dice':
       return <DiceScreen />;
@@ -145,8 +147,9 @@ export function App() {
       window.removeEventListener('online', wake);
     };
   }, [conn]);
+  const { snapshot } = useTableView();
   return (
-    <div class="app">
+    <div class="app" data-version={snapshot?.version ?? ''} data-game={snapshot?.game ?? ''} data-role={snapshot?.you.role ?? ''}>
       <Header />
       <NoticeLine />
       <main class="main">

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { codesFromSearch, isCode, normaliseCode } from '../net/credentials.js';
 import { css } from '../logic/colors.js';
 import { useConnection, useTableView } from '../ui/context.js';
+import { setWatching } from '../ui/prefs.js';
 import { go } from '../ui/route.js';
 
 /** The codes in the link, read once; the address bar is then cleaned so the code is not left on show. */
@@ -94,7 +95,7 @@ export function JoinScreen() {
             <button type="button" class="btn" onClick={() => { setMode(mode === 'referee' ? 'player' : 'referee'); setProblem(null); }} data-testid="switch-role">
               {mode === 'referee' ? 'I’m a player' : 'I’m the referee'}
             </button>
-            <button type="button" class="btn" onClick={() => { sessionStorage.setItem('clew.watch', '1'); go('table'); location.reload(); }}>
+            <button type="button" class="btn" onClick={() => { setWatching(true); go('table'); }} data-testid="just-watch">
               Just watch
             </button>
           </div>
