@@ -1,0 +1,206 @@
+/**
+ * `npm run train`: reproduces the committed dice classifier (vision/model/weights/) from a seed.
+ *
+ *   1. renders the synthetic train / val / test crops (worker threads, cached under
+ *      tmp/train-cache keyed by seed and the renderer's source hash),
+ *   2. adds the owner's real labelled crops, when --real-crops DIR is given (DIR/<set>/<face>/*.jpg),
+ *   3. trains the net (tfjs, wasm backend by default: measured fastest here, see the notes),
+ *   4. folds batch norms, fits the temperature on val, scores the test split per dice set,
+ *   5. writes model.json, weights.bin (float16) and meta.json to --out.
+ *
+ * Nothing else trains: install and start only read the committed files.
+ */
+import { Command } from 'commander';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DICE_SET_IDS } from '../shared/dice.js';
+import { FACE_CLASSES, classOf } from '../vision/faces/classes.js';
+import { initBackend, type BackendName } from '../vision/model/backend.js';
+import { registerLeanBatchNormGradient } from '../vision/model/batchnorm-gradient.js';
+import { CROP_PIXELS, type DatasetSpec } from '../vision/model/dataset.js';
+import { loadOrRenderDataset, rendererHash, type CropSet } from '../vision/model/dataset-store.js';
+import { evaluate, fitTemperatureOn } from '../vision/model/evaluate.js';
+import { saveModel } from '../vision/model/io.js';
+import { readSetFolders } from '../vision/model/labelled-folder.js';
+import type { ModelMeta } from '../vision/model/meta.js';
+import { foldForInference, type NetConfig } from '../vision/model/net.js';
+import { DEFAULT_PREPROCESSING } from '../vision/model/preprocess.js';
+import { predictCrops, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
+
+/** The committed model's recipe. */
+export const RECIPE = {
+  seed: 'clew-faces-1',
+  trainCount: 24_000,
+  valCount: 2_000,
+  testCount: 2_800,
+  difficulty: [0.3, 1] as [number, number],
+  net: {
+    blocks: [
+      { filters: 16, kernel: 3, stride: 2 },
+      { filters: 32, kernel: 3, stride: 2 },
+      { filters: 64, kernel: 3, stride: 2 },
+      { filters: 128, kernel: 3, stride: 2 },
+    ],
+    batchNorm: true,
+    dropout: 0.2,
+  } satisfies NetConfig,
+  epochs: 12,
+  batchSize: 64,
+  learningRate: 2e-3,
+  warmup: 0.03,
+  weightDecay: 1e-4,
+  labelSmoothing: 0.05,
+  augment: 1,
+  /** Times each real labelled crop is repeated per epoch. */
+  realRepeat: 8,
+  views: 1 as 1 | 2 | 4,
+};
+
+const program = new Command()
+  .name('train')
+  .description('train the dice face classifier from synthetic renders (and optional real crops)')
+  .option('--seed <seed>', 'training seed', RECIPE.seed)
+  .option('--out <dir>', 'where to write the model', 'vision/model/weights')
+  .option('--train-count <n>', 'synthetic training crops', String(RECIPE.trainCount))
+  .option('--epochs <n>', 'epochs', String(RECIPE.epochs))
+  .option('--threads <n>', 'render threads', String(os.availableParallelism()))
+  .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
+  .option('--real-crops <dir>', 'real labelled crops: DIR/<set>/<face>/*.jpg')
+  .option('--backend <name>', 'tfjs backend (wasm, cpu, tensorflow)', 'wasm')
+  .option('--quick', 'a tiny run to check the pipeline (not the committed model)')
+  .option('--pin-renderer <label>', 'experiments: reuse cached crops under this label whatever the renderer source')
+  .option('--difficulty <lo,hi>', 'renderer difficulty range', RECIPE.difficulty.join(','))
+  .parse();
+
+const opts = program.opts<{ seed: string; out: string; trainCount: string; epochs: string; threads: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string }>();
+
+function positiveInt(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive whole number, got "${value}"`);
+  return n;
+}
+
+const started = performance.now();
+const log = (msg: string) => process.stderr.write(`[train ${((performance.now() - started) / 1000).toFixed(0).padStart(5)}s] ${msg}\n`);
+
+const quick = Boolean(opts.quick);
+const trainCount = quick ? 256 : positiveInt('train-count', opts.trainCount);
+const epochs = quick ? 1 : positiveInt('epochs', opts.epochs);
+const threads = positiveInt('threads', opts.threads);
+const valCount = quick ? 128 : RECIPE.valCount;
+const testCount = quick ? 128 : RECIPE.testCount;
+
+const backend = await initBackend(opts.backend as BackendName);
+if (backend.name !== opts.backend) log(`backend ${opts.backend} unavailable, using ${backend.name} (${backend.skipped.join('; ')})`);
+registerLeanBatchNormGradient();
+log(`backend ${backend.name}${backend.simd ? ' (SIMD)' : ''}; renderer ${rendererHash()}`);
+
+const difficulty = opts.difficulty.split(',').map(Number) as [number, number];
+if (difficulty.length !== 2 || !difficulty.every((d) => d >= 0 && d <= 1) || difficulty[0] > difficulty[1]) throw new Error(`--difficulty must be lo,hi within 0..1, got "${opts.difficulty}"`);
+const spec = (split: string, count: number): DatasetSpec => ({ seed: opts.seed, split, count, difficulty });
+const render = async (split: string, count: number): Promise<CropSet> => {
+  let last = 0;
+  const set = await loadOrRenderDataset(spec(split, count), {
+    cacheDir: opts.cacheDir,
+    threads,
+    ...(opts.pinRenderer ? { pinRenderer: opts.pinRenderer } : {}),
+    onProgress: (done, total) => {
+      if (done - last >= 1000 || done === total) {
+        last = done;
+        log(`rendered ${split} ${done}/${total}`);
+      }
+    },
+  });
+  return set;
+};
+const val = await render('val', valCount);
+const test = await render('test', testCount);
+let train = await render('train', trainCount);
+
+if (opts.realCrops) {
+  const real = await readSetFolders(opts.realCrops);
+  log(`real crops: ${real.length} from ${opts.realCrops}, each repeated ${RECIPE.realRepeat}×`);
+  const n = train.count + real.length * RECIPE.realRepeat;
+  const merged: CropSet = { count: n, classes: new Uint8Array(n), sets: new Uint8Array(n), pixels: new Uint8Array(n * CROP_PIXELS) };
+  merged.classes.set(train.classes);
+  merged.sets.set(train.sets);
+  merged.pixels.set(train.pixels);
+  let i = train.count;
+  for (let r = 0; r < RECIPE.realRepeat; r++) {
+    for (const c of real) {
+      merged.classes[i] = FACE_CLASSES.indexOf(classOf(c.set, c.face));
+      merged.sets[i] = DICE_SET_IDS.indexOf(c.set);
+      merged.pixels.set(c.crop.data, i * CROP_PIXELS);
+      i++;
+    }
+  }
+  train = merged;
+}
+
+const config: TrainConfig = {
+  seed: opts.seed,
+  net: RECIPE.net,
+  epochs,
+  batchSize: RECIPE.batchSize,
+  learningRate: RECIPE.learningRate,
+  warmup: RECIPE.warmup,
+  weightDecay: RECIPE.weightDecay,
+  labelSmoothing: RECIPE.labelSmoothing,
+  augment: RECIPE.augment,
+};
+const trainStart = performance.now();
+const trained = await trainClassifier(train, config, {
+  onEpoch: (r) => { log(`epoch ${r.epoch}/${epochs}: loss ${r.loss.toFixed(3)}, train accuracy ${(100 * r.trainAccuracy).toFixed(1)}% (${r.seconds.toFixed(0)} s)`); },
+});
+const trainSeconds = (performance.now() - trainStart) / 1000;
+const model = foldForInference(trained, RECIPE.net, FACE_CLASSES.length);
+trained.dispose();
+
+const valScores = predictCrops(model, val);
+const temperature = fitTemperatureOn(valScores.logits, val);
+const testScores = predictCrops(model, test);
+const before = evaluate(testScores.logits, test, 1);
+const after = evaluate(testScores.logits, test, temperature);
+log(`temperature ${temperature.toFixed(3)}; test accuracy ${(100 * after.overall.accuracy).toFixed(2)}%, ECE ${before.ece.toFixed(4)} → ${after.ece.toFixed(4)}`);
+for (const [set, s] of Object.entries(after.perSet)) log(`  ${set.padEnd(11)} ${(100 * s.accuracy).toFixed(2)}% of ${s.n}`);
+
+await mkdir(opts.out, { recursive: true });
+const bytes = await saveModel(model, opts.out);
+const meta: ModelMeta = {
+  version: 1,
+  classes: [...FACE_CLASSES],
+  crop: { size: 64, scale: 1.15 },
+  preprocessing: DEFAULT_PREPROCESSING,
+  temperature,
+  views: RECIPE.views,
+  net: RECIPE.net,
+  training: {
+    seed: opts.seed,
+    recipe: { ...RECIPE, trainCount, epochs },
+    renderer: opts.pinRenderer ?? rendererHash(),
+    difficulty,
+    backend: backend.name,
+    realCrops: opts.realCrops ? path.basename(opts.realCrops) : null,
+    trainCrops: train.count,
+    trainSeconds: Math.round(trainSeconds),
+    totalSeconds: Math.round((performance.now() - started) / 1000),
+    quick,
+  },
+  metrics: {
+    syntheticTest: {
+      crops: test.count,
+      difficulty,
+      accuracy: after.overall.accuracy,
+      perSet: Object.fromEntries(Object.entries(after.perSet).map(([k, v]) => [k, { n: v.n, accuracy: v.accuracy }])),
+      unmaskedAccuracy: after.unmasked,
+      eceBeforeTemperature: before.ece,
+      eceAfterTemperature: after.ece,
+    },
+    weightBytes: bytes,
+    parameters: model.countParams(),
+  },
+};
+await writeFile(path.join(opts.out, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
+log(`wrote ${opts.out} (${(bytes / 1024).toFixed(0)} KiB of float16 weights, ${model.countParams()} parameters)`);
+model.dispose();

@@ -1,0 +1,179 @@
+/**
+ * The stream reader on frame sequences: a tray that shakes, then lies still, is reported
+ * settled once, after the configured number of still frames, from the last frames' reads;
+ * sensor noise and an exposure drift are not motion; dice are matched across frames by overlap
+ * and voted; a die that flickers or disagrees is marked uncertain instead of guessed.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRng, type Rng } from '../../shared/rng.js';
+import type { DetailedReading } from '../../vision/reader.js';
+import {
+  DEFAULT_SETTLE, DiceStream, INITIAL_SETTLE, greyThumbnail, iou, motionBetween, settleStep, voteFrames,
+  type FrameReader, type SettleState, type VoteInput,
+} from '../../vision/stream.js';
+import type { Box, RgbImage } from '../../vision/types.js';
+
+/** A 160×120 tray with dark squares ("dice") at the given places, plus sensor noise. */
+function frame(rng: Rng, squares: { x: number; y: number }[], options: { noise?: number; gain?: number } = {}): RgbImage {
+  const w = 160, h = 120;
+  const data = new Uint8Array(w * h * 3);
+  const noise = options.noise ?? 3;
+  const gain = options.gain ?? 1;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const inDie = squares.some((s) => x >= s.x && x < s.x + 16 && y >= s.y && y < s.y + 16);
+      const base = (inDie ? 40 : 180) * gain;
+      for (let k = 0; k < 3; k++) data[(y * w + x) * 3 + k] = Math.max(0, Math.min(255, Math.round(base + noise * rng.normal())));
+    }
+  }
+  return { width: w, height: h, data };
+}
+
+function run(motions: (number | undefined)[]): { events: string[]; reads: number[] } {
+  let state: SettleState = INITIAL_SETTLE;
+  const events: string[] = [];
+  const reads: number[] = [];
+  motions.forEach((m, i) => {
+    const step = settleStep(state, m);
+    state = step.state;
+    if (step.event) events.push(`${i}:${step.event}`);
+    if (step.read) reads.push(i);
+  });
+  return { events, reads };
+}
+
+describe('motion between frames', () => {
+  it('sensor noise and a global exposure change are not motion; a moved die is', () => {
+    const rng = createRng('motion');
+    const a = greyThumbnail(frame(rng, [{ x: 20, y: 20 }, { x: 90, y: 50 }]));
+    const noisy = greyThumbnail(frame(rng, [{ x: 20, y: 20 }, { x: 90, y: 50 }], { noise: 6 }));
+    const brighter = greyThumbnail(frame(rng, [{ x: 20, y: 20 }, { x: 90, y: 50 }], { gain: 1.06 }));
+    const moved = greyThumbnail(frame(rng, [{ x: 28, y: 20 }, { x: 90, y: 50 }]));
+    expect(motionBetween(a, noisy)).toBeLessThanOrEqual(DEFAULT_SETTLE.stillBelow);
+    expect(motionBetween(a, brighter)).toBeLessThanOrEqual(DEFAULT_SETTLE.stillBelow);
+    expect(motionBetween(a, moved)).toBeGreaterThan(DEFAULT_SETTLE.stillBelow);
+  });
+
+  it('thumbnails keep the aspect and never exceed the asked side', () => {
+    const t = greyThumbnail(frame(createRng(1), []), 40);
+    expect(t.width).toBeLessThanOrEqual(40);
+    expect(t.width / t.height).toBeCloseTo(160 / 120, 1);
+  });
+
+  it('refuses a malformed frame with a clear message', () => {
+    expect(() => greyThumbnail({ width: 4, height: 4, data: new Uint8Array(10) })).toThrow(/well-formed/);
+  });
+});
+
+describe('settle detection', () => {
+  it('a roll: shaking frames, then four still frames settle once, reading the last three', () => {
+    const big = 0.2, calm = 0.001;
+    const { events, reads } = run([undefined, big, big, big, calm, calm, calm, calm, calm]);
+    // Frame 3 is the first of the still run (it matches frame 4); frames 4, 5, 6 complete it.
+    expect(events).toEqual(['6:settled']);
+    expect(reads).toEqual([4, 5, 6]);
+  });
+
+  it('a die nudged mid-wait restarts the wait quietly; moving after a settle is reported', () => {
+    const big = 0.2, calm = 0.001;
+    const { events } = run([undefined, calm, calm, big, calm, calm, calm, big, calm]);
+    expect(events).toEqual(['6:settled', '7:moving']);
+  });
+
+  it('a tray that is still from the first frame settles after the configured frames', () => {
+    const { events } = run([undefined, 0, 0, 0, 0, 0]);
+    expect(events).toEqual(['3:settled']);
+  });
+
+  it('refuses voting over more frames than the still run', () => {
+    expect(() => settleStep(INITIAL_SETTLE, 0, { stillBelow: 0.01, stillFrames: 2, voteFrames: 3 })).toThrow(/voteFrames/);
+  });
+});
+
+const box = (x: number, y: number, s = 20): Box => [x, y, x + s, y + s];
+const reading = (b: Box, face: string, p: number): VoteInput => {
+  const probabilities: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 };
+  const rest = (1 - p) / 5;
+  for (const k of Object.keys(probabilities)) probabilities[k] = k === face ? p : rest;
+  return { set: 'd6', face, confidence: p, box: b, probabilities };
+};
+
+describe('voting across frames', () => {
+  it('matches dice by overlap even when they jitter a few pixels, and keeps the agreed face', () => {
+    const frames = [
+      [reading(box(10, 10), '4', 0.97), reading(box(60, 10), '2', 0.95)],
+      [reading(box(61, 11), '2', 0.96), reading(box(11, 10), '4', 0.98)],
+      [reading(box(10, 11), '4', 0.96), reading(box(60, 10), '2', 0.97)],
+    ];
+    const voted = voteFrames(frames);
+    expect(voted.map((d) => [d.face, d.seen, d.uncertain])).toEqual([['4', 3, false], ['2', 3, false]]);
+    expect(voted[0]!.confidence).toBeCloseTo((0.97 + 0.98 + 0.96) / 3, 6);
+  });
+
+  it('a die read differently in one frame keeps the majority face but is marked uncertain', () => {
+    const frames = [
+      [reading(box(10, 10), '6', 0.9)],
+      [reading(box(10, 10), '5', 0.55)],
+      [reading(box(10, 10), '6', 0.92)],
+    ];
+    const [d] = voteFrames(frames);
+    expect(d!.face).toBe('6');
+    expect(d!.uncertain).toBe(true);
+  });
+
+  it('a die missing from one frame is uncertain; a flicker seen once is dropped', () => {
+    const frames = [
+      [reading(box(10, 10), '3', 0.99), reading(box(100, 80), '1', 0.99)],
+      [reading(box(10, 10), '3', 0.99)],
+      [],
+    ];
+    const voted = voteFrames(frames);
+    expect(voted).toHaveLength(1);
+    expect(voted[0]).toMatchObject({ face: '3', seen: 2, uncertain: true });
+  });
+
+  it('box overlap is symmetric and 0 for disjoint boxes', () => {
+    expect(iou(box(0, 0), box(10, 0))).toBeCloseTo(iou(box(10, 0), box(0, 0)));
+    expect(iou(box(0, 0), box(10, 0))).toBeCloseTo(200 / 600);
+    expect(iou(box(0, 0), box(50, 50))).toBe(0);
+  });
+});
+
+/** A reader that reports a dark square wherever the frame has one (the frames above are exact). */
+class SquareReader implements FrameReader {
+  calls = 0;
+  async readDetailed(image: RgbImage): Promise<DetailedReading[]> {
+    this.calls++;
+    const out: DetailedReading[] = [];
+    const dark = (x: number, y: number) => x >= 0 && y >= 0 && image.data[(y * image.width + x) * 3]! < 100;
+    for (let y = 0; y + 16 <= image.height; y++) {
+      for (let x = 0; x + 16 <= image.width; x++) {
+        // A square's top-left corner: dark here and below-right, light to the left and above.
+        if (dark(x, y) && dark(x + 8, y + 8) && !dark(x - 1, y + 8) && !dark(x + 8, y - 1)) {
+          out.push({ set: 'd6', face: '5', confidence: 0.95, box: box(x, y, 16), uncertain: false, probabilities: { '1': 0.01, '2': 0.01, '3': 0.01, '4': 0.01, '5': 0.95, '6': 0.01 } });
+        }
+      }
+    }
+    return out;
+  }
+}
+
+describe('DiceStream', () => {
+  it('reports a shaken-then-still tray once, with the dice voted, after reading only the last still frames', async () => {
+    const rng = createRng('stream');
+    const reader = new SquareReader();
+    const stream = new DiceStream(reader, { sets: ['d6'] });
+    const events = [];
+    const place = [{ x: 20, y: 30 }, { x: 100, y: 60 }];
+    for (let i = 0; i < 4; i++) events.push(await stream.push(frame(rng, [{ x: 10 + 15 * i, y: 20 + 7 * i }, { x: 120 - 9 * i, y: 30 + 5 * i }]), i * 33));
+    for (let i = 4; i < 12; i++) events.push(await stream.push(frame(rng, place), i * 33));
+    const happened = events.filter((e) => e !== undefined);
+    expect(happened).toHaveLength(1);
+    expect(happened[0]).toMatchObject({ type: 'settled', at: 7 * 33, frames: 3 });
+    const settled = happened[0] as { dice: { face: string; box: Box; uncertain: boolean }[] };
+    expect(settled.dice.map((d) => [d.face, d.box[0], d.box[1], d.uncertain])).toEqual([['5', 20, 30, false], ['5', 100, 60, false]]);
+    expect(reader.calls).toBe(3);
+    const moved = await stream.push(frame(rng, [{ x: 40, y: 30 }, { x: 100, y: 60 }]), 12 * 33);
+    expect(moved).toEqual({ type: 'moving', at: 12 * 33 });
+  });
+});
