@@ -11,13 +11,21 @@ export interface EvidenceOptions {
   noiseFloor?: number;
   /** Chroma units added likewise (chroma noise is lower than lightness noise). Default 2. */
   chromaFloor?: number;
+  /**
+   * Where `lab` lies in the background's frame: its pixel (x, y) is the background frame's
+   * ((x + originX) / scale, (y + originY) / scale). Lets a window of a finer image be compared
+   * (defaults: origin 0, scale 1).
+   */
+  originX?: number;
+  originY?: number;
+  scale?: number;
 }
 
 /** Bilinear weights of cell centres along one axis, per pixel. */
-function axisWeights(size: number, cell: number, cells: number): { i0: Int32Array; i1: Int32Array; t: Float32Array } {
+function axisWeights(size: number, cell: number, cells: number, origin = 0, scale = 1): { i0: Int32Array; i1: Int32Array; t: Float32Array } {
   const i0 = new Int32Array(size), i1 = new Int32Array(size), t = new Float32Array(size);
   for (let x = 0; x < size; x++) {
-    const u = (x + 0.5) / cell - 0.5;
+    const u = (x + origin + 0.5) / scale / cell - 0.5;
     const f = Math.floor(u);
     const a = Math.min(cells - 1, Math.max(0, f));
     const b = Math.min(cells - 1, Math.max(0, f + 1));
@@ -33,8 +41,8 @@ export function trayEvidence(lab: LabPlanes, bg: Background, options: EvidenceOp
   const floor = options.noiseFloor ?? 2.5;
   const chromaFloor = options.chromaFloor ?? 2;
   const out = new Float32Array(width * height);
-  const xs = axisWeights(width, bg.cell, bg.nx);
-  const ys = axisWeights(height, bg.cell, bg.ny);
+  const xs = axisWeights(width, bg.cell, bg.nx, options.originX, options.scale);
+  const ys = axisWeights(height, bg.cell, bg.ny, options.originY, options.scale);
   const { nx } = bg;
   const gL = bg.L, ga = bg.a, gb = bg.b, gn = bg.noiseL, gc = bg.noiseC;
   const pL = lab.L, pa = lab.a, pb = lab.b;
@@ -63,38 +71,6 @@ export function trayEvidence(lab: LabPlanes, bg: Background, options: EvidenceOp
     }
   }
   return out;
-}
-
-/** The tray at one point, in background-cell-centre coordinates (bilinear, clamped). */
-export interface TrayPoint {
-  L: number;
-  a: number;
-  b: number;
-  /** 1 / (texture + floor), lightness and chroma. */
-  kL: number;
-  kC: number;
-}
-
-export function trayAt(bg: Background, u: number, v: number, options: EvidenceOptions = {}): TrayPoint {
-  const i0 = Math.min(bg.nx - 1, Math.max(0, Math.floor(u)));
-  const j0 = Math.min(bg.ny - 1, Math.max(0, Math.floor(v)));
-  const i1 = Math.min(bg.nx - 1, i0 + 1), j1 = Math.min(bg.ny - 1, j0 + 1);
-  const tx = Math.min(1, Math.max(0, u - i0)), ty = Math.min(1, Math.max(0, v - j0));
-  const at = (g: Float32Array) =>
-    (g[j0 * bg.nx + i0]! * (1 - tx) + g[j0 * bg.nx + i1]! * tx) * (1 - ty) + (g[j1 * bg.nx + i0]! * (1 - tx) + g[j1 * bg.nx + i1]! * tx) * ty;
-  return {
-    L: at(bg.L),
-    a: at(bg.a),
-    b: at(bg.b),
-    kL: 1 / (at(bg.noiseL) + (options.noiseFloor ?? 2.5)),
-    kC: 1 / (at(bg.noiseC) + (options.chromaFloor ?? 2)),
-  };
-}
-
-/** The same evidence as `trayEvidence`, for one Lab colour against one tray point. */
-export function evidenceAgainst(t: TrayPoint, L: number, a: number, b: number): number {
-  const dL = (L - t.L) * t.kL, da = (a - t.a) * t.kC, db = (b - t.b) * t.kC;
-  return Math.sqrt(dL * dL + da * da + db * db);
 }
 
 /**

@@ -6,11 +6,12 @@
  * like a die; then measure each die's box at full working size. Why classical and not a learned
  * detector: see docs/notes/vision-locate.md (speed on the wasm backend, and no training data bias).
  */
-import { rgbToLab } from '../image/color.js';
+import { cropRect } from '../image/image.js';
 import type { Box, RgbImage } from '../types.js';
+import type { DieDetector } from './detector/index.js';
 import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
-import { edgeEvidence, evidenceAgainst, trayAt, trayEvidence } from './evidence.js';
+import { edgeEvidence, trayEvidence } from './evidence.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
 import { dilate3, fillHoles, hysteresis, open3, union, type Mask } from './mask.js';
 import { buildPyramid } from './pyramid.js';
@@ -37,6 +38,13 @@ export interface LocateOptions {
   /** Edge strength (in units of the tray's own edges) that starts / extends an outline (defaults 8 / 4). */
   edgeSeed?: number;
   edgeGrow?: number;
+  /**
+   * The learned detector (from `loadDieDetector()`): when given, it finds the dice and the
+   * classical segmentation is not run. Without it, classical segmentation only.
+   */
+  detector?: DieDetector;
+  /** Detector heat at or above which a die is reported (default: the threshold stored with the weights). */
+  detectorThreshold?: number;
 }
 
 /** Shape limits of one die seen from above (a tilted die shows a side face: up to ~1.5:1). */
@@ -167,37 +175,47 @@ function splitAlongAxis(labels: Int32Array, width: number, r: Region, limits: Li
  */
 function refineBox(piece: Piece, labels: Int32Array, coarseW: number, coarseH: number, fine: RgbImage, step: number, bg: Background, grow: number): { box: Box; contrast: number } {
   const { ox, oy, w, h, parts, id } = piece;
-  const allowed = (cx: number, cy: number): boolean => {
-    if (cx < 0 || cy < 0 || cx >= coarseW || cy >= coarseH) return false;
-    const lx = cx - ox, ly = cy - oy;
-    const inWindow = lx >= 0 && ly >= 0 && lx < w && ly < h;
-    if (inWindow && parts[ly * w + lx] === id) return true;
-    if (labels[cy * coarseW + cx] !== 0) return false;
-    for (let dy = -1; dy <= 1; dy++) {
-      for (let dx = -1; dx <= 1; dx++) {
-        const ax = lx + dx, ay = ly + dy;
-        if (ax >= 0 && ay >= 0 && ax < w && ay < h && parts[ay * w + ax] === id) return true;
+  // Coarse pixels the piece may claim: its own, and unclaimed ones next to it.
+  const cw = w + 2, ch = h + 2;
+  const allowed = new Uint8Array(cw * ch);
+  for (let ly = -1; ly <= h; ly++) {
+    for (let lx = -1; lx <= w; lx++) {
+      const cx = lx + ox, cy = ly + oy;
+      if (cx < 0 || cy < 0 || cx >= coarseW || cy >= coarseH) continue;
+      const own = lx >= 0 && ly >= 0 && lx < w && ly < h && parts[ly * w + lx] === id;
+      let ok = own;
+      if (!own && labels[cy * coarseW + cx] === 0) {
+        for (let dy = -1; dy <= 1 && !ok; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const ax = lx + dx, ay = ly + dy;
+            if (ax >= 0 && ay >= 0 && ax < w && ay < h && parts[ay * w + ax] === id) {
+              ok = true;
+              break;
+            }
+          }
+        }
       }
+      allowed[(ly + 1) * cw + lx + 1] = ok ? 1 : 0;
     }
-    return false;
-  };
+  }
   const fx0 = Math.max(0, (ox - 1) * step), fy0 = Math.max(0, (oy - 1) * step);
   const fx1 = Math.min(fine.width, (ox + w + 1) * step), fy1 = Math.min(fine.height, (oy + h + 1) * step);
   const fw = fx1 - fx0, fh = fy1 - fy0;
+  const window = cropRect(fine, fx0, fy0, fx1, fy1);
+  const ev = trayEvidence(toLabPlanes(window), bg, { originX: fx0, originY: fy0, scale: step });
   const rowCount = new Int32Array(fh), colCount = new Int32Array(fw);
-  const cellPx = bg.cell * step;
   let evSum = 0, evN = 0;
-  for (let y = fy0; y < fy1; y++) {
-    for (let x = fx0; x < fx1; x++) {
-      if (!allowed(Math.floor(x / step), Math.floor(y / step))) continue;
-      const p = (y * fine.width + x) * 3;
-      const [L, a, b] = rgbToLab(fine.data[p]!, fine.data[p + 1]!, fine.data[p + 2]!);
-      const ev = evidenceAgainst(trayAt(bg, (x + 0.5) / cellPx - 0.5, (y + 0.5) / cellPx - 0.5), L, a, b);
-      evSum += ev;
+  for (let y = 0; y < fh; y++) {
+    const ay = Math.floor((y + fy0) / step) - oy + 1;
+    for (let x = 0; x < fw; x++) {
+      const ax = Math.floor((x + fx0) / step) - ox + 1;
+      if (ax < 0 || ay < 0 || ax >= cw || ay >= ch || !allowed[ay * cw + ax]) continue;
+      const v = ev[y * fw + x]!;
+      evSum += v;
       evN++;
-      if (ev >= grow) {
-        rowCount[y - fy0]!++;
-        colCount[x - fx0]!++;
+      if (v >= grow) {
+        rowCount[y]!++;
+        colCount[x]!++;
       }
     }
   }
@@ -209,11 +227,27 @@ function refineBox(piece: Piece, labels: Int32Array, coarseW: number, coarseH: n
   };
   const x0 = first(colCount), x1 = last(colCount), y0 = first(rowCount), y1 = last(rowCount);
   const contrast = evN ? evSum / evN : 0;
-  if (x0 < 0 || y0 < 0) {
-    const box: Box = [ox * step, oy * step, (ox + w) * step, (oy + h) * step];
-    return { box, contrast };
+  // The piece's own extent in the coarse mask (its window may hold other pieces too).
+  let px0 = w, py0 = h, px1 = 0, py1 = 0;
+  for (let ly = 0; ly < h; ly++) {
+    for (let lx = 0; lx < w; lx++) {
+      if (parts[ly * w + lx] !== id) continue;
+      if (lx < px0) px0 = lx;
+      if (lx + 1 > px1) px1 = lx + 1;
+      if (ly < py0) py0 = ly;
+      if (ly + 1 > py1) py1 = ly + 1;
+    }
   }
-  return { box: [fx0 + x0, fy0 + y0, fx0 + x1 + 1, fy0 + y1 + 1], contrast };
+  const coarseBox: Box = [(ox + px0) * step, (oy + py0) * step, (ox + px1) * step, (oy + py1) * step];
+  if (x0 < 0 || y0 < 0) return { box: coarseBox, contrast };
+  // Where the body barely differs from the tray (a white die's lit side), the fine edge can fall
+  // well inside the die: never move a side more than a coarse pixel and a half from the mask's.
+  const lim = 1.5 * step;
+  const clampTo = (v: number, ref: number) => Math.min(ref + lim, Math.max(ref - lim, v));
+  return {
+    box: [clampTo(fx0 + x0, coarseBox[0]), clampTo(fy0 + y0, coarseBox[1]), clampTo(fx0 + x1 + 1, coarseBox[2]), clampTo(fy0 + y1 + 1, coarseBox[3])],
+    contrast,
+  };
 }
 
 /**
@@ -253,6 +287,7 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   const seed = options.seedContrast ?? 7;
   const grow = options.growContrast ?? 3.5;
   const pyr = buildPyramid(image, options.maxSide ?? 640);
+  if (options.detector) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
   const { coarse, fine, step } = pyr;
   const lab = toLabPlanes(coarse);
   const bg = estimateBackground(lab);
@@ -280,4 +315,20 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
     }
   }
   return found.sort((p, q) => q.score - p.score);
+}
+
+/** The learned path: the detector's boxes, scaled to the input, filtered by size. */
+function detectWith(detector: DieDetector, fine: RgbImage, fineScale: number, image: RgbImage, options: LocateOptions): LocatedDie[] {
+  const minSize = options.minSize ?? 14;
+  const maxSize = options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height));
+  return detector
+    .detect(fine, options.detectorThreshold)
+    .map((d) => ({
+      box: [d.box[0] * fineScale, d.box[1] * fineScale, Math.min(image.width, d.box[2] * fineScale), Math.min(image.height, d.box[3] * fineScale)] as Box,
+      score: d.score,
+    }))
+    .filter((d) => {
+      const side = Math.max(d.box[2] - d.box[0], d.box[3] - d.box[1]);
+      return side >= minSize * 0.7 && side <= maxSize * 1.5;
+    });
 }

@@ -1,0 +1,56 @@
+/**
+ * vision/locate: how long finding the dice of one 640×640 frame with 25 dice takes, out of the
+ * 60 ms the whole read (locate + classify) may take. Both locators are timed: the learned
+ * detector (the default the reader uses) and the classical segmentation. Median wall-clock time
+ * over the runs and CPU time of this process (the machine is shared; wall time swings with load).
+ */
+import { createRng } from '../../shared/rng.js';
+import { loadDieDetector } from '../../vision/locate/detector/index.js';
+import { locateDice } from '../../vision/locate/index.js';
+import { renderScene } from '../../vision/synth/index.js';
+import type { RgbImage } from '../../vision/types.js';
+import type { BenchModule, Figure } from './types.js';
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+function measure(frames: RgbImage[], run: (f: RgbImage) => unknown, runs: number): { median: number; cpu: number } {
+  for (const f of frames) run(f); // warm up the JIT and the backend
+  const times: number[] = [];
+  const c0 = cpuMs();
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    run(frames[i % frames.length]!);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[times.length >> 1]!, cpu: (cpuMs() - c0) / runs };
+}
+
+const bench: BenchModule = {
+  title: 'vision locate',
+  async figures({ quick }) {
+    const rng = createRng('bench-locate');
+    const frames = Array.from({ length: quick ? 1 : 3 }, () => renderScene(rng.fork(), { dice: 25, dieSize: [24, 90] }).image);
+    const runs = quick ? 3 : 30;
+    const detector = await loadDieDetector();
+    try {
+      const learned = measure(frames, (f) => locateDice(f, { detector }), runs);
+      const classical = measure(frames, (f) => locateDice(f), runs);
+      const note = `640×640, 25 dice, ${runs} runs`;
+      const figures: Figure[] = [
+        { id: 'locate.detector.ms', label: 'locate 25 dice, learned detector (wall, median)', value: learned.median, unit: 'ms', note: `${note}, ${detector.backend}` },
+        { id: 'locate.detector.cpu.ms', label: 'locate 25 dice, learned detector (CPU time)', value: learned.cpu, unit: 'ms' },
+        { id: 'locate.classical.ms', label: 'locate 25 dice, classical (wall, median)', value: classical.median, unit: 'ms', note },
+        { id: 'locate.classical.cpu.ms', label: 'locate 25 dice, classical (CPU time)', value: classical.cpu, unit: 'ms' },
+      ];
+      return figures;
+    } finally {
+      detector.dispose();
+    }
+  },
+};
+
+export default bench;
