@@ -4,7 +4,7 @@
  * worm to move now, and the referee's "moved" and "declare the winner".
  */
 import { useState } from 'preact/hooks';
-import type { Bid, VoidReason, WormUpMove, WormUpState } from '../../../../shared/games/worm-up/index.js';
+import type { BidResult, Round, VoidReason, WormUpMove, WormUpState } from '../../../../shared/games/worm-up/index.js';
 import { legalMoves, wormUp } from '../../../../shared/games/worm-up/index.js';
 import type { TableSnapshot } from '../../../../shared/protocol.js';
 import { css } from '../logic/colors.js';
@@ -26,6 +26,32 @@ function describe(move: WormUpMove, name: (id: string) => string): string {
     default:
       return move.type;
   }
+}
+
+function Bids({ round, seat }: { round: Round; seat: (id: string) => { name: string; color: string } | undefined }) {
+  return (
+    <div class="bids">
+      {round.bids.map((b: BidResult) => {
+        const p = seat(b.player);
+        return (
+          <div key={b.player} class={`bid${b.void.length ? ' void' : ''}`} data-testid={`bid-${b.player}`} data-void={b.void.join(',')}>
+            <DieFace set="wurmeln" face={b.bid} color={p?.color} size={52} />
+            <span class="bid-name">{p?.name ?? b.player}</span>
+            {b.void.length ? <span class="small why">void: {b.void.map((v) => WHY[v]).join(', ')}</span> : <span class="small ok">moves</span>}
+          </div>
+        );
+      })}
+      {round.ghost && (
+        <div class="bid ghost" data-testid="ghost">
+          <span class="dice-mini">
+            <DieFace set="wurmeln" face={round.ghost.dice[0]} color="grey" size={30} />
+            <DieFace set="wurmeln" face={round.ghost.dice[1]} color="grey" size={30} />
+          </span>
+          <span class="bid-name">Ghost: {round.ghost.bid}</span>
+        </div>
+      )}
+    </div>
+  );
 }
 
 export function WormUpScreen({ snapshot }: { snapshot: TableSnapshot }) {
@@ -65,30 +91,17 @@ export function WormUpScreen({ snapshot }: { snapshot: TableSnapshot }) {
         </section>
       )}
 
+      {!round && d.lastRound && (
+        <section class="card" data-testid="last-round">
+          <h2>Round {d.lastRound.number}</h2>
+          <Bids round={d.lastRound} seat={seat} />
+          {d.lastRound.order.length === 0 && <p class="muted small">No bid was valid: no worm moved.</p>}
+        </section>
+      )}
       {round && (
         <section class="card" data-testid="bids">
           <h2>Round {round.number}: the bids</h2>
-          <div class="bids">
-            {round.bids.map((b) => {
-              const p = seat(b.player);
-              return (
-                <div key={b.player} class={`bid${b.void.length ? ' void' : ''}`} data-testid={`bid-${b.player}`} data-void={b.void.join(',')}>
-                  <DieFace set="wurmeln" face={b.bid} color={p?.color} size={52} />
-                  <span class="bid-name">{name(b.player)}</span>
-                  {b.void.length ? <span class="small why">void: {b.void.map((v) => WHY[v]).join(', ')}</span> : <span class="small ok">moves</span>}
-                </div>
-              );
-            })}
-            {round.ghost && (
-              <div class="bid ghost" data-testid="ghost">
-                <span class="dice-mini">
-                  <DieFace set="wurmeln" face={round.ghost.dice[0]} color="grey" size={30} />
-                  <DieFace set="wurmeln" face={round.ghost.dice[1]} color="grey" size={30} />
-                </span>
-                <span class="bid-name">Ghost: {round.ghost.bid}</span>
-              </div>
-            )}
-          </div>
+          <Bids round={round} seat={seat} />
           {state.phase === 'x' && d.xPlayer && (
             <div data-testid="x-choice">
               <p>
@@ -166,4 +179,3 @@ export function WormUpScreen({ snapshot }: { snapshot: TableSnapshot }) {
   );
 }
 
-export type { Bid };

@@ -64,7 +64,7 @@ export function diceFromCounts(set: DiceSetId, counts: Record<string, number>): 
   return out;
 }
 
-/** True when the request is many dice of one set with no roles (The worm is drawn): enter counts. */
+/** True when the request names no roles (The worm is drawn): count each face instead. */
 export function countsEntry(request: DiceRequest): boolean {
-  return !request.slots?.length && (request.count?.max ?? 1) > 3;
+  return !request.slots?.length;
 }

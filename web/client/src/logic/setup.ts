@@ -43,6 +43,8 @@ export interface SetupForm {
   twidDice: 'worm' | 'd6';
   derbyRules: 'basic' | 'advanced';
   slalom: boolean;
+  /** Obstacle tiles dealt out (variant 1: fewer); null: all of them. */
+  obstacleTiles: number | null;
 }
 
 export const CHAPTERS: readonly { id: string; title: string }[] = CHAPTER_IDS.map((id) => {
@@ -60,7 +62,7 @@ export function defaultSeats(n: number): SeatForm[] {
 }
 
 export function defaultForm(game: GameId = 'worm-and-cozy'): SetupForm {
-  return { game, seats: defaultSeats(GAME_INFO[game].players.min === 1 ? 1 : 2), chapter: CHAPTERS[0]?.id ?? 'clew-1', cozyDice: 'standard', preset: 'seed', twidDice: 'worm', derbyRules: 'basic', slalom: false };
+  return { game, seats: defaultSeats(GAME_INFO[game].players.min === 1 ? 1 : 2), chapter: CHAPTERS[0]?.id ?? 'clew-1', cozyDice: 'standard', preset: 'seed', twidDice: 'worm', derbyRules: 'basic', slalom: false, obstacleTiles: null };
 }
 
 /** The form for the game now at the table: its seats and options, so "start again" is one tap. */
@@ -74,6 +76,7 @@ export function formFromTable(game: GameId, options: unknown, players: PlayerInf
   if (o.diceSet === 'worm' || o.diceSet === 'd6') form.twidDice = o.diceSet;
   if (o.rules === 'basic' || o.rules === 'advanced') form.derbyRules = o.rules;
   if (typeof o.slalom === 'boolean') form.slalom = o.slalom;
+  if (typeof o.obstacleTiles === 'number') form.obstacleTiles = o.obstacleTiles;
   return form;
 }
 
@@ -103,7 +106,12 @@ export function setupOptions(form: SetupForm): unknown {
     case 'worm-up':
       return { players };
     case 'worm-derby':
-      return form.slalom ? { players, rules: form.derbyRules, slalom: true } : { players, rules: form.derbyRules };
+      return {
+        players,
+        rules: form.derbyRules,
+        ...(form.slalom ? { slalom: true } : {}),
+        ...(form.obstacleTiles !== null && !form.slalom ? { obstacleTiles: form.obstacleTiles } : {}),
+      };
     case 'tapeworm':
       return { players };
   }

@@ -11,6 +11,9 @@ import { Hardware } from '../ui/Hardware.js';
 import { Qr } from '../ui/Qr.js';
 import { go } from '../ui/route.js';
 
+/** A piecepack's 24 tiles less the start line (2) and the pylon (1). */
+const OBSTACLE_TILES = 21;
+
 function Choice<T extends string>({ value, options, onChange, name }: { value: T; options: readonly { id: T; label: string }[]; onChange: (v: T) => void; name: string }) {
   return (
     <div class="choices" role="radiogroup" aria-label={name}>
@@ -70,7 +73,7 @@ function Seats({ form, setForm }: { form: SetupForm; setForm: (f: SetupForm) => 
                 <button key={c} role="radio" aria-checked={s.color === c} class={`swatch-btn${s.color === c ? ' on' : ''}`} style={{ background: css(c) }} aria-label={c} onClick={() => { update(i, { color: c }); setColouring(null); }} />
               ))}
               {info.colors === 'optional' && (
-                <button class="btn small" onClick={() => { update(i, { color: undefined as unknown as string }); setColouring(null); }}>
+                <button class="btn small" onClick={() => { setForm({ ...form, seats: form.seats.map((x, j) => (j === i ? { name: x.name } : x)) }); setColouring(null); }}>
                   none
                 </button>
               )}
@@ -125,8 +128,20 @@ function GameOptions({ form, setForm }: { form: SetupForm; setForm: (f: SetupFor
         <>
           <Choice name="derby-rules" value={form.derbyRules} onChange={(v) => setForm({ ...form, derbyRules: v })} options={[{ id: 'basic', label: 'Basic' }, { id: 'advanced', label: 'Cannibal worms' }]} />
           <label class="check">
-            <input type="checkbox" checked={form.slalom} onChange={(e) => setForm({ ...form, slalom: (e.target as HTMLInputElement).checked })} /> Slalom
+            <input type="checkbox" checked={form.slalom} onChange={(e) => setForm({ ...form, slalom: (e.target as HTMLInputElement).checked })} data-testid="slalom" /> Slalom (no movable obstacles)
           </label>
+          {!form.slalom && (
+            <div class="stepper" data-testid="obstacles">
+              <span>Obstacle tiles</span>
+              <button class="btn small" aria-label="fewer obstacle tiles" onClick={() => setForm({ ...form, obstacleTiles: Math.max(0, (form.obstacleTiles ?? OBSTACLE_TILES) - 1) })} data-testid="obstacles-less">
+                −
+              </button>
+              <b data-testid="obstacles-count">{form.obstacleTiles ?? OBSTACLE_TILES}</b>
+              <button class="btn small" aria-label="more obstacle tiles" onClick={() => setForm({ ...form, obstacleTiles: Math.min(OBSTACLE_TILES, (form.obstacleTiles ?? OBSTACLE_TILES) + 1) })}>
+                +
+              </button>
+            </div>
+          )}
         </>
       );
     default:
