@@ -24,38 +24,10 @@ import { evaluate, fitTemperatureOn } from '../vision/model/evaluate.js';
 import { saveModel } from '../vision/model/io.js';
 import { readSetFolders } from '../vision/model/labelled-folder.js';
 import type { ModelMeta } from '../vision/model/meta.js';
-import { foldForInference, type NetConfig } from '../vision/model/net.js';
+import { foldForInference } from '../vision/model/net.js';
 import { DEFAULT_PREPROCESSING } from '../vision/model/preprocess.js';
 import { predictCrops, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
-
-/** The committed model's recipe. */
-export const RECIPE = {
-  seed: 'clew-faces-1',
-  trainCount: 24_000,
-  valCount: 2_000,
-  testCount: 2_800,
-  difficulty: [0.3, 1] as [number, number],
-  net: {
-    blocks: [
-      { filters: 16, kernel: 3, stride: 2 },
-      { filters: 32, kernel: 3, stride: 2 },
-      { filters: 64, kernel: 3, stride: 2 },
-      { filters: 128, kernel: 3, stride: 2 },
-    ],
-    batchNorm: true,
-    dropout: 0.2,
-  } satisfies NetConfig,
-  epochs: 12,
-  batchSize: 64,
-  learningRate: 2e-3,
-  warmup: 0.03,
-  weightDecay: 1e-4,
-  labelSmoothing: 0.05,
-  augment: 1,
-  /** Times each real labelled crop is repeated per epoch. */
-  realRepeat: 8,
-  views: 1 as 1 | 2 | 4,
-};
+import { RECIPE } from '../vision/model/recipe.js';
 
 const program = new Command()
   .name('train')

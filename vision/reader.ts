@@ -179,10 +179,11 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
         }
       }
       const { embeddings } = classifier.score(views);
-      const cal = fitCalibration(set, embeddings.map((e, i) => ({ face: faces[i]!, embedding: e })), classifier.head, {
+      const fitted = fitCalibration(set, embeddings.map((e, i) => ({ face: faces[i]!, embedding: e })), classifier.head, {
         modelId,
         createdAt: commitOptions.createdAt ?? new Date().toISOString(),
       });
+      const cal: Calibration = { ...fitted, counts: counts(set).counts }; // crops, not views
       if (store && commitOptions.persist !== false) await store.save(cal);
       active.set(set, cal);
       pending.delete(set);

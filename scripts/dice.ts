@@ -1,0 +1,132 @@
+/**
+ * `npm run --silent dice -- --set d6 --json FILE...`: reads the dice in images (a stable
+ * contract other tools rely on).
+ *
+ *   frames:  {"file":…,"dice":[{"face":"4","confidence":0.97,"box":[x0,y0,x1,y1],"color":"red","uncertain":false}]}
+ *   --crop:  {"file":…,"face":"4","confidence":0.97,"uncertain":false}   (each image is one die)
+ *   errors:  {"file":…,"error":"…"}   (that file only; the others are still read; exit code 1)
+ *
+ * --set takes dice set ids (comma-separated for several; then each die also says its "set").
+ * --calibration DIR applies a calibration from labelled crops DIR/<face>/*.jpg first.
+ * TensorFlow.js and the model load only after the arguments are checked, and once.
+ */
+import { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
+
+interface Options {
+  set: string;
+  json?: boolean;
+  crop?: boolean;
+  calibration?: string;
+  palette?: string;
+  framing: string;
+  model?: string;
+  backend?: string;
+}
+
+const program = new Command()
+  .name('dice')
+  .description('read the dice in images')
+  .argument('<files...>', 'images (JPEG, PNG, WebP)')
+  .requiredOption('--set <ids>', `dice set(s) in play, comma-separated: ${DICE_SET_IDS.join(', ')}`)
+  .option('--json', 'one JSON object per line')
+  .option('--crop', 'each image is one die (already cropped)')
+  .option('--calibration <dir>', 'apply a calibration from labelled crops DIR/<face>/*.jpg')
+  .option('--palette <colours>', `die colours to name, comma-separated (default: all of ${Object.keys(DIE_COLORS).join(', ')})`)
+  .option('--framing <mode>', 'with --crop: whole (the image is the die) or locate (find the die in the image)', 'whole')
+  .option('--model <dir>', 'model directory (default: the committed model)')
+  .option('--backend <name>', 'tfjs backend: tensorflow, wasm or cpu')
+  .showHelpAfterError();
+
+function fail(message: string): never {
+  process.stderr.write(`dice: ${message}\n`);
+  process.exit(2);
+}
+
+program.parse();
+const files = program.args;
+const opts = program.opts<Options>();
+const sets = opts.set.split(',').map((s) => s.trim()).filter(Boolean);
+const badSet = sets.find((s) => !DICE_SET_IDS.includes(s as DiceSetId));
+if (sets.length === 0 || badSet !== undefined) fail(`--set: "${badSet ?? opts.set}" is not a dice set (${DICE_SET_IDS.join(', ')})`);
+const palette = opts.palette ? opts.palette.split(',').map((c) => c.trim()).filter(Boolean) : Object.keys(DIE_COLORS);
+const badColour = palette.find((c) => !(c in DIE_COLORS));
+if (badColour !== undefined) fail(`--palette: "${badColour}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
+if (opts.framing !== 'whole' && opts.framing !== 'locate') fail(`--framing must be whole or locate, got "${opts.framing}"`);
+if (opts.backend !== undefined && !['tensorflow', 'wasm', 'cpu'].includes(opts.backend)) fail(`--backend must be tensorflow, wasm or cpu, got "${opts.backend}"`);
+
+// Heavy modules only now that the arguments are sound.
+const { loadDiceReader } = await import('../vision/reader.js');
+const { decodeImage } = await import('../vision/image/decode.js');
+const { readFaceFolders } = await import('../vision/model/labelled-folder.js');
+
+const reader = await loadDiceReader({
+  ...(opts.model ? { modelDir: opts.model } : {}),
+  ...(opts.backend ? { backend: opts.backend as 'wasm' } : {}),
+  cropFraming: opts.framing as 'whole' | 'locate',
+});
+
+if (opts.calibration) {
+  const calSet = sets[0] as DiceSetId;
+  if (sets.length > 1) process.stderr.write(`dice: --calibration applies to the first set, ${calSet}\n`);
+  try {
+    const labelled = await readFaceFolders(calSet, opts.calibration, opts.framing as 'whole' | 'locate');
+    for (const l of labelled) reader.calibration.add(calSet, l.face, l.crop);
+    await reader.calibration.commit(calSet, { persist: false });
+  } catch (error) {
+    fail(`--calibration: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
+const several = sets.length > 1;
+let failed = false;
+
+for (const file of files) {
+  let line: Record<string, unknown>;
+  try {
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await readFile(file));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not an image' : error instanceof Error ? error.message : String(error));
+    }
+    const image = await decodeImage(bytes);
+    const readOptions = { sets: sets as DiceSetId[], palette };
+    if (opts.crop) {
+      const [r] = await reader.readCrops([image], readOptions);
+      line = { file, ...(several ? { set: r!.set } : {}), face: r!.face, confidence: round(r!.confidence), ...(r!.color ? { color: r!.color } : {}), uncertain: r!.uncertain };
+    } else {
+      const dice = await reader.read(image, readOptions);
+      line = {
+        file,
+        dice: dice.map((d) => ({
+          ...(several ? { set: d.set } : {}),
+          face: d.face,
+          confidence: round(d.confidence),
+          box: d.box.map((v) => Math.round(v)),
+          ...(d.color ? { color: d.color } : {}),
+          uncertain: d.uncertain,
+        })),
+      };
+    }
+  } catch (error) {
+    failed = true;
+    line = { file, error: (error instanceof Error ? error.message : String(error)).replace(/^decodeImage: /, '') };
+  }
+  if (opts.json) {
+    process.stdout.write(JSON.stringify(line) + '\n');
+  } else if ('error' in line) {
+    process.stdout.write(`${file}: error: ${String(line.error)}\n`);
+  } else if (opts.crop) {
+    process.stdout.write(`${file}: ${String(line.face)} (${(100 * Number(line.confidence)).toFixed(1)}%${line.uncertain ? ', please confirm' : ''})\n`);
+  } else {
+    const dice = line.dice as { face: string; confidence: number; color?: string; uncertain: boolean; set?: string }[];
+    const text = dice.length === 0 ? 'no dice found' : dice.map((d) => `${d.color ? d.color + ' ' : ''}${d.set ? d.set + ':' : ''}${d.face} (${(100 * d.confidence).toFixed(0)}%${d.uncertain ? '?' : ''})`).join(', ');
+    process.stdout.write(`${file}: ${text}\n`);
+  }
+}
+reader.dispose();
+process.exitCode = failed ? 1 : 0;

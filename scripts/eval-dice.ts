@@ -1,0 +1,180 @@
+/**
+ * `npm run eval:dice`: how well clew reads dice, as markdown for the README.
+ *
+ *   1. real Catan crops (d6), no calibration: accuracy per face and the confusion matrix;
+ *   2. the same after calibrating with 5 crops per face from that folder (seeded choice),
+ *      scored on the remaining crops;
+ *   3. the real Catan frames: dice found / missed / spurious against the labelled boxes;
+ *   4. a seeded synthetic test split (never used in training): accuracy per dice set.
+ *
+ * Reads ../shared/dice-real by default (or --real DIR). Validation only: nothing here feeds
+ * training or thresholds. Not part of `npm test`.
+ */
+import { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DICE_SETS, DICE_SET_IDS } from '../shared/dice.js';
+import { createRng } from '../shared/rng.js';
+import { decodeImage } from '../vision/image/decode.js';
+import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
+import { evaluate } from '../vision/model/evaluate.js';
+import { loadDiceReader } from '../vision/reader.js';
+import { iou } from '../vision/stream.js';
+import type { Box, RgbImage } from '../vision/types.js';
+
+const program = new Command()
+  .name('eval:dice')
+  .option('--real <dir>', 'folder of real photos (labels.csv, catan-crops/, frames.csv, catan-frames/)', '../shared/dice-real')
+  .option('--model <dir>', 'model directory (default: the committed model)')
+  .option('--framing <mode>', 'how crops are framed: whole or locate', 'whole')
+  .option('--views <n>', 'test-time views (1, 2 or 4); default from the model')
+  .option('--no-synthetic', 'skip the synthetic test split')
+  .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
+  .parse();
+const opts = program.opts<{ real: string; model?: string; framing: string; views?: string; synthetic: boolean; cacheDir: string }>();
+
+const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+const out: string[] = [];
+const say = (line = '') => { out.push(line); process.stdout.write(line + '\n'); };
+
+function csv(text: string): Record<string, string>[] {
+  const [head, ...rows] = text.trim().split(/\r?\n/);
+  const keys = head!.split(',');
+  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [keys[i]!, v])));
+}
+
+async function image(file: string): Promise<RgbImage> {
+  return decodeImage(new Uint8Array(await readFile(file)));
+}
+
+if (!existsSync(opts.real)) {
+  process.stderr.write(`eval:dice: ${opts.real} not found (pass --real DIR)\n`);
+  process.exit(2);
+}
+const views = opts.views ? (Number(opts.views) as 1 | 2 | 4) : undefined;
+const reader = await loadDiceReader({ ...(opts.model ? { modelDir: opts.model } : {}), cropFraming: opts.framing as 'whole' | 'locate', ...(views ? { views } : {}) });
+const faces = DICE_SETS.d6.faces;
+
+say(`## Dice reading: evaluation`);
+say();
+say(`Model ${reader.modelId}, backend ${reader.backend}, crop framing "${opts.framing}"${views ? `, ${views} views` : ''}.`);
+say();
+
+// ---------------------------------------------------------------- 1. crops, no calibration
+const labels = csv(await readFile(path.join(opts.real, 'labels.csv'), 'utf8'));
+const crops = await Promise.all(labels.map((l) => image(path.join(opts.real, l.file!))));
+const truth = labels.map((l) => l.face!);
+
+async function scoreCrops(indices: number[]): Promise<{ correct: number; confusion: number[][]; perFace: Map<string, [number, number]> }> {
+  const readings = await reader.readCrops(indices.map((i) => crops[i]!), { sets: ['d6'] });
+  const confusion = faces.map(() => faces.map(() => 0));
+  const perFace = new Map<string, [number, number]>(faces.map((f) => [f, [0, 0]]));
+  let correct = 0;
+  readings.forEach((r, k) => {
+    const t = truth[indices[k]!]!;
+    confusion[faces.indexOf(t)]![faces.indexOf(r.face)]!++;
+    const pf = perFace.get(t)!;
+    pf[1]++;
+    if (r.face === t) { correct++; pf[0]++; }
+  });
+  return { correct, confusion, perFace };
+}
+
+function table(result: Awaited<ReturnType<typeof scoreCrops>>, n: number): void {
+  say(`| face | crops | correct | accuracy |`);
+  say(`|---|---|---|---|`);
+  for (const f of faces) {
+    const [c, t] = result.perFace.get(f)!;
+    say(`| ${f} | ${t} | ${c} | ${t ? pct(c / t) : '–'} |`);
+  }
+  say(`| **all** | ${n} | ${result.correct} | **${pct(result.correct / n)}** |`);
+  say();
+  say(`Confusion (rows: true face, columns: read as):`);
+  say();
+  say(`| true \\ read | ${faces.join(' | ')} |`);
+  say(`|---|${faces.map(() => '---').join('|')}|`);
+  faces.forEach((f, i) => say(`| ${f} | ${result.confusion[i]!.join(' | ')} |`));
+  say();
+}
+
+const all = labels.map((_, i) => i);
+const uncal = await scoreCrops(all);
+say(`### Real Catan crops (${all.length}), no calibration (target ≥ 95%)`);
+say();
+table(uncal, all.length);
+
+// ---------------------------------------------------------------- 2. calibrated
+const rng = createRng('eval-dice-calibration');
+const chosen = new Set<number>();
+for (const f of faces) for (const i of rng.shuffle(all.filter((i) => truth[i] === f)).slice(0, 5)) chosen.add(i);
+for (const i of chosen) reader.calibration.add('d6', truth[i]!, crops[i]!);
+const started = performance.now();
+await reader.calibration.commit('d6', { persist: false, createdAt: 'eval' });
+const calSeconds = (performance.now() - started) / 1000;
+const rest = all.filter((i) => !chosen.has(i));
+const cal = await scoreCrops(rest);
+say(`### After calibrating with 5 crops per face (seeded), on the other ${rest.length} (target ≥ 99.5%)`);
+say();
+say(`Calibration took ${calSeconds.toFixed(1)} s here.`);
+say();
+table(cal, rest.length);
+await reader.calibration.undo('d6');
+
+// ---------------------------------------------------------------- 3. frames
+const frameRows = csv(await readFile(path.join(opts.real, 'frames.csv'), 'utf8'));
+const byFrame = new Map<string, Box[]>();
+for (const r of frameRows) {
+  const list = byFrame.get(r.file!) ?? [];
+  list.push([Number(r.xmin), Number(r.ymin), Number(r.xmax), Number(r.ymax)]);
+  byFrame.set(r.file!, list);
+}
+say(`### Real Catan frames: dice found (target: all found, none spurious)`);
+say();
+say(`| frame | dice | found | missed | spurious | read as |`);
+say(`|---|---|---|---|---|---|`);
+let found = 0, missed = 0, spurious = 0, total = 0;
+for (const [file, boxes] of byFrame) {
+  const frame = await image(path.join(opts.real, file));
+  const dice = await reader.read(frame, { sets: ['d6'] });
+  const used = new Set<number>();
+  let f = 0;
+  for (const b of boxes) {
+    let best = -1, bestIou = 0.3;
+    dice.forEach((d, k) => { const o = iou(b, d.box); if (!used.has(k) && o >= bestIou) { best = k; bestIou = o; } });
+    if (best >= 0) { used.add(best); f++; }
+  }
+  const s = dice.length - used.size;
+  found += f; missed += boxes.length - f; spurious += s; total += boxes.length;
+  say(`| ${path.basename(file)} | ${boxes.length} | ${f} | ${boxes.length - f} | ${s} | ${dice.map((d) => d.face + (d.uncertain ? '?' : '')).join(' ') || '–'} |`);
+}
+say(`| **all** | ${total} | **${found}** | **${missed}** | **${spurious}** | |`);
+say();
+
+// ---------------------------------------------------------------- 4. synthetic
+if (opts.synthetic) {
+  const metaFile = path.join(opts.model ?? 'vision/model/weights', 'meta.json');
+  const meta = JSON.parse(await readFile(metaFile, 'utf8')) as { training: { seed: string; difficulty?: [number, number]; recipe: { testCount: number; difficulty: [number, number] } }; temperature: number };
+  const difficulty = meta.training.difficulty ?? meta.training.recipe.difficulty;
+  const test = await loadOrRenderDataset({ seed: meta.training.seed, split: 'test', count: meta.training.recipe.testCount, difficulty }, { cacheDir: opts.cacheDir });
+  const framed: RgbImage[] = Array.from({ length: test.count }, (_, i) => ({ width: 64, height: 64, data: test.pixels.subarray(i * 12288, (i + 1) * 12288) }));
+  const { FACE_CLASSES } = await import('../vision/faces/classes.js');
+  const logits = new Float32Array(test.count * FACE_CLASSES.length);
+  // Score through the reader's own path (views, temperature) set by set.
+  const { loadClassifier } = await import('../vision/model/classifier.js');
+  const classifier = await loadClassifier({ ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}) });
+  const scores = classifier.score(framed);
+  scores.logits.forEach((l, i) => logits.set(l, i * FACE_CLASSES.length));
+  classifier.dispose();
+  const ev = evaluate(logits, test, meta.temperature);
+  say(`### Synthetic test split (seed "${meta.training.seed}", ${test.count} crops, difficulty ${difficulty.join('–')}, never trained on) (target ≥ 99.5%)`);
+  say();
+  say(`| dice set | crops | accuracy |`);
+  say(`|---|---|---|`);
+  for (const set of DICE_SET_IDS) say(`| ${set} | ${ev.perSet[set]!.n} | ${pct(ev.perSet[set]!.accuracy)} |`);
+  say(`| **all** | ${ev.overall.n} | **${pct(ev.overall.accuracy)}** |`);
+  say();
+  say(`Expected calibration error of the tempered confidence: ${ev.ece.toFixed(4)} (temperature ${meta.temperature.toFixed(3)}).`);
+  say();
+}
+reader.dispose();

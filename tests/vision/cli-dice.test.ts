@@ -1,0 +1,85 @@
+/**
+ * The `dice` command line, run as a user runs it: one JSON line per image in --json mode, real
+ * frames and crops read, a missing, empty or corrupt file answered with an error line while the
+ * other files are still read, exit code 1 when any file failed, 2 for bad arguments.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DICE_SETS } from '../../shared/dice.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const fixtures = path.join(root, 'tests/fixtures/dice-real');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'clew-cli-'));
+const corrupt = path.join(tmp, 'corrupt.jpg');
+const empty = path.join(tmp, 'empty.jpg');
+const missing = path.join(tmp, 'missing.jpg');
+writeFileSync(corrupt, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('not really a jpeg at all')]));
+writeFileSync(empty, '');
+const labels = readFileSync(path.join(fixtures, 'labels.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+const crop = (i: number) => path.join(fixtures, labels[i]![0]!);
+
+function dice(...args: string[]): { status: number | null; lines: Record<string, unknown>[]; stderr: string; stdout: string } {
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/dice.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  const lines = args.includes('--json') && r.stdout.trim() ? r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+  return { status: r.status, lines, stderr: r.stderr, stdout: r.stdout };
+}
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('dice CLI', () => {
+  it('reads a real frame, and answers a corrupt, an empty and a missing file with error lines (exit 1)', () => {
+    const frame = path.join(fixtures, 'frame.jpg');
+    const r = dice('--set', 'd6', '--json', frame, corrupt, empty, missing);
+    expect(r.status).toBe(1);
+    expect(r.lines.map((l) => l.file)).toEqual([frame, corrupt, empty, missing]);
+    const [ok, bad, none, gone] = r.lines as [{ dice: { face: string; confidence: number; box: number[]; color: string }[] }, { error: string }, { error: string }, { error: string }];
+    expect(ok.dice.length).toBeGreaterThanOrEqual(2);
+    for (const d of ok.dice) {
+      expect(DICE_SETS.d6.faces).toContain(d.face);
+      expect(d.confidence).toBeGreaterThanOrEqual(0);
+      expect(d.confidence).toBeLessThanOrEqual(1);
+      expect(d.box).toHaveLength(4);
+      expect(d.box.every(Number.isInteger)).toBe(true);
+      expect(typeof d.color).toBe('string');
+    }
+    expect(bad.error).toMatch(/corrupt|truncated|unsupported|not a supported/i);
+    expect(none.error).toMatch(/empty/i);
+    expect(gone.error).toMatch(/no such file/);
+  });
+
+  it('--crop reads each image as one die; several sets add the set; a calibration folder applies', () => {
+    const calDir = path.join(tmp, 'calibration');
+    labels.forEach(([file, face]) => {
+      mkdirSync(path.join(calDir, face!), { recursive: true });
+      copyFileSync(path.join(fixtures, file!), path.join(calDir, face!, path.basename(file!)));
+    });
+    const r = dice('--set', 'd6,worm', '--json', '--crop', '--calibration', calDir, crop(0), crop(6));
+    expect(r.stderr).toMatch(/applies to the first set, d6/);
+    expect(r.status).toBe(0);
+    for (const l of r.lines) {
+      expect(Object.keys(l).sort()).toEqual(['color', 'confidence', 'face', 'file', 'set', 'uncertain']);
+      expect(['d6', 'worm']).toContain(l.set);
+    }
+  });
+
+  it('plain output is one readable line per file', () => {
+    const r = dice('--set', 'd6', '--crop', crop(2), missing);
+    expect(r.status).toBe(1);
+    const out = r.stdout.trim().split('\n');
+    expect(out[0]).toMatch(new RegExp(`^${crop(2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [1-6] \\(\\d+\\.\\d%`));
+    expect(out[1]).toBe(`${missing}: error: no such file`);
+  });
+
+  it('refuses an unknown dice set or colour before loading anything (exit 2)', () => {
+    const r = dice('--set', 'd6,d20', '--json', crop(0));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/"d20" is not a dice set/);
+    expect(r.lines).toEqual([]);
+    const c = dice('--set', 'd6', '--palette', 'red,teal', crop(0));
+    expect(c.status).toBe(2);
+    expect(c.stderr).toMatch(/"teal" is not a die colour/);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * The dice reader end to end with the committed model: a real frame is located and read, real
+ * crops are read with calibrated confidences, "teach clew your dice" fits, saves, applies and
+ * undoes per dice set, and bad requests are refused with what was wrong.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DICE_SETS, DIE_COLORS } from '../../shared/dice.js';
+import { decodeImage } from '../../vision/image/decode.js';
+import { loadDiceReader, type ClewDiceReader } from '../../vision/reader.js';
+import { iou } from '../../vision/stream.js';
+import type { Box, RgbImage } from '../../vision/types.js';
+
+const fixtures = path.resolve(import.meta.dirname, '../fixtures/dice-real');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'clew-reader-'));
+let reader: ClewDiceReader;
+let crops: { face: string; image: RgbImage }[];
+let frame: RgbImage;
+let frameBoxes: Box[];
+
+beforeAll(async () => {
+  reader = await loadDiceReader({ calibrationDir: tmp });
+  const labels = readFileSync(path.join(fixtures, 'labels.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  crops = await Promise.all(labels.map(async ([file, face]) => ({ face: face!, image: await decodeImage(readFileSync(path.join(fixtures, file!))) })));
+  frame = await decodeImage(readFileSync(path.join(fixtures, 'frame.jpg')));
+  frameBoxes = readFileSync(path.join(fixtures, 'frame.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number) as Box);
+});
+
+afterAll(() => {
+  reader.dispose();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('reading', () => {
+  it('reports the backend it runs on', () => {
+    expect(['wasm', 'tensorflow', 'cpu']).toContain(reader.backend);
+  });
+
+  it('finds the two dice of a real frame and reads each as a d6 face with a colour from the palette', async () => {
+    const dice = await reader.read(frame, { sets: ['d6'], palette: ['red', 'yellow', 'ivory', 'white'] });
+    for (const b of frameBoxes) expect(dice.some((d) => iou(d.box, b) >= 0.3), `die at ${b}`).toBe(true);
+    for (const d of dice) {
+      expect(DICE_SETS.d6.faces).toContain(d.face);
+      expect(d.set).toBe('d6');
+      expect(d.confidence).toBeGreaterThanOrEqual(0);
+      expect(d.confidence).toBeLessThanOrEqual(1);
+      expect(d.uncertain).toBe(d.confidence < reader.uncertainBelow);
+      expect(['red', 'yellow', 'ivory', 'white']).toContain(d.color);
+    }
+  });
+
+  it('reads single-die crops; probabilities cover exactly the faces of the set and sum to 1', async () => {
+    const readings = await reader.readCropsDetailed(crops.map((c) => c.image), { sets: ['d6'] });
+    expect(readings).toHaveLength(crops.length);
+    for (const r of readings) {
+      expect(Object.keys(r.probabilities).sort()).toEqual([...DICE_SETS.d6.faces].sort());
+      expect(Object.values(r.probabilities).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+      expect(r.confidence).toBeCloseTo(r.probabilities[r.face]!, 9);
+    }
+  });
+
+  it('masks to the sets in play: the same crop read as a worm-set die may only say 1–5 or worm', async () => {
+    const [r] = await reader.readCrops([crops[0]!.image], { sets: ['worm'] });
+    expect(DICE_SETS.worm.faces).toContain(r!.face);
+    expect(r!.set).toBe('worm');
+  });
+
+  it('refuses a read with no dice set, an unknown set, or a colour outside DIE_COLORS', async () => {
+    await expect(reader.read(frame, { sets: [] })).rejects.toThrow(/at least one dice set/);
+    await expect(reader.readCrops([crops[0]!.image], { sets: ['d7' as 'd6'] })).rejects.toThrow(/unknown dice set "d7"/);
+    await expect(reader.read(frame, { sets: ['d6'], palette: ['mauve'] })).rejects.toThrow(/mauve/);
+    expect(Object.keys(DIE_COLORS)).not.toContain('mauve');
+  });
+});
+
+describe('teach clew your dice', () => {
+  it('fits from labelled crops, saves one small JSON per set, applies it, and undoes it', async () => {
+    for (const c of crops) reader.calibration.add('d6', c.face, c.image);
+    expect(reader.calibration.pending('d6').counts).toEqual({ '1': 2, '2': 2, '3': 2, '4': 2, '5': 2, '6': 2 });
+    const cal = await reader.calibration.commit('d6', { createdAt: '2024-01-01T00:00:00Z' });
+    expect(cal.set).toBe('d6');
+    expect(cal.counts).toEqual({ '1': 2, '2': 2, '3': 2, '4': 2, '5': 2, '6': 2 });
+    const file = path.join(tmp, 'd6.json');
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file).length).toBeLessThan(64 * 1024);
+    expect(reader.calibration.list().map((c) => c.set)).toEqual(['d6']);
+    expect(reader.calibration.pending('d6').counts['1']).toBe(0);
+
+    // Applied: the crops it was taught are now read as their labels.
+    const taught = await reader.readCrops(crops.map((c) => c.image), { sets: ['d6'] });
+    expect(taught.filter((r, i) => r.face === crops[i]!.face).length).toBeGreaterThanOrEqual(11);
+
+    // A fresh reader on the same folder picks it up.
+    const again = await loadDiceReader({ calibrationDir: tmp });
+    expect(again.calibration.list().map((c) => c.createdAt)).toEqual(['2024-01-01T00:00:00Z']);
+    again.dispose();
+
+    // Undo goes back to the shipped model; a second undo re-applies the calibration.
+    expect(await reader.calibration.undo('d6')).toBeUndefined();
+    expect(reader.calibration.list()).toEqual([]);
+    expect(existsSync(file)).toBe(false);
+    expect((await reader.calibration.undo('d6'))?.createdAt).toBe('2024-01-01T00:00:00Z');
+    expect(reader.calibration.list()).toHaveLength(1);
+  });
+
+  it('needs every face, and refuses faces the set does not have', async () => {
+    expect(() => reader.calibration.add('d6', 'worm', crops[0]!.image)).toThrow(/"worm" is not a face of d6/);
+    reader.calibration.add('worm', '1', crops[0]!.image);
+    await expect(reader.calibration.commit('worm', { persist: false })).rejects.toThrow(/missing: 2, 3, 4, 5, worm/);
+    reader.calibration.discard('worm');
+    await expect(reader.calibration.commit('worm')).rejects.toThrow(/no labelled crops/);
+  });
+
+  it('ignores a calibration made for another model, with a warning', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-cal-other-'));
+    const cal = JSON.parse(readFileSync(path.join(tmp, 'd6.json'), 'utf8'));
+    writeFileSync(path.join(dir, 'd6.json'), JSON.stringify({ ...cal, modelId: 'another' }));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    const other = await loadDiceReader({ calibrationDir: dir });
+    await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    expect(other.calibration.list()).toEqual([]);
+    expect(warnings.join('\n')).toMatch(/another model/);
+    other.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * The recipe of the committed model (vision/model/weights/): data, net, optimisation. `npm run
+ * train` follows it; the numbers behind each choice are in docs/notes/vision-model.md.
+ */
+import type { NetConfig } from './net.js';
+
+/** The committed model's recipe. */
+export const RECIPE = {
+  seed: 'clew-faces-1',
+  trainCount: 24_000,
+  valCount: 2_000,
+  testCount: 2_800,
+  difficulty: [0.3, 1] as [number, number],
+  net: {
+    blocks: [
+      { filters: 16, kernel: 3, stride: 2 },
+      { filters: 32, kernel: 3, stride: 2 },
+      { filters: 64, kernel: 3, stride: 2 },
+      { filters: 128, kernel: 3, stride: 2 },
+    ],
+    batchNorm: true,
+    dropout: 0.2,
+  } satisfies NetConfig,
+  epochs: 12,
+  batchSize: 64,
+  learningRate: 2e-3,
+  warmup: 0.03,
+  weightDecay: 1e-4,
+  labelSmoothing: 0.05,
+  augment: 1,
+  /** Times each real labelled crop is repeated per epoch. */
+  realRepeat: 8,
+  views: 1 as 1 | 2 | 4,
+};
+
