@@ -1,0 +1,49 @@
+/** The phone's outbox: what happens to intents when the line drops and comes back. */
+import { describe, expect, it } from 'vitest';
+import { afterSnapshot, disconnected, droppedMessage, emptyOutbox, enqueue, markSent, settle, staleMessage } from '../../../web/client/src/net/outbox.js';
+
+const done = { type: 'move' as const, move: { type: 'done', player: 'p1' } };
+
+describe('outbox', () => {
+  it('an answered intent leaves the outbox', () => {
+    let { box, item } = enqueue(emptyOutbox(), done, 7, 'nothing more this hour');
+    box = markSent(box, item.id);
+    expect(box.items).toHaveLength(1);
+    expect(settle(box, item.id).items).toEqual([]);
+  });
+
+  it('after a reconnect on the same version, an intent in flight when the line dropped is resent', () => {
+    let { box, item } = enqueue(emptyOutbox(), done, 7, 'done');
+    box = disconnected(markSent(box, item.id));
+    const plan = afterSnapshot(box, 7);
+    expect(plan.resend.map((i) => i.id)).toEqual([item.id]);
+    expect(plan.dropped).toEqual([]);
+    expect(plan.box.items).toHaveLength(1); // still waiting for its answer
+  });
+
+  it('after a reconnect on a newer version, unsent intents are dropped with a message', () => {
+    const a = enqueue(emptyOutbox(), done, 7, 'done');
+    const b = enqueue(a.box, { type: 'undo' }, 7, 'undo');
+    const plan = afterSnapshot(b.box, 9);
+    expect(plan.resend).toEqual([]);
+    expect(plan.dropped.map((i) => i.label)).toEqual(['done', 'undo']);
+    expect(plan.box.items).toEqual([]);
+    expect(droppedMessage(plan.dropped)).toBe(
+      'The table changed while this phone was away, so “done”, “undo” were not sent. Check the table and try again if it is still needed.',
+    );
+  });
+
+  it('an intent still on the wire (sent, line up) is left alone by a snapshot', () => {
+    let { box, item } = enqueue(emptyOutbox(), done, 7, 'done');
+    box = markSent(box, item.id);
+    const plan = afterSnapshot(box, 8);
+    expect(plan.resend).toEqual([]);
+    expect(plan.dropped).toEqual([]);
+    expect(plan.box.items).toHaveLength(1);
+  });
+
+  it('says nothing when nothing was dropped, and names the stale intent', () => {
+    expect(droppedMessage([])).toBeNull();
+    expect(staleMessage('use this roll')).toContain('“use this roll”');
+  });
+});
