@@ -1,0 +1,78 @@
+/**
+ * Turns measurements into probabilities: each cell's class from the committed MLP (cell-model.json,
+ * trained on synthetic photos by train-cells.ts), each border's join from how much pencil fills the
+ * strip beside it on both sides, relative to this photo's own pencil darkness and blank borders.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Geometry } from '../../shared/games/worm-and-cozy/board.js';
+import { CELL_CLASSES, type CellInput, type JoinInput } from './assemble.js';
+import { cellFeatures, CELL_FEATURES, type CellMeasure } from './cells.js';
+import { predict, type MlpWeights } from './mlp.js';
+
+export const MODEL_FILE = fileURLToPath(new URL('./cell-model.json', import.meta.url));
+
+export interface CellModel {
+  version: 1;
+  classes: string[];
+  features: number;
+  mlp: MlpWeights;
+  /** How the model was trained (seeds, counts, accuracy on held-out training photos). */
+  trainedOn: Record<string, unknown>;
+}
+
+let cached: CellModel | null = null;
+
+export function loadCellModel(file = MODEL_FILE): CellModel {
+  if (cached && file === MODEL_FILE) return cached;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot load the sheet cell model ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const m = json as CellModel;
+  if (m.version !== 1 || m.features !== CELL_FEATURES || m.classes.join() !== CELL_CLASSES.join() || m.mlp.inputs !== CELL_FEATURES) {
+    throw new Error(`the sheet cell model ${file} does not fit this reader (features ${m.features}, classes ${m.classes?.join(',')}): retrain it with vision/sheet/train-cells.ts`);
+  }
+  if (file === MODEL_FILE) cached = m;
+  return m;
+}
+
+function percentile(values: number[], q: number): number {
+  const s = values.slice().sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : 0;
+}
+
+/** The photo's pencil darkness: the typical strength of cells that hold the broad worm line. */
+export function pencilStrength(cells: readonly CellMeasure[], probs: readonly (readonly number[])[]): number {
+  const band = cells.filter((_, i) => (probs[i]?.[1] ?? 0) > 0.5).map((c) => c.strength);
+  return Math.max(0.12, band.length >= 3 ? percentile(band, 0.5) : percentile(cells.map((c) => c.strength), 0.85));
+}
+
+/** Join probability from the normalised gap score (both sides' ink beside the border). */
+export function joinProbability(score: number): number {
+  return 1 / (1 + Math.exp(-30 * (score - 0.16)));
+}
+
+export function classifyCells(model: CellModel, g: Geometry, cells: readonly CellMeasure[]): { inputs: CellInput[]; joins: JoinInput[]; pencil: number } {
+  const probs = cells.map((c, i) => (g.rock[i] ? CELL_CLASSES.map((_, k) => (k === 0 ? 1 : 0)) : Array.from(predict(model.mlp, cellFeatures(c)))));
+  const pencil = pencilStrength(cells, probs);
+  const inputs: CellInput[] = cells.map((c, i) => ({ probs: probs[i]!, pointers: c.pointers.map((v) => v / pencil) }));
+  // Blank borders' level (the printed grid line's own ink spills a little into the strip).
+  const gaps: number[] = [];
+  for (const c of cells) gaps.push(...c.gaps);
+  const base = percentile(gaps, 0.3);
+  const joins: JoinInput[] = [];
+  for (let i = 0; i < g.size; i++) {
+    const x = i % g.width;
+    const pairs: [number, number, number][] = [];
+    if (x + 1 < g.width) pairs.push([i + 1, 1, 3]);
+    if (i + g.width < g.size) pairs.push([i + g.width, 2, 0]);
+    for (const [j, da, db] of pairs) {
+      const s = (Math.min(cells[i]!.gaps[da]!, cells[j]!.gaps[db]!) - base) / pencil;
+      joins.push({ a: i, b: j, p: joinProbability(s) });
+    }
+  }
+  return { inputs, joins, pencil };
+}

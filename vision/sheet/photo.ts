@@ -1,0 +1,109 @@
+/**
+ * From photo bytes to a registered sheet: decode (sharp, EXIF-upright, shrunk on load), find the
+ * corner markers on a small grey copy, check the chapter they carry, decode a reading copy sized to
+ * about 7 px per sheet millimetre, and register the layout in it. Clear errors for a corrupt file,
+ * a photo without a sheet and a sheet of another chapter.
+ */
+import sharp from 'sharp';
+import { CHAPTER_IDS, getChapter, type Chapter } from '../../shared/games/worm-and-cozy/chapters.js';
+import { chapterCode, codeSlice, CORNER_NAMES, MARKER_SIZE, sheetLayout, type SheetLayout } from '../../shared/games/worm-and-cozy/sheet-layout.js';
+import { findMarkers, type FoundMarker, type GreyImage } from './markers.js';
+import { register, type Registration } from './register.js';
+import { SheetReadError } from './errors.js';
+
+const MAX_PIXELS = 100_000_000;
+/** Long side of the copy the markers are searched in. */
+export const DETECT_SIDE = 1600;
+/** Sheet millimetres per... the reading copy aims at this many pixels per sheet millimetre. */
+export const READ_PPM = 7;
+
+export interface Decoded {
+  rgb: Uint8Array;
+  grey: GreyImage;
+}
+
+async function decode(bytes: Uint8Array, maxSide: number | null, grey: boolean): Promise<{ data: Uint8Array; width: number; height: number; channels: number }> {
+  try {
+    let s = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PIXELS }).rotate();
+    if (maxSide) s = s.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true, fastShrinkOnLoad: true });
+    s = grey ? s.greyscale() : s.removeAlpha().toColourspace('srgb');
+    const { data, info } = await s.raw().toBuffer({ resolveWithObject: true });
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    const kind = /unsupported image format/i.test(why) ? 'not an image clew can read (JPEG, PNG, WebP, HEIF, TIFF)' : 'a corrupt or truncated image';
+    throw new SheetReadError('photo/unreadable', `the photo is ${kind} (${bytes.length} bytes): ${why}`);
+  }
+}
+
+export interface RegisteredPhoto {
+  chapter: Chapter;
+  layout: SheetLayout;
+  /** The reading copy: grey for reading, RGB for the preview. */
+  grey: GreyImage;
+  rgb: Uint8Array;
+  registration: Registration;
+  markers: FoundMarker[];
+  /** Size of the decoded (upright) photo. */
+  photo: { width: number; height: number };
+}
+
+/** The bundled chapters whose printed code agrees with every marker found. */
+export function chaptersMatching(markers: readonly FoundMarker[]): string[] {
+  return CHAPTER_IDS.filter((id) => markers.every((m) => codeSlice(chapterCode(id), m.corner) === m.slice));
+}
+
+export async function registerPhoto(bytes: Uint8Array, chapter: Chapter): Promise<RegisteredPhoto> {
+  if (!(bytes instanceof Uint8Array) || bytes.length === 0) throw new SheetReadError('photo/empty', 'the photo is empty (0 bytes): send the image file as the request body');
+  const small = await decode(bytes, DETECT_SIDE, true);
+  const det: GreyImage = { width: small.width, height: small.height, data: small.data };
+  const markers = findMarkers(det);
+  if (markers.length < 3) {
+    const seen = markers.map((m) => CORNER_NAMES[m.corner]).join(', ');
+    throw new SheetReadError(
+      'photo/no-sheet',
+      `no Worm & Cozy sheet found in the photo: ${markers.length} of its 4 black corner markers were found${seen ? ` (${seen})` : ''}. ` +
+        'Photograph the whole printed sheet, flat and well lit, with all four corner squares in view.',
+    );
+  }
+  const layout = sheetLayout(chapter);
+  const code = chapterCode(chapter.id);
+  if (markers.some((m) => codeSlice(code, m.corner) !== m.slice)) {
+    const others = chaptersMatching(markers);
+    const named = others.map((id) => `${id} ("${getChapter(id).title}")`).join(' or ');
+    throw new SheetReadError(
+      'sheet/wrong-chapter',
+      others.length
+        ? `this is the sheet of chapter ${named}, not ${chapter.id}: read it with --chapter ${others[0]}`
+        : `this sheet was printed for a chapter clew does not know, not for ${chapter.id} (its corner markers carry another chapter's code)`,
+    );
+  }
+  // Pick the reading copy's size from how big the markers look.
+  const meta = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PIXELS })
+    .rotate()
+    .metadata()
+    .catch(() => null);
+  let fullW = meta?.autoOrient?.width ?? meta?.width ?? small.width;
+  let fullH = meta?.autoOrient?.height ?? meta?.height ?? small.height;
+  if ((fullW > fullH) !== (small.width > small.height) && small.width !== small.height) [fullW, fullH] = [fullH, fullW];
+  const side = markers.reduce((s, m) => s + Math.hypot(m.points[1]![0] - m.points[0]![0], m.points[1]![1] - m.points[0]![1]) + Math.hypot(m.points[3]![0] - m.points[0]![0], m.points[3]![1] - m.points[0]![1]), 0) / (2 * markers.length);
+  const detPpm = side / MARKER_SIZE;
+  const fullPpm = detPpm * (Math.max(fullW, fullH) / Math.max(small.width, small.height));
+  const target = fullPpm <= READ_PPM ? null : Math.round((Math.max(fullW, fullH) * READ_PPM) / fullPpm);
+  const big = await decode(bytes, target && target < Math.max(fullW, fullH) ? target : null, false);
+  const grey = new Uint8Array(big.width * big.height);
+  const c = big.channels;
+  for (let i = 0, j = 0; i < grey.length; i++, j += c) grey[i] = (big.data[j]! * 77 + big.data[j + 1]! * 150 + big.data[j + 2]! * 29) >> 8;
+  const img: GreyImage = { width: big.width, height: big.height, data: grey };
+  const sx = big.width / small.width;
+  const sy = big.height / small.height;
+  const scaled = markers.map((m) => ({ ...m, points: m.points.map(([x, y]) => [x * sx, y * sy] as [number, number]) }));
+  const reg = register(layout, img, scaled, 1);
+  if (!reg) throw new SheetReadError('photo/no-sheet', 'the corner markers were found but do not form a sheet (are they from two different sheets?)');
+  let rgb = big.data;
+  if (c !== 3) {
+    rgb = new Uint8Array(big.width * big.height * 3);
+    for (let i = 0; i < big.width * big.height; i++) for (let k = 0; k < 3; k++) rgb[i * 3 + k] = big.data[i * c + Math.min(k, c - 1)]!;
+  }
+  return { chapter, layout, grey: img, rgb, registration: reg, markers: scaled, photo: { width: fullW, height: fullH } };
+}

@@ -1,0 +1,90 @@
+/**
+ * `readSheetPhoto(bytes, chapter)`: a photographed Worm & Cozy sheet read into a sheet file, its
+ * score, every cell's reading, the worms as proposed, the uncertain readings to confirm, and a
+ * rectified preview for the phone to draw the proposal over. Nothing uncertain is silently guessed:
+ * the best reading is used for the score and every doubt is in `uncertain`.
+ */
+import sharp from 'sharp';
+import { geometry } from '../../shared/games/worm-and-cozy/board.js';
+import { getChapter, loadChapter, parseChapter, type Chapter } from '../../shared/games/worm-and-cozy/chapters.js';
+import type { CozyScore } from '../../shared/games/worm-and-cozy/scoring.js';
+import type { SheetJson, SheetOrgan } from '../../shared/games/worm-and-cozy/sheet.js';
+import type { ShapeName } from '../../shared/games/worm-and-cozy/state.js';
+import { assemble, DEFAULT_ASSEMBLE, type ReadCell, type Uncertain } from './assemble.js';
+import { classifyCells, loadCellModel } from './classify.js';
+import { SheetReadError } from './errors.js';
+import { measureRegistered } from './measure.js';
+import { registerPhoto } from './photo.js';
+import { rectifyRgb } from './register.js';
+
+export interface RectifiedPreview {
+  mime: 'image/jpeg';
+  /** Base64 of the JPEG. */
+  data: string;
+  width: number;
+  height: number;
+  pxPerMm: number;
+  /** The board in preview pixels: top-left corner and cell size. */
+  board: { x: number; y: number; cell: number; columns: number; rows: number };
+}
+
+export interface SheetPhotoReading {
+  chapter: string;
+  /** The sheet file read from the photo (validates; the engine's sheet format). */
+  sheet: SheetJson;
+  /** The score of that sheet (null only if the read sheet failed validation). */
+  score: CozyScore | null;
+  cells: ReadCell[];
+  worms: { id: number; cells: string[]; shape: ShapeName | null; organs: SheetOrgan[] }[];
+  uncertain: Uncertain[];
+  rectifiedPreview: RectifiedPreview;
+  /** How well the photo could be registered. */
+  quality: { markers: number; ticks: string; bendMm: number; pxPerMm: number };
+}
+
+const PREVIEW_PPM = 4;
+const PREVIEW_MARGIN = 17;
+
+function chapterOf(chapter: string | Chapter): Chapter {
+  if (typeof chapter !== 'string') {
+    const r = parseChapter(chapter, 'chapter');
+    if (!r.ok) throw new SheetReadError('sheet/unknown-chapter', r.errors.join('; '));
+    return r.chapter;
+  }
+  const r = loadChapter(chapter);
+  if (!r.ok) throw new SheetReadError('sheet/unknown-chapter', r.errors.join('; '));
+  return getChapter(chapter);
+}
+
+export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapter): Promise<SheetPhotoReading> {
+  const ch = chapterOf(chapter);
+  const model = loadCellModel();
+  const photo = await registerPhoto(bytes, ch);
+  const measured = measureRegistered(photo);
+  const g = geometry(ch);
+  const { inputs, joins } = classifyCells(model, g, measured.cells);
+  const a = assemble(ch, g, inputs, joins, DEFAULT_ASSEMBLE);
+
+  const b = photo.layout.board;
+  const rect = { x: b.x - PREVIEW_MARGIN, y: b.y - PREVIEW_MARGIN, w: b.columns * b.cell + 2 * PREVIEW_MARGIN, h: b.rows * b.cell + 2 * PREVIEW_MARGIN };
+  const pv = rectifyRgb(photo.rgb, photo.grey.width, photo.grey.height, photo.registration, rect, PREVIEW_PPM);
+  const jpeg = await sharp(pv.data, { raw: { width: pv.width, height: pv.height, channels: 3 } }).jpeg({ quality: 82 }).toBuffer();
+  const reg = photo.registration;
+  return {
+    chapter: ch.id,
+    sheet: a.sheet,
+    score: a.score,
+    cells: a.cells,
+    worms: a.worms,
+    uncertain: a.uncertain,
+    rectifiedPreview: {
+      mime: 'image/jpeg',
+      data: jpeg.toString('base64'),
+      width: pv.width,
+      height: pv.height,
+      pxPerMm: PREVIEW_PPM,
+      board: { x: PREVIEW_MARGIN * PREVIEW_PPM, y: PREVIEW_MARGIN * PREVIEW_PPM, cell: b.cell * PREVIEW_PPM, columns: b.columns, rows: b.rows },
+    },
+    quality: { markers: photo.markers.length, ticks: `${reg.ticksFound}/${reg.ticksTotal}`, bendMm: Math.round(reg.maxBendMm * 100) / 100, pxPerMm: Math.round(reg.pxPerMm * 100) / 100 },
+  };
+}
