@@ -51,7 +51,7 @@ describe('the log through the server', () => {
     servers.push(second);
     expect(second.clew.session.table).toEqual(table);
     expect(second.logger.lines.some((l) => l.level === 'warn' && /torn last line/.test(l.message))).toBe(true);
-    expect((await (await fetch(`${second.url}/api/health`)).json()).log).toMatchObject({ ok: true });
+    expect(((await (await fetch(`${second.url}/api/health`)).json()) as { log: unknown }).log).toMatchObject({ ok: true });
   });
 
   it('a corrupt line in the middle: the table starts from the last good state and /api/health says which line', async () => {

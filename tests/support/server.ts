@@ -5,7 +5,7 @@
 import type { GameId } from '../../shared/game.js';
 import { parseConfig, type ServerConfigInput } from '../../web/server/config.js';
 import { collectingLogger } from '../../web/server/logger.js';
-import { startClew, type Adapters, type Clew } from '../../web/server/main.js';
+import { startClew, type Adapters, type Clew, type StartOptions } from '../../web/server/main.js';
 import type { GameLookup } from '../../web/server/table.js';
 import { FakeButtons } from './fake-buttons.js';
 import { RACE, raceOnly } from './games.js';
@@ -32,6 +32,8 @@ export interface TestServerOptions {
   dataDir?: string;
   config?: ServerConfigInput;
   adapters?: Partial<Adapters>;
+  /** More start options (a shared dice reader, a stream tuning). */
+  start?: Pick<StartOptions, 'loadReader' | 'rollStream' | 'clientDir'>;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -56,6 +58,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     games: opts.games ?? raceOnly,
     adapters: { camera: null, buttons: [buttons], led: null, ...opts.adapters },
     clientDir: '/nonexistent',
+    ...opts.start,
   });
   const phones: Phone[] = [];
   return {

@@ -6,6 +6,7 @@
  * instead of falling behind.
  */
 import type { CameraFrame, FrameSource } from '../../device/types.js';
+import { DIE_COLORS } from '../../shared/dice.js';
 import type { DiceRequest, Result } from '../../shared/game.js';
 import { fail, ok } from '../../shared/game.js';
 import type { DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
@@ -38,10 +39,17 @@ export interface PipelineOptions {
   logger: Logger;
 }
 
-/** The dice the game asks for, as reader options: the sets in play and the colours that matter. */
+/**
+ * The dice the game asks for, as reader options: the sets in play and the colours to name. When
+ * every slot names its colour, those are the palette; when only some do (Worm & Cozy's red shape
+ * die among plain ones), every named colour is, so the others are not forced onto the one named.
+ */
 export function readOptions(request: DiceRequest): ReadOptions {
-  const palette = [...new Set((request.slots ?? []).map((s) => s.color).filter((c): c is string => !!c))];
-  return palette.length ? { sets: request.sets, palette } : { sets: request.sets };
+  const slots = request.slots ?? [];
+  const named = [...new Set(slots.map((s) => s.color).filter((c): c is string => !!c))];
+  if (named.length === 0) return { sets: request.sets };
+  const palette = slots.every((s) => s.color) ? named : Object.keys(DIE_COLORS);
+  return { sets: request.sets, palette };
 }
 
 export function toRolled(readings: DieReading[]): RolledDie[] {
@@ -77,6 +85,7 @@ export class CameraPipeline {
   private latest: CameraFrame | null = null;
   private busy = false;
   private lastRead: LastRead | null = null;
+  private offered: LastRead | null = null;
   private wake: (() => void) | null = null;
   private problem: string | null = null;
   /** How many frames were decoded and how many skipped (behind, or no dice expected). */
@@ -94,11 +103,18 @@ export class CameraPipeline {
     this.running = false;
     this.wake?.();
     await this.loop;
+    // A frame being read finishes first, so nothing reaches the table after stop.
+    while (this.busy) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   /** The last decoded frame with its readings, if any. */
   last(): LastRead | null {
     return this.lastRead;
+  }
+
+  /** The frame whose readings became the last roll this pipeline gave the table (calibration crops). */
+  rollFrame(): LastRead | null {
+    return this.offered;
   }
 
   status(): string | null {
@@ -112,11 +128,15 @@ export class CameraPipeline {
 
   private async consume(): Promise<void> {
     const { source, logger } = this.opts;
+    // stop() must not wait for the source's next frame (a phone camera may never send one).
+    const stopped = new Promise<'stopped'>((resolve) => (this.wake = () => resolve('stopped')));
     while (this.running) {
+      const frames = source.frames()[Symbol.asyncIterator]();
       try {
-        for await (const frame of source.frames()) {
-          if (!this.running) break;
-          this.latest = frame;
+        for (;;) {
+          const next = await Promise.race([frames.next(), stopped]);
+          if (next === 'stopped' || next.done || !this.running) break;
+          this.latest = next.value;
           // Work on the newest frame only; frames that arrive meanwhile replace each other.
           if (this.busy) {
             this.counts.skipped++;
@@ -126,17 +146,12 @@ export class CameraPipeline {
         }
       } catch (error) {
         logger.warn(`camera ${source.kind}: frames stopped: ${(error as Error).message}`);
+      } finally {
+        void frames.return?.();
       }
       if (!this.running) break;
       // The source ended (stopped, or restarting): look again shortly.
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 500);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, 500).unref()), stopped]);
     }
   }
 
@@ -157,26 +172,30 @@ export class CameraPipeline {
         const readings = await stream.push(image, frame.at, readOptions(request));
         if (readings) {
           this.lastRead = { image, readings, at: frame.at };
-          await this.offer(readings);
+          await this.offer(this.lastRead);
         }
         this.problem = null;
       }
     } catch (error) {
-      this.problem = (error as Error).message;
-      this.opts.logger.warn(`camera ${this.opts.source.kind}: ${this.problem}`);
+      const message = (error as Error).message;
+      // Said once, not at every frame; /api/health keeps showing it.
+      if (message !== this.problem) this.opts.logger.warn(`camera ${this.opts.source.kind}: ${message}`);
+      this.problem = message;
     } finally {
       this.busy = false;
     }
   }
 
   /** A settled roll: becomes the pending roll unless it is the one already pending. */
-  private async offer(readings: DieReading[]): Promise<void> {
-    const dice = toRolled(readings);
+  private async offer(read: LastRead): Promise<void> {
+    const dice = toRolled(read.readings);
     if (dice.length === 0) return;
     if (sameRoll(dice, this.opts.session.table.roll?.dice)) return;
     const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
-    if (ack.ok) this.counts.rolls++;
-    else this.opts.logger.info(`camera ${this.opts.source.kind}: roll not used: ${ack.message}`);
+    if (ack.ok) {
+      this.counts.rolls++;
+      this.offered = read;
+    } else this.opts.logger.info(`camera ${this.opts.source.kind}: roll not used: ${ack.message}`);
   }
 
   /** READ: read the newest frame now, settled or not. */
@@ -194,6 +213,7 @@ export class CameraPipeline {
       const dice = toRolled(readings);
       if (dice.length === 0) return fail('dice/none-seen', 'no dice were found on the tray');
       const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
+      if (ack.ok) this.offered = this.lastRead;
       return ack.ok ? ok(ack.version) : fail(ack.code, ack.message);
     } catch (error) {
       return fail('camera/read-failed', `the dice could not be read: ${(error as Error).message}`);

@@ -13,8 +13,12 @@ import type { CameraSource, PhoneCamera, SelectedButtons } from '../../device/se
 import type { StatusLed } from '../../device/types.js';
 import { DEFAULT_OPTIONS, GAMES } from '../../shared/games/registry.js';
 import type { ButtonName, GameId } from '../../shared/game.js';
+import type { DiceSetId } from '../../shared/dice.js';
 import type { HardwareStatus } from '../../shared/protocol.js';
+import { TableCalibration } from './calibration.js';
+import { CameraPipeline, type RollStream } from './camera.js';
 import { loadCodes, type TableCodes } from './codes.js';
+import { lazyReader, noReader, type ReaderHolder } from './dice-reader.js';
 import type { ServerConfig } from './config.js';
 import { lockDataDir } from './data-lock.js';
 import { createHttpApp } from './http.js';
@@ -22,6 +26,7 @@ import { consoleLogger, type Logger } from './logger.js';
 import { TableSession } from './session.js';
 import { attachSocket, type Transport } from './socket.js';
 import type { GameLookup } from './table.js';
+import type { ClewDiceReader } from '../../vision/reader.js';
 import { sharedSnapshot, forAudience } from './view.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -48,6 +53,10 @@ export interface StartOptions {
   now?: () => number;
   /** How often hardware status is polled for changes to show on the phones (ms). */
   statusPollMs?: number;
+  /** Replaces loading vision's reader (tests: a reader loaded once for many servers). */
+  loadReader?: () => Promise<ClewDiceReader>;
+  /** Makes the stream reader the camera pipelines feed (default: vision's stream over the reader). */
+  rollStream?: (reader: ClewDiceReader) => RollStream;
 }
 
 export interface Clew {
@@ -57,6 +66,9 @@ export interface Clew {
   codes: TableCodes;
   transport: Transport;
   health(): HardwareStatus;
+  reader: ReaderHolder;
+  /** The camera pipelines running (the table's camera, a phone's camera). */
+  pipelines: CameraPipeline[];
   close(): Promise<void>;
 }
 
@@ -125,29 +137,90 @@ export async function startClew(options: StartOptions): Promise<Clew> {
               log: logger,
             });
 
+    let transport: Transport | null = null;
+    const calibrationDir = path.join(dataDir, 'calibration');
+    const reader: ReaderHolder = config.vision.enabled
+      ? lazyReader(
+          options.loadReader ??
+            (async () => {
+              const vision = await import('../../vision/reader.js');
+              return vision.loadDiceReader({ calibrationDir, ...(config.vision.modelDir ? { modelDir: config.vision.modelDir } : {}) });
+            }),
+          logger,
+          () => transport?.broadcast(),
+        )
+      : noReader;
+    cleanups.push(async () => reader.dispose());
+
+    // One pipeline per source of frames; the reader and its stream load on the first frame that matters.
+    const pipelines = new Map<'camera' | 'phone-camera', CameraPipeline>();
+    if (config.vision.enabled) {
+      const makeStream = options.rollStream ?? (await import('./roll-stream.js')).visionRollStream;
+      const sources: ['camera' | 'phone-camera', CameraSource | PhoneCamera | null][] = [
+        ['camera', adapters.camera],
+        ['phone-camera', adapters.phoneCamera !== adapters.camera ? adapters.phoneCamera : null],
+      ];
+      for (const [kind, source] of sources) {
+        if (!source) continue;
+        let stream: RollStream | null = null;
+        pipelines.set(
+          kind,
+          new CameraPipeline({
+            source,
+            kind: source === adapters.phoneCamera ? 'phone-camera' : kind,
+            session,
+            games,
+            // sharp (under vision's decoder) loads with the first frame, not with the server.
+            decode: async (jpeg) => (await import('../../vision/image/decode.js')).decodeImage(jpeg),
+            stream: async () => (stream ??= makeStream(await reader.get())),
+            logger,
+          }),
+        );
+      }
+    }
+    const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger);
+    await calibration.load();
+    session.setSideEffects({
+      read: async () => {
+        const pipeline = pipelines.get('camera') ?? pipelines.get('phone-camera');
+        if (!pipeline) return { ok: false, code: 'camera/none', message: config.vision.enabled ? 'this table has no camera' : 'dice reading is off (vision.enabled = false)' };
+        return pipeline.readNow();
+      },
+      calibrate: async (intent, table) => {
+        const result = await calibration.handle(intent, table);
+        transport?.broadcast();
+        return result;
+      },
+    });
+
     const health = (): HardwareStatus => {
       const camera = adapters.camera?.status() ?? { kind: 'none', ok: true, message: 'no camera: dice are entered by hand' };
+      const problem = pipelines.get('camera')?.status();
       const log = session.logStatus();
       return {
-        camera,
+        // A reader that cannot load is the model's problem (below), not the camera's.
+        camera: problem && reader.status().ok ? { ...camera, ok: false, message: problem } : camera,
         buttons: adapters.buttons.map((b) => b.status()),
-        model: { ok: true, message: 'no dice reader in this build yet' },
+        model: reader.status(),
         log: { ok: log.ok, path: log.path, entries: log.entries, ...(log.message !== undefined ? { message: log.message } : {}) },
       };
     };
-    const surroundings = () => ({ hardware: health(), calibration: [] });
+    const surroundings = () => ({ hardware: health(), calibration: calibration.status() });
 
     const app = createHttpApp({
       snapshot: () => forAudience(sharedSnapshot(session.table, games, surroundings()), { role: 'viewer' }, codes),
       health,
       defaultSets: () => games(session.table.game)?.diceRequest(session.table.state)?.sets ?? ['d6'],
+      ...(config.vision.enabled
+        ? { readDice: async (image: Buffer, o: { sets: DiceSetId[]; crop: boolean; file: string }) => (await import('./dice-upload.js')).readUpload(reader, image, o) }
+        : {}),
       clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR,
       imageBytes: config.limits.imageBytes,
       logger,
     });
     const http = createServer(app);
     const phoneCamera = adapters.phoneCamera;
-    const transport = attachSocket(http, {
+    transport = attachSocket(http, {
       session,
       games,
       codes,
@@ -157,7 +230,8 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       logger,
       now,
     });
-    cleanups.push(() => transport.close());
+    const live = transport;
+    cleanups.push(() => live.close());
 
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
@@ -204,6 +278,10 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       await camera.start().catch((e: unknown) => logger.error(`camera ${camera.kind}: ${(e as Error).message}`));
       cleanups.push(() => camera.stop());
     }
+    for (const pipeline of pipelines.values()) {
+      pipeline.start();
+      cleanups.push(() => pipeline.stop());
+    }
 
     // Hardware changes (a camera unplugged, a button box found) reach the phones within a poll.
     let lastHealth = JSON.stringify(health());
@@ -211,7 +289,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       const next = JSON.stringify(health());
       if (next !== lastHealth) {
         lastHealth = next;
-        transport.broadcast();
+        live.broadcast();
       }
     }, options.statusPollMs ?? 2000);
     poll.unref();
@@ -223,8 +301,10 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       port,
       session,
       codes,
-      transport,
+      transport: live,
       health,
+      reader,
+      pipelines: [...pipelines.values()],
       close: () => (closing ??= cleanup()),
     };
   } catch (error) {

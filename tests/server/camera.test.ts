@@ -1,0 +1,167 @@
+/**
+ * Dice from the camera: the pipeline's small rules, the upload API, and (with the shipped model)
+ * the replay camera's settled roll becoming the pending roll, a phone's frames doing the same, and
+ * "teach clew your dice" stored in the data folder.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { ReplayCamera } from '../../device/camera/replay.js';
+import { DIE_COLORS } from '../../shared/dice.js';
+import type { TableSnapshot } from '../../shared/protocol.js';
+import type { ClewDiceReader } from '../../vision/reader.js';
+import { readOptions, sameRoll, toRolled } from '../../web/server/camera.js';
+import { registryLookup } from '../../web/server/main.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+// The reader needs the classifier's and the die detector's weights (committed by vision/).
+const HAS_MODEL = ['vision/model/weights/meta.json', 'vision/locate/detector/weights/detector.json'].every((f) => existsSync(path.join(root, f)));
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('the pipeline’s small rules', () => {
+  it('reader options: the sets asked for; every slot’s colour, or every named colour when only some are named', () => {
+    expect(readOptions({ sets: ['worm'], count: { min: 8, max: 8 }, prompt: '' })).toEqual({ sets: ['worm'] });
+    expect(readOptions({ sets: ['wurmeln'], slots: [{ set: 'wurmeln', color: 'red' }, { set: 'wurmeln', color: 'yellow' }], prompt: '' })).toEqual({
+      sets: ['wurmeln'],
+      palette: ['red', 'yellow'],
+    });
+    const cozy = readOptions({ sets: ['d6'], slots: [{ set: 'd6', role: 'shape', color: 'red' }, { set: 'd6', role: 'organ' }], prompt: '' });
+    expect(cozy.palette).toEqual(Object.keys(DIE_COLORS));
+  });
+
+  it('a reading becomes a rolled die; the uncertain ones say so', () => {
+    expect(toRolled([{ set: 'd6', face: '4', confidence: 0.6, box: [1, 2, 3, 4], uncertain: true, color: 'red' }])).toEqual([
+      { set: 'd6', face: '4', confidence: 0.6, box: [1, 2, 3, 4], uncertain: true, color: 'red' },
+    ]);
+  });
+
+  it('the same dice again (in any order, corrections aside) are not a new roll', () => {
+    const pending = [
+      { set: 'd6' as const, face: '5', readAs: '3', corrected: true },
+      { set: 'd6' as const, face: '6' },
+    ];
+    expect(sameRoll([{ set: 'd6', face: '6' }, { set: 'd6', face: '3' }], pending)).toBe(true);
+    expect(sameRoll([{ set: 'd6', face: '6' }, { set: 'd6', face: '5' }], pending)).toBe(false);
+    expect(sameRoll([{ set: 'd6', face: '6' }], pending)).toBe(false);
+    expect(sameRoll([{ set: 'd6', face: '6' }], undefined)).toBe(false);
+  });
+});
+
+describe('POST /api/dice/read', () => {
+  const post = (url: string, body: Uint8Array | string, query = '') => fetch(`${url}/api/dice/read${query}`, { method: 'POST', body, headers: { 'content-type': 'image/jpeg' } });
+
+  it('a corrupt image is a 400 that says so; an empty body and an unknown set too', async () => {
+    server = await startTestServer({ config: { vision: { enabled: true } } });
+    const corrupt = await post(server.url, new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]));
+    expect(corrupt.status).toBe(400);
+    expect(await corrupt.json()).toMatchObject({ code: 'photo/corrupt', message: expect.stringMatching(/could not be read/) });
+    const empty = await post(server.url, new Uint8Array());
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ code: 'photo/empty' });
+    const jpeg = await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg'));
+    const badSet = await post(server.url, jpeg, '?set=d7');
+    expect(badSet.status).toBe(400);
+    expect(await badSet.json()).toMatchObject({ code: 'dice/bad-set', message: expect.stringContaining('"d7"') });
+  });
+
+  it('without a reader (vision off) a read is a 503 with the reason', async () => {
+    server = await startTestServer();
+    const res = await post(server.url, await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')));
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'dice/no-reader' });
+  });
+});
+
+describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
+  let shared: ClewDiceReader;
+  let scene: { settled: { set: string; face: string; color: string }[] };
+  beforeAll(async () => {
+    const { loadDiceReader } = await import('../../vision/reader.js');
+    shared = await loadDiceReader();
+    scene = JSON.parse(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'scene.json'), 'utf8')) as typeof scene;
+  });
+  afterAll(() => shared?.dispose());
+  // One reader for every server here (loading it is slow); the servers must not dispose it.
+  const loadReader = async () => ({ ...shared, dispose: () => {} }) as ClewDiceReader;
+  const truth = () => scene.settled.map((d) => d.face).sort();
+
+  it('the upload API answers with the dice command line’s JSON', async () => {
+    server = await startTestServer({ config: { vision: { enabled: true } }, start: { loadReader } });
+    const res = await fetch(`${server.url}/api/dice/read?set=d6&file=frame-11.jpg`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { file: string; dice: { face: string; confidence: number; box: number[]; color?: string }[] };
+    expect(body.file).toBe('frame-11.jpg');
+    expect(body.dice.map((d) => d.face).sort()).toEqual(truth());
+    for (const d of body.dice) {
+      expect(d.box).toHaveLength(4);
+      expect(d.confidence).toBeGreaterThan(0);
+      expect(d.confidence).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('the replay camera’s settled roll becomes the pending roll, once', async () => {
+    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 12, loop: true });
+    server = await startTestServer({
+      games: registryLookup,
+      game: 'the-worm-is-drawn',
+      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
+      config: { vision: { enabled: true } },
+      adapters: { camera },
+      start: { loadReader },
+    });
+    const phone = await server.phone();
+    const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
+    expect(s.roll?.source).toBe('camera');
+    expect(s.roll?.dice.map((d) => d.face).sort()).toEqual(truth());
+    // Eight dice were asked for and four lie in the tray: a person must confirm.
+    expect(s.roll?.needsConfirmation).toBe(true);
+    // The loop rolls the same dice again: no new event.
+    const version = s.version;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(server.clew.session.table.version).toBe(version);
+  });
+
+  it('a phone used as the camera: its frames give a roll from the phone camera', async () => {
+    server = await startTestServer({ config: { vision: { enabled: true } }, start: { loadReader } });
+    const ann = await server.phone({ role: 'player', code: server.clew.codes.joinCode, player: 'ann' });
+    const names = (await readdir(DEFAULT_REPLAY_FOLDER)).filter((n) => n.endsWith('.jpg')).sort();
+    const rolled = ann.snapshot((x) => x.roll !== null, 30_000);
+    for (const name of [...names, ...names.slice(-4)]) {
+      const ack = await ann.emit('frame', await readFile(path.join(DEFAULT_REPLAY_FOLDER, name)));
+      expect(ack.ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 130)); // under the phone camera's frame rate limit
+    }
+    const s = await rolled;
+    expect(s.roll?.source).toBe('phone-camera');
+    expect(s.roll?.dice.map((d) => d.face).sort()).toEqual(truth());
+  });
+
+  it('teach clew your dice: label the camera’s dice, commit, find it in the data folder, undo', async () => {
+    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 12, loop: true });
+    server = await startTestServer({ config: { vision: { enabled: true } }, adapters: { camera }, start: { loadReader } });
+    const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    await referee.snapshot((x) => x.roll !== null, 30_000);
+    const n = referee.latest().roll!.dice.length;
+    // Six labels so every face of the d6 has an example (the faces are made up: this is the plumbing).
+    for (let i = 0; i < 6; i++) {
+      const ack = await referee.send({ type: 'calibration/label', set: 'd6', index: i % n, face: String(i + 1) });
+      expect(ack, JSON.stringify(ack)).toMatchObject({ ok: true });
+    }
+    expect(referee.latest().calibration).toEqual([{ set: 'd6', samples: { '1': 1, '2': 1, '3': 1, '4': 1, '5': 1, '6': 1 }, active: false }]);
+    expect(await referee.send({ type: 'calibration/commit', set: 'd6' })).toMatchObject({ ok: true });
+    expect(existsSync(path.join(server.dataDir, 'calibration', 'd6.json'))).toBe(true);
+    expect((await referee.snapshot((x) => x.calibration.some((c) => c.active))).calibration[0]).toMatchObject({ set: 'd6', active: true });
+    expect(await referee.send({ type: 'calibration/undo', set: 'd6' })).toMatchObject({ ok: true });
+    expect((await referee.snapshot((x) => x.calibration.every((c) => !c.active))).calibration).toEqual([
+      { set: 'd6', samples: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 }, active: false },
+    ]);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * "Teach clew your dice" at the table. The referee labels dice of the pending camera roll
+ * (`calibration/label`: die `index` is face `face`), commits a set (the reader fits and applies a
+ * calibration and vision's store saves it as `CLEW_DATA/calibration/<set>.json`), or undoes the
+ * last commit. Calibrations are not table events: they change how dice are read, not the game,
+ * so they live in their own files and do not bump the table's version; the phones see the
+ * progress in the snapshot's `calibration` list.
+ */
+import { readdir } from 'node:fs/promises';
+import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
+import { fail, ok, type Result } from '../../shared/game.js';
+import type { CalibrationStatus, Intent } from '../../shared/protocol.js';
+import type { CameraPipeline } from './camera.js';
+import type { ReaderHolder } from './dice-reader.js';
+import type { Logger } from './logger.js';
+import type { TableState } from './table.js';
+
+export type CalibrationIntent = Extract<Intent, { type: 'calibration/label' | 'calibration/commit' | 'calibration/undo' }>;
+
+export class TableCalibration {
+  /** Sets with a calibration file on disk, read at start (shown before the reader loads). */
+  private onDisk = new Set<DiceSetId>();
+  /** Sets labelled since the start (their pending counts are shown). */
+  private touched = new Set<DiceSetId>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly reader: ReaderHolder,
+    /** The pipeline whose last roll a pending roll from `source` came from. */
+    private readonly pipelineFor: (source: 'camera' | 'phone-camera') => CameraPipeline | null,
+    private readonly logger: Logger,
+  ) {}
+
+  async load(): Promise<void> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    this.onDisk = new Set(DICE_SET_IDS.filter((s) => names.includes(`${s}.json`)));
+  }
+
+  status(): CalibrationStatus[] {
+    const r = this.reader.loaded();
+    if (!r) return [...this.onDisk].map((set) => ({ set, samples: {}, active: true }));
+    const active = new Set(r.calibration.list().map((c) => c.set));
+    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s));
+    return sets.map((set) => ({ set, samples: r.calibration.pending(set).counts, active: active.has(set) }));
+  }
+
+  async handle(intent: CalibrationIntent, table: TableState): Promise<Result<unknown>> {
+    let reader;
+    try {
+      reader = await this.reader.get();
+    } catch (error) {
+      return fail('calibration/unavailable', (error as Error).message);
+    }
+    try {
+      switch (intent.type) {
+        case 'calibration/label': {
+          const roll = table.roll;
+          if (!roll) return fail('calibration/no-roll', 'roll the dice first: labels are given to dice of the pending roll');
+          if (roll.source === 'manual') return fail('calibration/no-crop', 'this roll was entered by hand; label a roll the camera read');
+          const die = roll.dice[intent.index];
+          if (!die) return fail('calibration/no-such-die', `the roll has ${roll.dice.length} dice; there is no die number ${intent.index + 1}`);
+          if (die.set !== intent.set) return fail('calibration/wrong-set', `die ${intent.index + 1} is a ${die.set} die, not ${intent.set}`);
+          const last = this.pipelineFor(roll.source)?.rollFrame();
+          if (!die.box || !last) return fail('calibration/no-crop', 'the camera frame of this roll is no longer available; roll again');
+          const counts = reader.calibration.add(intent.set, intent.face, last.image, die.box);
+          this.touched.add(intent.set);
+          return ok(counts);
+        }
+        case 'calibration/commit': {
+          const cal = await reader.calibration.commit(intent.set);
+          this.onDisk.add(intent.set);
+          this.logger.info(`calibration: ${intent.set} calibrated from ${Object.values(cal.counts).reduce((a, b) => a + b, 0)} crops (fit ${Math.round(cal.fitAccuracy * 100)}%)`);
+          return ok(cal.counts);
+        }
+        case 'calibration/undo': {
+          const now = await reader.calibration.undo(intent.set);
+          if (!now) this.onDisk.delete(intent.set);
+          this.logger.info(`calibration: ${intent.set} undone (${now ? 'the previous calibration is back' : 'back to the shipped model'})`);
+          return ok(null);
+        }
+      }
+    } catch (error) {
+      // The reader's messages are written for people ("needs at least one crop of every face; missing: 5, 6").
+      return fail('calibration/refused', (error as Error).message);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The camera pipeline's stream reader: vision's `DiceStream` (settle on motion thumbnails, read
+ * the last still frames, vote die by die) behind the pipeline's `RollStream` port. A stream is
+ * made for the dice the game asks for; when the game asks for other dice, a fresh one starts.
+ */
+import type { ClewDiceReader } from '../../vision/reader.js';
+import { DiceStream, type DiceStreamOptions, type VotedDie } from '../../vision/stream.js';
+import type { DieReading, ReadOptions } from '../../vision/types.js';
+import type { RollStream } from './camera.js';
+
+export function votedToReading(d: VotedDie): DieReading {
+  return { set: d.set, face: d.face, confidence: d.confidence, box: d.box, uncertain: d.uncertain, ...(d.color !== undefined ? { color: d.color } : {}) };
+}
+
+export function visionRollStream(reader: ClewDiceReader, tuning: Pick<DiceStreamOptions, 'settle' | 'vote'> = {}): RollStream {
+  let stream: DiceStream | null = null;
+  let asked = '';
+  return {
+    async push(image, at, options: ReadOptions) {
+      const key = JSON.stringify(options);
+      if (!stream || key !== asked) {
+        stream = new DiceStream(reader, { ...options, ...tuning, vote: { uncertainBelow: reader.uncertainBelow, ...tuning.vote } });
+        asked = key;
+      }
+      const event = await stream.push(image, at);
+      return event?.type === 'settled' ? event.dice.map(votedToReading) : null;
+    },
+    readNow: (image, options) => reader.read(image, options),
+    reset: () => stream?.reset(),
+  };
+}
