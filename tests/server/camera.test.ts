@@ -70,6 +70,9 @@ describe('POST /api/dice/read', () => {
     const badSet = await post(server.url, jpeg, '?set=d7');
     expect(badSet.status).toBe(400);
     expect(await badSet.json()).toMatchObject({ code: 'dice/bad-set', message: expect.stringContaining('"d7"') });
+    const badPalette = await post(server.url, jpeg, '?set=d6&palette=red,mauve');
+    expect(badPalette.status).toBe(400);
+    expect(await badPalette.json()).toMatchObject({ code: 'dice/bad-palette', message: expect.stringContaining('"mauve"') });
   });
 
   it('without a reader (vision off) a read is a 503 with the reason', async () => {
@@ -97,10 +100,11 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     server = await startTestServer({ config: { vision: { enabled: true } }, start: { loadReader } });
     const res = await fetch(`${server.url}/api/dice/read?set=d6&file=frame-11.jpg`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { file: string; dice: { face: string; confidence: number; box: number[]; color?: string }[] };
+    const body = (await res.json()) as { file: string; dice: { face: string; confidence: number; box: number[]; color?: string; uncertain: boolean }[] };
     expect(body.file).toBe('frame-11.jpg');
     expect(body.dice.map((d) => d.face).sort()).toEqual(truth());
     for (const d of body.dice) {
+      expect(Object.keys(d).sort()).toEqual(['box', 'color', 'confidence', 'face', 'uncertain']);
       expect(d.box).toHaveLength(4);
       expect(d.confidence).toBeGreaterThan(0);
       expect(d.confidence).toBeLessThanOrEqual(1);

@@ -8,8 +8,8 @@ import type { RgbImage } from '../../vision/types.js';
 import type { ReaderHolder } from './dice-reader.js';
 import type { DiceReadResult } from './http.js';
 
-/** Confidences as the command line prints them: enough digits to compare, no float noise. */
-const round = (x: number) => Math.round(x * 1000) / 1000;
+/** As the command line rounds: four decimals. */
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
 export async function readUpload(
   holder: ReaderHolder,
@@ -28,22 +28,30 @@ export async function readUpload(
   } catch (error) {
     return { ok: false, status: 503, code: 'dice/no-reader', message: (error as Error).message };
   }
-  const palette = options.palette ?? Object.keys(DIE_COLORS);
+  // Same defaults and fields as `npm run dice -- --json`: every colour named, the set only when
+  // several are read.
+  const read = { sets: options.sets, palette: options.palette ?? Object.keys(DIE_COLORS) };
+  const several = options.sets.length > 1;
   if (options.crop) {
-    const [r] = await reader.readCrops([image], { sets: options.sets });
+    const [r] = await reader.readCrops([image], read);
     if (!r) return { ok: false, status: 422, code: 'dice/none-seen', message: 'no die could be read in the image' };
-    return { ok: true, json: { file: options.file, face: r.face, confidence: round(r.confidence) } };
+    return {
+      ok: true,
+      json: { file: options.file, ...(several ? { set: r.set } : {}), face: r.face, confidence: round(r.confidence), ...(r.color ? { color: r.color } : {}), uncertain: r.uncertain },
+    };
   }
-  const readings = await reader.read(image, { sets: options.sets, palette });
+  const readings = await reader.read(image, read);
   return {
     ok: true,
     json: {
       file: options.file,
       dice: readings.map((r) => ({
+        ...(several ? { set: r.set } : {}),
         face: r.face,
         confidence: round(r.confidence),
-        box: r.box.map(Math.round) as [number, number, number, number],
-        ...(r.color !== undefined ? { color: r.color } : {}),
+        box: r.box.map((v) => Math.round(v)) as [number, number, number, number],
+        ...(r.color ? { color: r.color } : {}),
+        uncertain: r.uncertain,
       })),
     },
   };

@@ -5,15 +5,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
+import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
 import type { ErrorCode } from '../../shared/game.js';
 import type { HardwareStatus, TableSnapshot } from '../../shared/protocol.js';
 import type { Logger } from './logger.js';
 
 /** The dice command line's JSON for one image, as `npm run dice -- --json` prints it. */
 export type DiceReadJson =
-  | { file: string; dice: { face: string; confidence: number; box: [number, number, number, number]; color?: string }[] }
-  | { file: string; face: string; confidence: number };
+  | { file: string; dice: { set?: DiceSetId; face: string; confidence: number; box: [number, number, number, number]; color?: string; uncertain: boolean }[] }
+  | { file: string; set?: DiceSetId; face: string; confidence: number; color?: string; uncertain: boolean };
 
 export type DiceReadResult = { ok: true; json: DiceReadJson } | { ok: false; status: number; code: ErrorCode; message: string };
 
@@ -22,7 +22,7 @@ export interface HttpDeps {
   snapshot(): TableSnapshot;
   health(): HardwareStatus;
   /** Reads an uploaded image; absent when this server runs without a dice reader. */
-  readDice?(image: Buffer, options: { sets: DiceSetId[]; crop: boolean; file: string }): Promise<DiceReadResult>;
+  readDice?(image: Buffer, options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[] }): Promise<DiceReadResult>;
   /** The dice sets a read uses when the request names none: the game's, or d6. */
   defaultSets(): DiceSetId[];
   /** Built dashboard (dist/client); served when it exists. */
@@ -61,6 +61,16 @@ function parseSets(value: unknown, fallback: DiceSetId[]): DiceSetId[] {
   return sets as DiceSetId[];
 }
 
+function parsePalette(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const colours = typeof value === 'string' ? value.split(',').map((c) => c.trim()).filter(Boolean) : [];
+  const bad = colours.find((c) => !(c in DIE_COLORS));
+  if (!colours.length || bad !== undefined) {
+    throw new HttpError(400, 'dice/bad-palette', `palette= names die colours, comma separated (${Object.keys(DIE_COLORS).join(', ')})${bad ? `; "${bad.slice(0, 20)}" is not one` : ''}`);
+  }
+  return colours;
+}
+
 export function createHttpApp(deps: HttpDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -87,7 +97,8 @@ export function createHttpApp(deps: HttpDeps): express.Express {
         const sets = parseSets(req.query.set, deps.defaultSets());
         const crop = req.query.crop === '1' || req.query.crop === 'true';
         const file = typeof req.query.file === 'string' ? req.query.file.slice(0, 200) : 'upload';
-        const result = await deps.readDice(body, { sets, crop, file });
+        const palette = parsePalette(req.query.palette);
+        const result = await deps.readDice(body, { sets, crop, file, ...(palette ? { palette } : {}) });
         if (!result.ok) throw new HttpError(result.status, result.code, result.message);
         res.json(result.json);
       } catch (error) {

@@ -212,7 +212,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       health,
       defaultSets: () => games(session.table.game)?.diceRequest(session.table.state)?.sets ?? ['d6'],
       ...(config.vision.enabled
-        ? { readDice: async (image: Buffer, o: { sets: DiceSetId[]; crop: boolean; file: string }) => (await import('./dice-upload.js')).readUpload(reader, image, o) }
+        ? { readDice: async (image: Buffer, o: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[] }) => (await import('./dice-upload.js')).readUpload(reader, image, o) }
         : {}),
       clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR,
       imageBytes: config.limits.imageBytes,
