@@ -121,6 +121,11 @@ export class CameraPipeline {
     return this.problem;
   }
 
+  /** True while a frame is being decoded or read. */
+  working(): boolean {
+    return this.busy;
+  }
+
   private request(): DiceRequest | null {
     const table = this.opts.session.table;
     return this.opts.games(table.game)?.diceRequest(table.state) ?? null;
