@@ -94,6 +94,15 @@ describe('limits', () => {
     expect(await other.send({ type: 'dice/manual', dice: [{ set: 'd6', face: '1' }] })).toEqual({ ok: true, version: 2 });
   });
 
+  it('dice reads over HTTP are rate-limited per address', async () => {
+    server = await startTestServer();
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await fetch(`${server.url}/api/dice/read`, { method: 'POST', body: Buffer.from('x') })).status);
+    // No reader here (503) for the burst of five, then refused for speed.
+    expect(statuses.slice(0, 5)).toEqual([503, 503, 503, 503, 503]);
+    expect(statuses.slice(5)).toEqual([429, 429]);
+  });
+
   it('an image over the upload limit is a JSON 413', async () => {
     server = await startTestServer({ config: { limits: { imageBytes: 2048 } } });
     const res = await fetch(`${server.url}/api/dice/read`, { method: 'POST', body: Buffer.alloc(4096, 1) });

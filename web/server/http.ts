@@ -9,6 +9,7 @@ import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
 import type { ErrorCode } from '../../shared/game.js';
 import type { HardwareStatus, TableSnapshot } from '../../shared/protocol.js';
 import type { Logger } from './logger.js';
+import { KeyedBuckets } from './rate-limit.js';
 
 /** The dice command line's JSON for one image, as `npm run dice -- --json` prints it. */
 export type DiceReadJson =
@@ -28,6 +29,9 @@ export interface HttpDeps {
   /** Built dashboard (dist/client); served when it exists. */
   clientDir: string;
   imageBytes: number;
+  /** Dice reads per second per address (each costs the reader some CPU), with a burst. */
+  readsPerSecond?: number;
+  now?: () => number;
   logger: Logger;
 }
 
@@ -86,8 +90,10 @@ export function createHttpApp(deps: HttpDeps): express.Express {
     res.json(deps.snapshot());
   });
 
+  const reads = new KeyedBuckets(deps.readsPerSecond ?? 2, 5, deps.now ?? (() => performance.now()));
   app.post(
     '/api/dice/read',
+    (req, _res, next) => next(reads.take(req.ip ?? '?') ? undefined : new HttpError(429, 'rate/limited', 'too many dice reads; wait a moment')),
     express.raw({ type: () => true, limit: deps.imageBytes }),
     async (req: Request, res: Response, next: NextFunction) => {
       try {
