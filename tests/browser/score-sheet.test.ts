@@ -21,7 +21,8 @@ async function drag(cells: string[]): Promise<void> {
     const box = (await page.locator(`[data-cell="${cell}"]`).boundingBox())!;
     return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   };
-  await page.locator(`[data-cell="${cells[0]}"]`).scrollIntoViewIfNeeded();
+  // The middle of the screen: the fixed tab bar covers the bottom edge.
+  await page.evaluate(`document.querySelector('[data-cell="${cells[0]}"]').scrollIntoView({ block: 'center' })`);
   const first = await centre(cells[0]!);
   await page.mouse.move(first.x, first.y);
   await page.mouse.down();

@@ -19,10 +19,11 @@ import { go, useRoute, type Route } from './ui/route.js';
 function StatusPill() {
   const view = useTableView();
   const text = view.status === 'online' ? (view.pending ? 'sending…' : 'live') : view.status === 'connecting' ? 'connecting…' : 'offline';
+  // Live is the usual case: a green dot says it; words appear only when something is not right.
   return (
-    <span class={`pill link-${view.status}`} data-testid="link" data-status={view.status}>
+    <span class={`pill link-${view.status}`} data-testid="link" data-status={view.status} role="status" aria-label={`connection: ${text}`}>
       <span class="dot" aria-hidden="true" />
-      {text}
+      {text !== 'live' && <span>{text}</span>}
     </span>
   );
 }

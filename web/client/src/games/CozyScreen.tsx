@@ -23,7 +23,6 @@ export function CozyScreen({ snapshot }: { snapshot: TableSnapshot }) {
   const viewing = you.role === 'player' && you.player && state.players.some((p) => p.id === you.player) ? (chosen ?? you.player) : (chosen && state.players.some((p) => p.id === chosen) ? chosen : firstToAct);
   const canAct = you.role === 'referee' || (you.role === 'player' && you.player === viewing);
   const over = state.phase === 'over';
-  const viewedPlayer = state.players.find((p) => p.id === viewing);
   return (
     <div class="screen cozy" data-testid="cozy-screen">
       <HourClock chapter={state.chapter} hour={state.hour} over={over} />
@@ -64,7 +63,7 @@ export function CozyScreen({ snapshot }: { snapshot: TableSnapshot }) {
           })}
         </section>
       ) : null}
-      {viewing && <Twin key={`${viewing}:${snapshot.version}`} state={state} player={viewing} canAct={canAct && !over} wormColor={viewedPlayer?.color ? css(viewedPlayer.color) : undefined} />}
+      {viewing && <Twin key={`${viewing}:${snapshot.version}`} state={state} player={viewing} canAct={canAct && !over} />}
     </div>
   );
 }

@@ -47,7 +47,7 @@ function Report({ state, player, onSend }: { state: DerbyState; player: string; 
   const check = wormDerby.apply(state, move);
   return (
     <div class="report" data-testid="derby-report">
-      <div class="stepper big">
+      <div class="stepper large">
         <button class="btn" onClick={() => setSteps(Math.max(0, steps - 1))} aria-label="one step less">
           −
         </button>

@@ -13,7 +13,15 @@ import { Modal } from '../ui/Modal.js';
 import { RefereeBar } from './RefereeBar.js';
 
 const INK: Record<string, string> = { red: '#d0312d', pink: '#f29ac0', white: '#fbfbf7', black: '#1d1d1f' };
-const EFFECT_MARK: Record<string, string> = { cut: '✂', peek: '👁', hatch: '🥚', swap: '⇄', dig: '⛏' };
+/** The card icons, drawn (no emoji font on a Pi or in headless Chromium), in a 10 x 10 box. */
+const EFFECT_MARK: Record<string, string> = {
+  cut: 'M2 2 L8 8 M8 2 L2 8 M2.2 8.6 a1.3 1.3 0 1 0 0.01 0 M7.8 8.6 a1.3 1.3 0 1 0 0.01 0',
+  peek: 'M1 5 Q5 1 9 5 Q5 9 1 5 Z M5 4 a1 1 0 1 0 0.01 0',
+  hatch: 'M5 1 C8 1 8.6 6 8.6 6.6 C8.6 8.4 7 9.4 5 9.4 C3 9.4 1.4 8.4 1.4 6.6 C1.4 6 2 1 5 1 Z M2 5.5 L3.5 4.5 L5 5.8 L6.5 4.5 L8 5.5',
+  swap: 'M1.5 3.5 H8.5 M6.5 1.5 L8.5 3.5 L6.5 5.5 M8.5 6.5 H1.5 M3.5 4.5 L1.5 6.5 L3.5 8.5',
+  dig: 'M8.5 1.5 L4 6 M2 5 L5 8 L3 9.5 L0.8 7.2 Z',
+};
+const EFFECT_NAME: Record<string, string> = { cut: 'Cut', peek: 'Peek', hatch: 'Hatch', swap: 'Swap', dig: 'Dig' };
 const MID: Record<string, [number, number]> = { N: [20, 0], E: [40, 20], S: [20, 40], W: [0, 20] };
 const EDGE_NAMES = ['N', 'E', 'S', 'W'] as const;
 
@@ -34,17 +42,23 @@ export function Card({ kind, rotation, color, x = 0, y = 0 }: { kind: CardKind; 
       <rect x="0.8" y="0.8" width="38.4" height="38.4" rx="3" class="card-body" />
       {[...groups.values()].map((edges, i) => {
         const [a, b] = edges;
-        const pa = MID[EDGE_NAMES[a!]!]!;
-        if (b === undefined) {
-          // A head (or a start arm): from the edge to the middle, with a head at the end.
+        if (b === undefined || edges.length > 2) {
+          // A head, or the start card's arms (one knot joining all four): from each edge to the middle.
           return (
             <g key={i}>
-              <path d={`M${pa[0]} ${pa[1]} L20 20`} stroke="#1d1d1f" stroke-width="10" stroke-linecap="round" />
-              <path d={`M${pa[0]} ${pa[1]} L20 20`} stroke={ink(a!)} stroke-width="7.5" stroke-linecap="round" />
-              {!kind.start && <circle cx="20" cy="20" r="6" fill={ink(a!)} stroke="#1d1d1f" stroke-width="1.2" />}
+              {edges.map((e) => {
+                const p = MID[EDGE_NAMES[e]!]!;
+                return <path key={`o${e}`} d={`M${p[0]} ${p[1]} L20 20`} stroke="#1d1d1f" stroke-width="10" stroke-linecap="round" />;
+              })}
+              {edges.map((e) => {
+                const p = MID[EDGE_NAMES[e]!]!;
+                return <path key={`i${e}`} d={`M${p[0]} ${p[1]} L20 20`} stroke={ink(e)} stroke-width="7.5" stroke-linecap="round" />;
+              })}
+              {kind.start ? <circle cx="20" cy="20" r="4.5" fill="#1d1d1f" /> : <circle cx="20" cy="20" r="6" fill={ink(a!)} stroke="#1d1d1f" stroke-width="1.2" />}
             </g>
           );
         }
+        const pa = MID[EDGE_NAMES[a!]!]!;
         const pb = MID[EDGE_NAMES[b]!]!;
         const d = `M${pa[0]} ${pa[1]} Q20 20 ${pb[0]} ${pb[1]}`;
         const split = colors[a!] !== colors[b];
@@ -63,9 +77,12 @@ export function Card({ kind, rotation, color, x = 0, y = 0 }: { kind: CardKind; 
         );
       })}
       {kind.effect && (
-        <text x="33" y="11" class="card-mark" transform={`rotate(${-rotation * 90} 33 8)`}>
-          {EFFECT_MARK[kind.effect]}
-        </text>
+        <g transform={`rotate(${-rotation * 90} 33 8) translate(28 3)`}>
+          <rect x="-0.5" y="-0.5" width="11" height="11" rx="2" fill="#fffdf5" stroke="#6b5b3a" stroke-width="0.6" />
+          <path d={EFFECT_MARK[kind.effect]} class="card-mark" fill="none" stroke-width="1.1" stroke-linecap="round" stroke-linejoin="round">
+            <title>{EFFECT_NAME[kind.effect]}</title>
+          </path>
+        </g>
       )}
     </g>
   );
@@ -228,7 +245,7 @@ export function TapewormScreen({ snapshot }: { snapshot: TableSnapshot }) {
         {legal.hands.map((h) => (
           <li key={h.player} class={h.player === active ? 'now' : ''}>
             <b>{name(h.player)}</b> {h.cards} card{h.cards === 1 ? '' : 's'}
-            {state.winner === h.player ? ' 🏆' : ''}
+            {state.winner === h.player ? ' ★ winner' : ''}
           </li>
         ))}
       </ul>

@@ -151,7 +151,7 @@ export function WormUpScreen({ snapshot }: { snapshot: TableSnapshot }) {
           {state.players.map((p) => (
             <li key={p.id} class={state.winner === p.id ? 'winner' : ''}>
               <span class="swatch" style={{ background: css(p.color) }} /> {p.name}: {score.advanced[p.id] ?? 0} segments moved
-              {state.winner === p.id ? ' 🏆' : ''}
+              {state.winner === p.id ? ' ★ winner' : ''}
             </li>
           ))}
         </ul>

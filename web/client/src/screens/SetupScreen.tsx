@@ -34,15 +34,13 @@ function Invite() {
   const url = `${location.origin}/?code=${you.joinCode}`;
   return (
     <section class="card invite" data-testid="invite">
-      <h2>Players join with</h2>
+      <h2>Players join with the code</h2>
+      <p class="join-code" data-testid="join-code">
+        {you.joinCode}
+      </p>
       <div class="invite-row">
         <Qr text={url} label={`QR code to join: ${url}`} />
-        <div>
-          <p class="join-code" data-testid="join-code">
-            {you.joinCode}
-          </p>
-          <p class="muted small">Scan with the phone's camera app, or open {location.host} and type the code.</p>
-        </div>
+        <p class="muted small">Scan the QR code with the phone's camera app, or open {location.host} and type the code.</p>
       </div>
       {you.refereeCode && (
         <button class="btn small-text" onClick={() => setShowReferee(!showReferee)} data-testid="show-referee-code">

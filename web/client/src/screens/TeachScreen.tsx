@@ -44,13 +44,17 @@ export function TeachScreen() {
     <div class="screen teach" data-testid="teach-screen">
       <h1 class="screen-title">Teach clew your dice</h1>
       <p class="muted">A few crops of each face of your own dice, in your light, keep the reader near 100% at this table.</p>
-      <div class="choices" role="radiogroup" aria-label="dice set">
-        {DICE_SET_IDS.map((id) => (
-          <button key={id} role="radio" aria-checked={id === set} class={`choice${id === set ? ' on' : ''}`} onClick={() => setSet(id)} data-testid={`teach-set-${id}`}>
-            {DICE_SETS[id].name}
-          </button>
-        ))}
-      </div>
+      <label class="field">
+        <span>Dice</span>
+        <select value={set} onChange={(e) => setSet((e.target as HTMLSelectElement).value as DiceSetId)} data-testid="teach-set">
+          {DICE_SET_IDS.map((id) => (
+            <option key={id} value={id}>
+              {DICE_SETS[id].name}
+              {inPlay.includes(id) ? ' (in play now)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
 
       <section class="card">
         <h2>Progress {status.active ? '· in use' : ''}</h2>

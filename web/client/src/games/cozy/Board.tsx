@@ -193,6 +193,9 @@ export function Board(props: BoardProps) {
             <WormShape key={w.id} g={g} worm={w} color={wormColor} />
           ))}
         </g>
+        {/* Lit and marked cells stay visible on top of the worms drawn over them. */}
+        {[...(highlight ?? [])].map((c) => box(c, 'legal-top', `lt${c}`))}
+        {[...(marks ?? [])].map((c) => box(c, 'mark-top', `mk${c}`))}
         {(chosen ?? []).map((c, i) => box(c, 'chosen', `ch${i}`))}
         {(preview ?? []).map((c, i) => box(c, 'preview', `pv${i}`))}
       </svg>

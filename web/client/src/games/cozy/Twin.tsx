@@ -198,7 +198,7 @@ export function Twin({ state, player, canAct, wormColor }: TwinProps) {
           )}
           {has('changeDie') && (
             <button class={`option${tool === 'brain' ? ' on' : ''}`} onClick={() => pick('brain')} data-testid="option-brain">
-              <b>🧠</b>
+              <DieFace set="cozy-organ" face="brain" size={30} />
               <span>Brains: change a die first</span>
             </button>
           )}
