@@ -112,6 +112,12 @@ export interface CalibrationStatus {
   /** Labelled crops collected per face so far. */
   samples: Record<string, number>;
   active: boolean;
+  /**
+   * How well the reader reads these dice: `before`, the share of the labelled crops the reader
+   * (without this calibration) had read right; `after`, the calibration's fit on them once
+   * committed (null until then); `crops`, how many crops the figures are over.
+   */
+  accuracy?: { before: number | null; after: number | null; crops: number };
 }
 
 export interface TableSnapshot {

@@ -5,7 +5,8 @@
  * Tests and the screenshot script call `ensureClientBuilt()` once per run.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,10 +33,20 @@ export function clientIsStale(repo = REPO, out = CLIENT_OUT): boolean {
   return SOURCES.some((s) => newest(path.join(repo, s)) > built);
 }
 
-/** Runs the Vite build (same config as `npm run build`). */
+/** Runs the Vite build (same config as `npm run build`), then writes a gzipped twin of each script and style sheet. */
 export async function buildClient(options: { quiet?: boolean } = {}): Promise<void> {
   const { build } = await import('vite');
   await build({ configFile: path.join(REPO, 'vite.config.ts'), logLevel: options.quiet ? 'error' : 'info' });
+  await gzipAssets();
+}
+
+/** The server sends `x.js.gz` to phones that accept gzip (web/server/http.ts): compressed once, here. */
+export async function gzipAssets(out = CLIENT_OUT): Promise<void> {
+  const dir = path.join(out, 'assets');
+  for (const name of await readdir(dir)) {
+    if (!/\.(js|css)$/.test(name)) continue;
+    await writeFile(path.join(dir, `${name}.gz`), gzipSync(await readFile(path.join(dir, name)), { level: 9 }));
+  }
 }
 
 /**

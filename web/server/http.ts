@@ -16,6 +16,8 @@ export type DiceReadJson =
   | { file: string; dice: { set?: DiceSetId; face: string; confidence: number; box: [number, number, number, number]; color?: string; uncertain: boolean }[] }
   | { file: string; set?: DiceSetId; face: string; confidence: number; color?: string; uncertain: boolean };
 
+export type CropResult = { ok: true; jpeg: Uint8Array } | { ok: false; status: number; code: ErrorCode; message: string };
+
 export type DiceReadResult = { ok: true; json: DiceReadJson } | { ok: false; status: number; code: ErrorCode; message: string };
 
 export interface HttpDeps {
@@ -26,6 +28,8 @@ export interface HttpDeps {
   readDice?(image: Buffer, options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[] }): Promise<DiceReadResult>;
   /** The dice sets a read uses when the request names none: the game's, or d6. */
   defaultSets(): DiceSetId[];
+  /** Die `index` of the pending camera roll as the camera saw it (JPEG), for "teach clew your dice". */
+  crop?(index: number): Promise<CropResult>;
   /** Built dashboard (dist/client); served when it exists. */
   clientDir: string;
   imageBytes: number;
@@ -90,6 +94,19 @@ export function createHttpApp(deps: HttpDeps): express.Express {
     res.json(deps.snapshot());
   });
 
+  app.get('/api/camera/crop', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      if (!deps.crop) throw new HttpError(503, 'camera/no-crop', 'this server keeps no camera frames (vision.enabled is false)');
+      const index = Number(req.query.index);
+      if (!Number.isInteger(index) || index < 0 || index > 31) throw new HttpError(400, 'camera/bad-index', 'index= is the number of a die of the pending roll, from 0');
+      const result = await deps.crop(index);
+      if (!result.ok) throw new HttpError(result.status, result.code, result.message);
+      res.set('Cache-Control', 'no-store').type('image/jpeg').send(Buffer.from(result.jpeg));
+    } catch (error) {
+      next(error);
+    }
+  });
+
   const reads = new KeyedBuckets(deps.readsPerSecond ?? 2, 5, deps.now ?? (() => performance.now()));
   app.post(
     '/api/dice/read',
@@ -117,6 +134,15 @@ export function createHttpApp(deps: HttpDeps): express.Express {
 
   const index = path.join(deps.clientDir, 'index.html');
   if (existsSync(index)) {
+    // The build leaves a gzipped twin of each script and style sheet (web/client/build.ts): a phone
+    // that accepts gzip gets it, a third of the bytes over a table's Wi-Fi. Names are content hashes.
+    app.get(/^\/assets\/[\w.-]+\.(js|css)$/, (req, res, next) => {
+      const file = path.join(deps.clientDir, `${req.path}.gz`);
+      if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) || !existsSync(file)) return next();
+      res.set({ 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding', 'Cache-Control': 'public, max-age=31536000, immutable' });
+      res.type(req.path.endsWith('.js') ? 'application/javascript' : 'text/css');
+      res.sendFile(file);
+    });
     app.use(express.static(deps.clientDir, { index: 'index.html', maxAge: '1h' }));
     // The dashboard routes on the client: any other page is the app.
     app.get(/^\/(?!api\/|socket\.io\/).*/, (_req, res) => res.sendFile(index));

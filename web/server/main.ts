@@ -212,6 +212,9 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       health,
       defaultSets: () => games(session.table.game)?.diceRequest(session.table.state)?.sets ?? ['d6'],
       ...(config.vision.enabled
+        ? { crop: async (index: number) => (await import('./crop.js')).rollCrop(session.table.roll, index, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null) }
+        : {}),
+      ...(config.vision.enabled
         ? { readDice: async (image: Buffer, o: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[] }) => (await import('./dice-upload.js')).readUpload(reader, image, o) }
         : {}),
       clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR,

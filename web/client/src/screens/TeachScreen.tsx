@@ -16,8 +16,6 @@ export const TARGET_PER_FACE = 5;
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-type Accuracy = { before?: number | null; after?: number | null; checked?: number };
-
 export function TeachScreen() {
   const conn = useConnection();
   const { snapshot } = useTableView();
@@ -27,7 +25,7 @@ export function TeachScreen() {
   const [labelled, setLabelled] = useState<Record<string, string>>({});
   const [fixing, setFixing] = useState<number | null>(null);
   const status: CalibrationStatus = s.calibration.find((c) => c.set === set) ?? { set, samples: {}, active: false };
-  const accuracy = (status as CalibrationStatus & { accuracy?: Accuracy }).accuracy;
+  const accuracy = status.accuracy;
   const faces = DICE_SETS[set].faces;
   const total = faces.reduce((a, f) => a + Math.min(TARGET_PER_FACE, status.samples[f] ?? 0), 0);
   const goal = faces.length * TARGET_PER_FACE;
@@ -76,8 +74,9 @@ export function TeachScreen() {
         </div>
         {accuracy && (
           <p class="accuracy" data-testid="teach-accuracy">
-            Reader on your dice: {accuracy.before != null ? pct(accuracy.before) : '—'} before → <b>{accuracy.after != null ? pct(accuracy.after) : '—'}</b> after
-            {accuracy.checked ? ` (${accuracy.checked} crops)` : ''}
+            Reader on your dice: {accuracy.before !== null ? pct(accuracy.before) : '—'} before →{' '}
+            <b>{accuracy.after !== null ? pct(accuracy.after) : 'save to see'}</b> after
+            {accuracy.crops ? ` (${accuracy.crops} crops so far)` : ''}
           </p>
         )}
       </section>
