@@ -10,9 +10,9 @@
  */
 import { adjacent } from './board.js';
 import { canTakeOrgan, facedCell, foodCells } from './organs.js';
-import { FOOD, mutableWorm, wormAt, wormById, type Draft, type Position } from './position.js';
+import { FOOD, mutableWorm, wormAt, wormById, writableActed, writableFoods, type Draft, type Position } from './position.js';
 import { ORGAN_TYPES, type Organ, type OrganType, type Pending, type Worm } from './state.js';
-import { countOrgans, growthEnds, hasOrgan, organAt, tipOf, type End } from './worms.js';
+import { countOrgans, hasOrgan, organAt, tipOf, type End } from './worms.js';
 
 export const BABY_ORGAN_TYPES: readonly OrganType[] = ORGAN_TYPES.filter((t) => t !== 'collar');
 
@@ -49,22 +49,27 @@ export function congaLines(pos: Position, id: number): number[][] {
   const next = tailLinks(pos);
   const forward = [id];
   for (let w = next[id]!; w > 0 && !forward.includes(w); w = next[w]!) forward.push(w);
-  const prev: number[][] = next.map(() => []);
-  next.forEach((to, from) => {
-    if (to > 0) prev[to]!.push(from);
-  });
+  const prev: number[][] = [];
+  for (let from = 0; from < next.length; from++) prev.push([]);
+  for (let from = 0; from < next.length; from++) if (next[from]! > 0) prev[next[from]!]!.push(from);
   const lines: number[][] = [];
-  const back = (w: number, path: number[]) => {
-    const ps = prev[w]!.filter((p) => !forward.includes(p) && !path.includes(p));
-    if (ps.length === 0) {
-      const line = [...path].reverse().concat(forward);
-      if (line.length >= 2) lines.push(line);
-      return;
-    }
-    for (const p of ps) back(p, [...path, p]);
-  };
-  back(id, []);
+  linesBack(prev, forward, id, [], lines);
   return lines;
+}
+
+/** Walks back along the worms whose tails point at `w`: one line per worm at which the walk ends. */
+function linesBack(prev: readonly number[][], forward: readonly number[], w: number, path: number[], lines: number[][]): void {
+  let extended = false;
+  for (const p of prev[w]!) {
+    if (forward.includes(p) || path.includes(p)) continue;
+    extended = true;
+    path.push(p);
+    linesBack(prev, forward, p, path, lines);
+    path.pop();
+  }
+  if (extended) return;
+  const line = path.slice().reverse().concat(forward);
+  if (line.length >= 2) lines.push(line);
 }
 
 /** Organs that may act for the conga line: on an unused line worm, not a tail. */
@@ -90,87 +95,128 @@ export function wormsTouch(pos: Position, a: Worm, b: Worm): boolean {
   return false;
 }
 
-/** Touching worms with a collar anywhere on them. */
+/** Touching worms with a collar anywhere on them, in id order. */
 export function collarPartners(pos: Position, worm: Worm): number[] {
-  const seen = new Set<number>();
+  const out: number[] = [];
+  const nb = pos.geo.neighbor;
   for (const c of worm.cells) {
     for (let d = 0; d < 4; d++) {
-      const m = pos.geo.neighbor[c * 4 + d]!;
+      const m = nb[c * 4 + d]!;
       const o = m >= 0 ? pos.occ[m]! : 0;
-      if (o > 0 && o !== worm.id && !seen.has(o) && hasOrgan(wormById(pos, o)!, 'collar')) seen.add(o);
+      if (o > 0 && o !== worm.id && !out.includes(o) && hasOrgan(wormById(pos, o)!, 'collar')) out.push(o);
     }
   }
-  return [...seen].sort((a, b) => a - b);
+  return out.sort(ascending);
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
 }
 
 /** My collars, plus my partner's collars that touch one of mine. */
 export function collarActions(pos: Position, me: Worm, partner: Worm): number {
-  const mine = me.organs.filter((o) => o.type === 'collar');
-  const theirs = partner.organs.filter((o) => o.type === 'collar' && mine.some((m) => adjacent(pos.geo, m.cell, o.cell)));
-  return mine.length + theirs.length;
+  let mine = 0;
+  let theirs = 0;
+  for (const o of me.organs) if (o.type === 'collar') mine++;
+  for (const o of partner.organs) {
+    if (o.type !== 'collar') continue;
+    for (const m of me.organs) {
+      if (m.type === 'collar' && adjacent(pos.geo, m.cell, o.cell)) {
+        theirs++;
+        break;
+      }
+    }
+  }
+  return mine + theirs;
 }
 
 /** Our babies (both parents are this pair) made this hour. */
 export function ourBabies(pos: Position, a: number, b: number): Worm[] {
-  return pos.sheet.worms.filter((w) => w.parents && w.born === pos.hour && ((w.parents[0] === a && w.parents[1] === b) || (w.parents[0] === b && w.parents[1] === a)));
+  const out: Worm[] = [];
+  for (const w of pos.sheet.worms) if (isOurBaby(pos, w, a, b)) out.push(w);
+  return out;
+}
+
+function isOurBaby(pos: Position, w: Worm, a: number, b: number): boolean {
+  const p = w.parents;
+  return !!p && w.born === pos.hour && ((p[0] === a && p[1] === b) || (p[0] === b && p[1] === a));
 }
 
 export function babiesForOrgans(pos: Position, a: number, b: number): number[] {
-  return ourBabies(pos, a, b)
-    .filter((w) => canTakeOrgan(pos.geo, w, BABY_ORGAN_TYPES))
-    .map((w) => w.id);
+  const out: number[] = [];
+  for (const w of pos.sheet.worms) if (isOurBaby(pos, w, a, b) && canTakeOrgan(pos.geo, w, BABY_ORGAN_TYPES)) out.push(w.id);
+  return out;
 }
 
-/** Is `c` next to a cell of either worm? */
-function touchesEither(pos: Position, c: number, a: number, b: number): boolean {
-  for (let d = 0; d < 4; d++) {
-    const m = pos.geo.neighbor[c * 4 + d]!;
-    if (m >= 0 && (pos.occ[m] === a || pos.occ[m] === b)) return true;
+/** 1 on every cell next to a cell of worm `a` or `b` (where a baby of theirs may touch them). */
+function touchMask(pos: Position, a: number, b: number): Uint8Array {
+  const mask = new Uint8Array(pos.geo.size);
+  const nb = pos.geo.neighbor;
+  const worms = pos.sheet.worms;
+  markNeighbours(worms[a - 1], nb, mask);
+  if (b !== a) markNeighbours(worms[b - 1], nb, mask);
+  return mask;
+}
+
+function markNeighbours(w: Worm | undefined, nb: Int16Array, mask: Uint8Array): void {
+  if (!w) return;
+  for (const c of w.cells) {
+    for (let d = 0; d < 4; d++) {
+      const m = nb[c * 4 + d]!;
+      if (m >= 0) mask[m] = 1;
+    }
   }
-  return false;
 }
 
 /**
  * Every baby placement for a pair: paths of 2 or 3 blank cells touching either parent. Each set of
- * cells appears once, in path order (a 3-cell baby's middle cell is the one touching both others).
+ * cells appears once, in path order (a 3-cell baby's middle cell is the one touching both others;
+ * its two ends are never neighbours on a square grid, so the middle is unique).
  */
 export function babyPlacements(pos: Position, a: number, b: number): number[][] {
   const out: number[][] = [];
   const { geo, occ } = pos;
   const nb = geo.neighbor;
-  const seen = new Set<string>();
+  const touch = touchMask(pos, a, b);
+  const blanks = [0, 0, 0, 0];
   for (let c = 0; c < geo.size; c++) {
     if (occ[c] !== 0) continue;
-    const blanks: number[] = [];
+    let n = 0;
     for (let d = 0; d < 4; d++) {
       const m = nb[c * 4 + d]!;
-      if (m >= 0 && occ[m] === 0) blanks.push(m);
+      if (m >= 0 && occ[m] === 0) blanks[n++] = m;
     }
-    const cTouches = touchesEither(pos, c, a, b);
+    const cTouches = touch[c] === 1;
     // two cells: c and a neighbour with a larger index (each pair once)
-    for (const m of blanks) if (m > c && (cTouches || touchesEither(pos, m, a, b))) out.push([c, m]);
+    for (let i = 0; i < n; i++) {
+      const m = blanks[i]!;
+      if (m > c && (cTouches || touch[m] === 1)) out.push([c, m]);
+    }
     // three cells with c in the middle
-    for (let i = 0; i < blanks.length; i++)
-      for (let j = i + 1; j < blanks.length; j++) {
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
         const x = blanks[i]!;
         const y = blanks[j]!;
-        if (cTouches || touchesEither(pos, x, a, b) || touchesEither(pos, y, a, b)) {
-          const key = `${x},${c},${y}`;
-          if (!seen.has(key)) {
-            seen.add(key);
-            out.push([x, c, y]);
-          }
-        }
+        if (cTouches || touch[x] === 1 || touch[y] === 1) out.push([x, c, y]);
       }
   }
   return out;
 }
 
+/** Is this path of blank cells a baby placement of the pair (2 or 3 cells, one touching a parent)? */
+export function isBabyPlacement(pos: Position, a: number, b: number, path: readonly number[]): boolean {
+  if (path.length !== 2 && path.length !== 3) return false;
+  const touch = touchMask(pos, a, b);
+  for (const c of path) if (touch[c] === 1) return true;
+  return false;
+}
+
 function anyBabyPlacement(pos: Position, a: number, b: number): boolean {
   const { geo, occ } = pos;
   const nb = geo.neighbor;
+  const touch = touchMask(pos, a, b);
   for (let c = 0; c < geo.size; c++) {
-    if (occ[c] !== 0 || !touchesEither(pos, c, a, b)) continue;
+    if (occ[c] !== 0 || touch[c] === 0) continue;
     for (let d = 0; d < 4; d++) {
       const m = nb[c * 4 + d]!;
       if (m >= 0 && occ[m] === 0) return true;
@@ -181,24 +227,32 @@ function anyBabyPlacement(pos: Position, a: number, b: number): boolean {
 
 // ---- hearts ----------------------------------------------------------------------------------------
 
-/** The tips a growth may continue from now: [end, tip] pairs. */
-export function growthTips(pos: Position, frame: Extract<Pending, { k: 'grow' }>): [End, number][] {
-  const w = wormById(pos, frame.worm)!;
-  const ends = frame.end ? [frame.end] : growthEnds(w);
-  return ends.map((e) => [e, tipOf(w, e)]);
+export interface GrowthStep {
+  end: End;
+  /** The tip it continues. */
+  from: number;
+  cell: number;
 }
 
-/** Blank cells the growth may take next, with the end each continues. */
-export function growthSteps(pos: Position, frame: Extract<Pending, { k: 'grow' }>): { end: End; from: number; cell: number }[] {
-  const out: { end: End; from: number; cell: number }[] = [];
+/** Blank cells the growth may take next, with the end each continues (front tip first). */
+export function growthSteps(pos: Position, frame: Extract<Pending, { k: 'grow' }>): GrowthStep[] {
+  const out: GrowthStep[] = [];
   if (frame.grown >= frame.max) return out;
-  for (const [end, tip] of growthTips(pos, frame)) {
-    for (let d = 0; d < 4; d++) {
-      const m = pos.geo.neighbor[tip * 4 + d]!;
-      if (m >= 0 && pos.occ[m] === 0) out.push({ end, from: tip, cell: m });
-    }
+  const w = wormById(pos, frame.worm)!;
+  if (frame.end !== null) pushGrowthSteps(pos, frame.end, tipOf(w, frame.end), out);
+  else {
+    pushGrowthSteps(pos, 'front', tipOf(w, 'front'), out);
+    if (!hasOrgan(w, 'tail')) pushGrowthSteps(pos, 'rear', tipOf(w, 'rear'), out);
   }
   return out;
+}
+
+function pushGrowthSteps(pos: Position, end: End, tip: number, out: GrowthStep[]): void {
+  const nb = pos.geo.neighbor;
+  for (let d = 0; d < 4; d++) {
+    const m = nb[tip * 4 + d]!;
+    if (m >= 0 && pos.occ[m] === 0) out.push({ end, from: tip, cell: m });
+  }
 }
 
 /** Grows the worm by one blank cell at `end`; the extension's size is recorded as it grows. */
@@ -228,7 +282,7 @@ export function mouthsAt(pos: Position, food: number): number[] {
 
 export function addFood(d: Draft, cell: number): void {
   d.occ[cell] = FOOD;
-  d.sheet.foods.push(cell);
+  writableFoods(d).push(cell);
 }
 
 // ---- acting ----------------------------------------------------------------------------------------
@@ -241,7 +295,7 @@ function push(d: Draft, frame: Pending): void {
 export function actOrgan(d: Draft, cell: number): void {
   const w = wormAt(d, cell)!;
   const organ = organAt(w, cell)!;
-  d.sheet.acted.push(cell);
+  writableActed(d).push(cell);
   switch (organ.type) {
     case 'eye':
       push(d, { k: 'food', eye: cell, left: countOrgans(w, 'eye') });
@@ -300,7 +354,8 @@ export function hasChoices(pos: Position, f: Pending): boolean {
     case 'collar':
       return f.left > 0 && (anyBabyPlacement(pos, f.worm, f.partner) || babiesForOrgans(pos, f.worm, f.partner).length > 0);
     case 'babyOrgans':
-      return f.babies.some((id) => canTakeOrgan(pos.geo, wormById(pos, id)!, BABY_ORGAN_TYPES));
+      for (const id of f.babies) if (canTakeOrgan(pos.geo, wormById(pos, id)!, BABY_ORGAN_TYPES)) return true;
+      return false;
   }
 }
 

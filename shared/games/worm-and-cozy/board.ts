@@ -13,13 +13,20 @@ export interface Geometry {
   rock: Uint8Array;
   rocks: number[];
   /** An occupancy grid with only the rocks (−1) drawn: the start of every sheet's grid. */
-  blank: number[];
+  blank: Int16Array;
   /** Per clock region (not per hour): 1 where the cell is in the region. */
   regionMasks: Uint8Array[];
   regionCells: number[][];
   /** `neighbor[cell * 4 + d]` for d in N, E, S, W order, or -1 off the board. */
   neighbor: Int16Array;
   names: string[];
+  /** Canonical cell name (`C7`) → index: moves name cells, and a map lookup beats parsing them. */
+  index: ReadonlyMap<string, number>;
+  /** Row bitmasks (bit x for column x), for the option-A scan: each cell's row and column bit. */
+  rowOf: Int16Array;
+  colBit: Int32Array;
+  /** The rocks as row bitmasks, padded with 5 empty rows (a placement's masks reach 5 rows down). */
+  rockRows: Int32Array;
 }
 
 export const DIR_INDEX: Readonly<Record<Dir, number>> = { N: 0, E: 1, S: 2, W: 3 };
@@ -84,11 +91,14 @@ function compileGeometry(chapter: Chapter): Geometry {
 export function gridGeometry(width: number, height: number, rockNames: readonly string[], regions: readonly RegionSpec[] = []): Geometry {
   const size = width * height;
   const names: string[] = [];
+  const index = new Map<string, number>();
   const neighbor = new Int16Array(size * 4);
   for (let i = 0; i < size; i++) {
     const x = i % width;
     const y = (i - x) / width;
-    names.push(columnLetter(x) + String(y + 1));
+    const name = columnLetter(x) + String(y + 1);
+    names.push(name);
+    index.set(name, i);
     for (let d = 0; d < 4; d++) {
       const nx = x + DX[d]!;
       const ny = y + DY[d]!;
@@ -111,8 +121,16 @@ export function gridGeometry(width: number, height: number, rockNames: readonly 
     for (const c of cells) m[c] = 1;
     return m;
   });
-  const blank = Array.from(rock, (r) => (r ? -1 : 0));
-  return { width, height, size, rock, rocks, blank, regionMasks, regionCells, neighbor, names };
+  const blank = Int16Array.from(rock, (r) => (r ? -1 : 0));
+  const rowOf = new Int16Array(size);
+  const colBit = new Int32Array(size);
+  const rockRows = new Int32Array(height + 5);
+  for (let i = 0; i < size; i++) {
+    rowOf[i] = Math.floor(i / width);
+    colBit[i] = 1 << i % width;
+    if (rock[i]) rockRows[rowOf[i]!] = rockRows[rowOf[i]!]! | colBit[i]!;
+  }
+  return { width, height, size, rock, rocks, blank, regionMasks, regionCells, neighbor, names, index, rowOf, colBit, rockRows };
 }
 
 export function cellName(g: Geometry, cell: number): string {
@@ -121,6 +139,9 @@ export function cellName(g: Geometry, cell: number): string {
 
 /** The index of a cell name on this board, or -1 when it is not a cell of this board. */
 export function cellIndex(g: Geometry, name: string): number {
+  const i = g.index.get(name);
+  if (i !== undefined) return i;
+  // Not canonical (lower case, spaces, "C07") or not on this board: parse it.
   const p = parseCellName(name);
   if (!p || p[0] < 0 || p[0] >= g.width || p[1] < 0 || p[1] >= g.height) return -1;
   return p[1] * g.width + p[0];

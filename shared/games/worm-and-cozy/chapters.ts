@@ -201,6 +201,19 @@ export function getChapter(id: string): Chapter {
 
 /** "3 AM" for hour index 2 of the default clock. */
 export function hourLabel(chapter: Chapter, hour: number): string {
+  // Every legalOptions call names the hour: the labels are made once per chapter object.
+  if (!Number.isInteger(hour) || hour < 0 || hour > 999) return makeHourLabel(chapter, hour);
+  let labels = hourLabels.get(chapter);
+  if (!labels) {
+    labels = [];
+    hourLabels.set(chapter, labels);
+  }
+  return (labels[hour] ??= makeHourLabel(chapter, hour));
+}
+
+const hourLabels = new WeakMap<Chapter, string[]>();
+
+function makeHourLabel(chapter: Chapter, hour: number): string {
   const n = chapter.clock.regions.length;
   const half = chapter.clock.halves[Math.floor(hour / n)] ?? '';
   return `${(hour % n) + 1} ${half}`.trim();

@@ -5,14 +5,14 @@
  */
 import type { PlayerId } from '../../game.js';
 import { BABY_ORGAN_TYPES, actableOrgan, babiesForOrgans, babyPlacements, congaCells, growthSteps } from './actions.js';
+import { actMove, activateMove, changeDieMove, foodMove, growMove, moveBook, organMove, placementMoves, type MoveBook } from './book.js';
 import { cellName } from './board.js';
 import { hourLabel } from './chapters.js';
 import { describePending } from './describe.js';
-import { atOptionStep, fillableBrains, optionBOrgans, optionCAllows, wormPlacements } from './hour.js';
+import { atOptionStep, fillableBrains, optionBOrgans, optionCAllows, freePlacements } from './hour.js';
 import type { CozyMove } from './moves.js';
-import { foodCells, organSpots } from './organs.js';
-import { position, touchesRegion, wormAt, wormById, type Position } from './position.js';
-import { placementsOf } from './shapes.js';
+import { foodCells, spotCell, spotCodes, spotFacingCode } from './organs.js';
+import { borrowPosition, position, releasePosition, touchesRegion, wormAt, wormById, type Position } from './position.js';
 import { ORGAN_TYPES, SHAPE_NAMES, type CozyState, type OrganType, type Pending, type PendingKind, type Phase, type Roll, type Worm } from './state.js';
 import { organAt } from './worms.js';
 
@@ -63,14 +63,16 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
   if (state.phase === 'over') return make(state, label, null, 'over', 'The game is over.', []);
   if (index < 0) return make(state, label, query.player ?? null, 'done', `no player "${query.player}" at this table`, [state.phase === 'roll' ? 'roll' : 'endHour']);
   const player = state.players[index]!.id;
-  const pos = position(state, index);
   if (state.phase === 'roll') {
     const r = make(state, label, player, 'roll', `Roll the dice for ${label}.`, ['roll']);
-    if (verbose) r.verbose = { region: regionNames(pos), moves: [] };
+    if (verbose) r.verbose = { region: regionNames(position(state, index)), moves: [] };
     return r;
   }
+  const pos = borrowPosition(state, index);
+  const book = moveBook(pos.geo, player);
   const sheet = pos.sheet;
-  const moves: CozyMove[] = [];
+  const moves = gathered;
+  moves.n = 0;
   let step: Step;
   let prompt: string;
   let pending: PendingKind | null = null;
@@ -80,22 +82,23 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
   } else if (atOptionStep(sheet)) {
     step = 'option';
     prompt = state.hour === 0 ? 'Option A: place a worm of the rolled shape in the 1 AM region, then add a rolled organ.' : 'Choose option A, B or C (or nothing this hour); brains may change dice first.';
-    optionMoves(pos, player, state.hour, moves);
-    moves.push({ type: 'done', player });
+    optionMoves(pos, book, state.hour, moves);
+    add(moves, book.done);
   } else {
     const f = sheet.stack[sheet.stack.length - 1]!;
     step = 'decision';
     pending = f.k;
     prompt = describePending(pos, f);
-    decisionMoves(pos, player, f, moves);
-    if (!(f.k === 'organ' && f.must)) moves.push({ type: 'pass', player });
-    if (!hasMustOrgan(sheet.stack)) moves.push({ type: 'done', player });
+    decisionMoves(pos, book, f, moves);
+    if (!(f.k === 'organ' && f.must)) add(moves, book.pass);
+    if (!hasMustOrgan(sheet.stack)) add(moves, book.done);
   }
   const result = make(state, label, player, step, prompt, ['endHour']);
   result.pending = pending;
   result.dice = sheet.dice;
-  result.moves = moves;
-  if (verbose) result.verbose = { region: regionNames(pos), moves: moves.map((move) => ({ move, cells: highlight(pos, move) })) };
+  result.moves = moves.list.slice(0, moves.n);
+  if (verbose) result.verbose = { region: regionNames(pos), moves: result.moves.map((move) => ({ move, cells: highlight(pos, move) })) };
+  releasePosition(pos); // the grid is not read after this
   return result;
 }
 
@@ -123,41 +126,52 @@ function regionNames(pos: Position): string[] {
   return out;
 }
 
-type Moves = CozyMove[];
+/**
+ * The moves of one call, gathered in a buffer kept between calls (calls never nest): the result gets
+ * an exact copy, where pushing onto a fresh array reallocated it as it grew, on every call.
+ */
+interface Moves {
+  list: CozyMove[];
+  n: number;
+}
 
-function organMoves(pos: Position, player: PlayerId, worm: Worm, types: readonly OrganType[], moves: Moves): void {
+const gathered: Moves = { list: [], n: 0 };
+
+function add(moves: Moves, move: CozyMove): void {
+  moves.list[moves.n++] = move;
+}
+
+function organMoves(pos: Position, book: MoveBook, worm: Worm, types: readonly OrganType[], moves: Moves): void {
+  const codes = spotScratch;
   for (const t of types) {
-    for (const s of organSpots(pos.geo, worm, t)) {
-      const cell = cellName(pos.geo, s.cell);
-      moves.push(s.facing ? { type: 'addOrgan', player, organ: t, cell, facing: s.facing } : { type: 'addOrgan', player, organ: t, cell });
-    }
+    const n = spotCodes(pos.geo, worm, t, codes, 0);
+    for (let i = 0; i < n; i++) add(moves, organMove(book, t, spotCell(codes[i]!), spotFacingCode(codes[i]!)));
   }
 }
 
-function optionMoves(pos: Position, player: PlayerId, hour: number, moves: Moves): void {
+/** Scratch list for `organMoves` (it never nests). */
+const spotScratch: number[] = [];
+
+function optionMoves(pos: Position, book: MoveBook, hour: number, moves: Moves): void {
   const sheet = pos.sheet;
   const dice = sheet.dice!;
-  // Brains: die changes from brains that acted last hour, and from brains that may be filled now.
-  const brains: (string | undefined)[] = [];
-  if (sheet.credits > 0) brains.push(undefined);
-  for (const b of fillableBrains(pos)) brains.push(cellName(pos.geo, b));
-  for (const brain of brains) {
-    const cell = brain;
-    for (const face of SHAPE_NAMES) if (face !== dice.shape) moves.push(cell ? { type: 'changeDie', player, die: 0, face, brain: cell } : { type: 'changeDie', player, die: 0, face });
-    for (const die of [1, 2] as const)
-      for (const face of ORGAN_TYPES)
-        if (face !== dice.organs[die - 1]) moves.push(cell ? { type: 'changeDie', player, die, face, brain: cell } : { type: 'changeDie', player, die, face });
-  }
+  // Brains: die changes from brains that acted last hour (−1), and from brains that may be filled now.
+  if (sheet.credits > 0) dieChanges(book, dice, -1, moves);
+  for (const b of fillableBrains(pos)) dieChanges(book, dice, b, moves);
   // Option A.
-  const p = placementsOf(pos.geo)[dice.shape];
-  const ks = wormPlacements(pos, dice.shape);
-  for (let i = 0; i < ks.length; i++) moves.push({ type: 'placeWorm', player, cells: p.names[ks[i]!] as string[] });
+  moves.n = freePlacements(pos, dice.shape, placementMoves(book, dice.shape), moves.list, moves.n);
   if (hour === 0) return;
   for (const w of sheet.worms) {
     if (!touchesRegion(pos, w)) continue;
-    organMoves(pos, player, w, optionBOrgans(dice, w), moves); // option B
-    if (optionCAllows(dice, w)) moves.push({ type: 'activate', player, worm: w.id }); // option C
+    organMoves(pos, book, w, optionBOrgans(dice, w), moves); // option B
+    if (optionCAllows(dice, w)) add(moves, activateMove(book, w.id)); // option C
   }
+}
+
+function dieChanges(book: MoveBook, dice: Roll, brain: number, moves: Moves): void {
+  for (const face of SHAPE_NAMES) if (face !== dice.shape) add(moves, changeDieMove(book, 0, face, brain));
+  for (const face of ORGAN_TYPES) if (face !== dice.organs[0]) add(moves, changeDieMove(book, 1, face, brain));
+  for (const face of ORGAN_TYPES) if (face !== dice.organs[1]) add(moves, changeDieMove(book, 2, face, brain));
 }
 
 /** The cells a verbose listing highlights for a move, read from the move itself. */
@@ -189,18 +203,19 @@ export function highlight(pos: Position, move: CozyMove): string[] {
   }
 }
 
-function decisionMoves(pos: Position, player: PlayerId, f: Pending, moves: Moves): void {
+function decisionMoves(pos: Position, book: MoveBook, f: Pending, moves: Moves): void {
   const g = pos.geo;
+  const player = book.player;
   switch (f.k) {
     case 'organ':
-      organMoves(pos, player, wormById(pos, f.worm)!, f.types, moves);
+      organMoves(pos, book, wormById(pos, f.worm)!, f.types, moves);
       break;
     case 'act':
-      for (const c of f.cells) if (actableOrgan(pos, c)) moves.push({ type: 'act', player, cell: cellName(g, c) });
+      for (const c of f.cells) if (actableOrgan(pos, c)) add(moves, actMove(book, c));
       break;
     case 'food': {
       const eye = organAt(wormAt(pos, f.eye)!, f.eye)!;
-      for (const c of foodCells(pos, eye)) moves.push({ type: 'food', player, cell: cellName(g, c) });
+      for (const c of foodCells(pos, eye)) add(moves, foodMove(book, c));
       break;
     }
     case 'grow': {
@@ -209,31 +224,31 @@ function decisionMoves(pos: Position, player: PlayerId, f: Pending, moves: Moves
       for (const s of steps) {
         let both = false;
         for (const o of steps) if (o.cell === s.cell && o.from !== s.from) both = true;
-        moves.push(both ? { type: 'grow', player, cells: [cellName(g, s.cell)], from: cellName(g, s.from) } : { type: 'grow', player, cells: [cellName(g, s.cell)] });
+        add(moves, both ? { type: 'grow', player, cells: [cellName(g, s.cell)], from: cellName(g, s.from) } : growMove(book, s.cell));
       }
       break;
     }
     case 'line':
-      for (const line of f.lines) moves.push({ type: 'congaLine', player, worms: line });
+      for (const line of f.lines) add(moves, { type: 'congaLine', player, worms: line });
       break;
     case 'conga':
-      for (const c of congaCells(pos, f)) moves.push({ type: 'act', player, cell: cellName(g, c) });
+      for (const c of congaCells(pos, f)) add(moves, actMove(book, c));
       break;
     case 'partner':
-      for (const id of f.partners) moves.push({ type: 'partner', player, worm: id });
+      for (const id of f.partners) add(moves, { type: 'partner', player, worm: id });
       break;
     case 'collar': {
       for (const cells of babyPlacements(pos, f.worm, f.partner)) {
         const names: string[] = [];
         for (const c of cells) names.push(cellName(g, c));
-        moves.push({ type: 'baby', player, cells: names });
+        add(moves, { type: 'baby', player, cells: names });
       }
       const babies = babiesForOrgans(pos, f.worm, f.partner);
-      if (babies.length > 0) moves.push({ type: 'babyOrgans', player });
+      if (babies.length > 0) add(moves, { type: 'babyOrgans', player });
       break;
     }
     case 'babyOrgans':
-      for (const id of f.babies) organMoves(pos, player, wormById(pos, id)!, BABY_ORGAN_TYPES, moves);
+      for (const id of f.babies) organMoves(pos, book, wormById(pos, id)!, BABY_ORGAN_TYPES, moves);
       break;
   }
 }

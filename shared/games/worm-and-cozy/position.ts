@@ -19,20 +19,30 @@ export interface Position {
   /** The index of this hour's region in the chapter's clock. */
   regionIndex: number;
   sheet: PlayerSheet;
-  occ: number[];
+  occ: Int16Array;
 }
 
 export interface Draft extends Position {
   /** Worm ids already copied in this draft (safe to mutate). */
   copied: number[];
+  /** Which of the sheet's arrays are this draft's own copies; the others still belong to the state. */
+  ownWorms: boolean;
+  ownFoods: boolean;
+  ownActed: boolean;
 }
 
 /**
- * The occupancy grid of a sheet. Rebuilding it (about a hundred writes) is cheaper than caching it
- * per sheet object in a WeakMap, measured on the random-game bench.
+ * The occupancy grid of a sheet. Rebuilding it (a copy of the rocks and a write per food and worm
+ * cell) is cheaper than caching it per sheet object in a WeakMap, measured on the random-game bench.
  */
-export function occupancyOf(geo: Geometry, sheet: PlayerSheet): number[] {
+export function occupancyOf(geo: Geometry, sheet: PlayerSheet): Int16Array {
   const occ = geo.blank.slice();
+  drawSheet(sheet, occ);
+  return occ;
+}
+
+/** Draws the sheet's foods and worms on a grid that shows only the rocks. */
+function drawSheet(sheet: PlayerSheet, occ: Int16Array): void {
   const foods = sheet.foods;
   for (let i = 0; i < foods.length; i++) occ[foods[i]!] = FOOD;
   const worms = sheet.worms;
@@ -41,24 +51,76 @@ export function occupancyOf(geo: Geometry, sheet: PlayerSheet): number[] {
     const cells = w.cells;
     for (let j = 0; j < cells.length; j++) occ[cells[j]!] = w.id;
   }
-  return occ;
 }
 
 export function position(state: CozyState, playerIndex: number): Position {
   const geo = geometry(state.chapter);
-  const sheet = state.sheets[playerIndex]!;
-  const hour = Math.min(state.hour, state.chapter.clock.hours - 1);
-  const regionIndex = hourRegionIndex(state.chapter, hour);
-  return { geo, hour, region: geo.regionMasks[regionIndex]!, regionIndex, sheet, occ: occupancyOf(geo, sheet) };
+  return positionWith(state, playerIndex, geo, occupancyOf(geo, state.sheets[playerIndex]!));
 }
 
-/** A working copy: the sheet and its arrays are shallow copies; worms are copied on first write. */
+function positionWith(state: CozyState, playerIndex: number, geo: Geometry, occ: Int16Array): Position {
+  const hour = Math.min(state.hour, state.chapter.clock.hours - 1);
+  const regionIndex = hourRegionIndex(state.chapter, hour);
+  return { geo, hour, region: geo.regionMasks[regionIndex]!, regionIndex, sheet: state.sheets[playerIndex]!, occ };
+}
+
+/*
+ * legalOptions and applyMove need a grid only while they run (it never reaches a result), so they
+ * borrow one spare grid instead of allocating one per call: the grids were a third of everything a
+ * random game allocated. A borrow while the spare is out (nothing nests today) gets a fresh grid,
+ * and a grid that is never given back is simply collected, so a slip costs speed, never correctness.
+ */
+let spareGrid: Int16Array | null = null;
+
+/** `position()` on the spare grid; give it back with `releasePosition` once the position is unused. */
+export function borrowPosition(state: CozyState, playerIndex: number): Position {
+  const geo = geometry(state.chapter);
+  const sheet = state.sheets[playerIndex]!;
+  const grid = spareGrid;
+  if (grid === null || grid.length !== geo.size) return positionWith(state, playerIndex, geo, occupancyOf(geo, sheet));
+  spareGrid = null;
+  grid.set(geo.blank);
+  drawSheet(sheet, grid);
+  return positionWith(state, playerIndex, geo, grid);
+}
+
+export function releasePosition(pos: Position): void {
+  spareGrid = pos.occ;
+}
+
+/**
+ * A working copy: a new sheet object with its own stack (nearly every move changes it); the worms,
+ * foods and acted lists are copied on first write (`writableWorms`...), each worm on its first change
+ * (`mutableWorm`). Most moves change one or two of them, and the copies were a good part of a move.
+ */
 export function draft(pos: Position): Draft {
   const s = pos.sheet;
-  const sheet = copySheet(s, s.dice, s.credits, s.option, s.acted.slice(), s.stack.slice(), s.done);
-  sheet.worms = s.worms.slice();
-  sheet.foods = s.foods.slice();
-  return { geo: pos.geo, hour: pos.hour, region: pos.region, regionIndex: pos.regionIndex, sheet, occ: pos.occ, copied: [] };
+  const sheet = copySheet(s, s.dice, s.credits, s.option, s.acted, s.stack.slice(), s.done);
+  return { geo: pos.geo, hour: pos.hour, region: pos.region, regionIndex: pos.regionIndex, sheet, occ: pos.occ, copied: [], ownWorms: false, ownFoods: false, ownActed: false };
+}
+
+export function writableWorms(d: Draft): Worm[] {
+  if (!d.ownWorms) {
+    d.sheet.worms = d.sheet.worms.slice();
+    d.ownWorms = true;
+  }
+  return d.sheet.worms;
+}
+
+export function writableFoods(d: Draft): number[] {
+  if (!d.ownFoods) {
+    d.sheet.foods = d.sheet.foods.slice();
+    d.ownFoods = true;
+  }
+  return d.sheet.foods;
+}
+
+export function writableActed(d: Draft): number[] {
+  if (!d.ownActed) {
+    d.sheet.acted = d.sheet.acted.slice();
+    d.ownActed = true;
+  }
+  return d.sheet.acted;
 }
 
 /*
@@ -90,7 +152,7 @@ export function mutableWorm(d: Draft, id: number): Worm {
   const copy: Worm = { id: w.id, cells: w.cells.slice(), front: w.front, shape: w.shape, organs: w.organs.slice(), ext: w.ext };
   if (w.parents) copy.parents = [w.parents[0], w.parents[1]];
   if (w.born !== undefined) copy.born = w.born;
-  d.sheet.worms[id - 1] = copy;
+  writableWorms(d)[id - 1] = copy;
   d.copied.push(id);
   return copy;
 }

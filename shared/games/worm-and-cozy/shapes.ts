@@ -92,14 +92,27 @@ for (const s of SHAPE_NAMES)
 /** The shape a set of 5 cells forms (any rotation or flip), or null. */
 export function shapeOfCells(g: Geometry, cells: readonly number[]): ShapeName | null {
   if (cells.length !== 5) return null;
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const c of cells) {
-    xs.push(c % g.width);
-    ys.push(Math.floor(c / g.width));
+  // maskKey without the coordinate arrays (a placeWorm check runs it on every move).
+  const w = g.width;
+  let mx = Infinity;
+  let my = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const c = cells[i]!;
+    const x = c % w;
+    const y = Math.floor(c / w);
+    if (x < mx) mx = x;
+    if (y < my) my = y;
+  }
+  let key = 0;
+  for (let i = 0; i < 5; i++) {
+    const c = cells[i]!;
+    const dx = (c % w) - mx;
+    const dy = Math.floor(c / w) - my;
+    if (dx > 4 || dy > 4) return null;
+    key |= 1 << (dy * 5 + dx);
   }
   // A repeated cell sets a bit twice: fewer than 5 bits, so no shape matches.
-  return SHAPE_BY_MASK.get(maskKey(xs, ys)) ?? null;
+  return SHAPE_BY_MASK.get(key) ?? null;
 }
 
 export interface ShapePlacements {
@@ -110,6 +123,12 @@ export interface ShapePlacements {
   names: readonly (readonly string[])[];
   /** Per clock region: the placements with a cell in it. */
   byRegion: Int16Array[];
+  /**
+   * The placements as row bitmasks, for the option-A scan: placement k covers, in row `top[k] + i`,
+   * the columns set in `rowBits[5k + i]` (i < 5). It is free when no mask meets the drawn cells.
+   */
+  top: Int16Array;
+  rowBits: Int32Array;
 }
 
 const placementCache = new WeakMap<Geometry, Record<ShapeName, ShapePlacements>>();
@@ -139,7 +158,19 @@ export function placementsOf(g: Geometry): Record<ShapeName, ShapePlacements> {
           for (let k = 0; k < names.length; k++) if ([0, 1, 2, 3, 4].some((i) => mask[flat[k * 5 + i]!])) ks.push(k);
           return Int16Array.from(ks);
         });
-        const placements: ShapePlacements = { cells: Int16Array.from(flat), count: names.length, names: Object.freeze(frozen), byRegion };
+        const top = new Int16Array(names.length);
+        const rowBits = new Int32Array(names.length * 5);
+        for (let k = 0; k < names.length; k++) {
+          let y0 = Infinity;
+          for (let i = 0; i < 5; i++) y0 = Math.min(y0, Math.floor(flat[k * 5 + i]! / g.width));
+          top[k] = y0;
+          for (let i = 0; i < 5; i++) {
+            const c = flat[k * 5 + i]!;
+            const at = k * 5 + Math.floor(c / g.width) - y0;
+            rowBits[at] = rowBits[at]! | (1 << c % g.width);
+          }
+        }
+        const placements: ShapePlacements = { cells: Int16Array.from(flat), count: names.length, names: Object.freeze(frozen), byRegion, top, rowBits };
         return [s, placements];
       }),
     ) as unknown as Record<ShapeName, ShapePlacements>;
@@ -184,12 +215,16 @@ export function orderAsPath(g: Geometry, cells: readonly number[]): number[] | n
 
 /** True when consecutive cells touch and no cell repeats. */
 export function isPath(g: Geometry, cells: readonly number[]): boolean {
-  if (new Set(cells).size !== cells.length) return false;
-  for (let i = 1; i < cells.length; i++) {
+  const n = cells.length;
+  if (n <= 16) {
+    // Worms and babies are short: pairwise beats building a Set.
+    for (let i = 1; i < n; i++) for (let j = 0; j < i; j++) if (cells[i] === cells[j]) return false;
+  } else if (new Set(cells).size !== n) return false;
+  const nb = g.neighbor;
+  for (let i = 1; i < n; i++) {
     const a = cells[i - 1]!;
     const b = cells[i]!;
     const k = a * 4;
-    const nb = g.neighbor;
     if (nb[k] !== b && nb[k + 1] !== b && nb[k + 2] !== b && nb[k + 3] !== b) return false;
   }
   return true;
