@@ -113,9 +113,9 @@ export interface CalibrationStatus {
   samples: Record<string, number>;
   active: boolean;
   /**
-   * How well the reader reads these dice: `before`, the share of the labelled crops the reader
-   * (without this calibration) had read right; `after`, the calibration's fit on them once
-   * committed (null until then); `crops`, how many crops the figures are over.
+   * After a commit: how well the reader read these dice. `before`, the share of the labelled crops
+   * the camera had read right before any correction (null when unknown); `after`, the new
+   * calibration's fit on them; `crops`, how many crops that was.
    */
   accuracy?: { before: number | null; after: number | null; crops: number };
 }

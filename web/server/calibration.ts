@@ -23,7 +23,7 @@ export class TableCalibration {
   /** Sets labelled since the start (their pending counts are shown). */
   private touched = new Set<DiceSetId>();
   /** Per set: labels given since the last commit and how many the camera had read right; the last commit's figures. */
-  private tally = new Map<DiceSetId, { crops: number; right: number; before: number | null; after: number | null }>();
+  private tally = new Map<DiceSetId, { crops: number; right: number; before: number | null; after: number | null; checked: number }>();
 
   constructor(
     private readonly dir: string,
@@ -46,9 +46,8 @@ export class TableCalibration {
     return sets.map((set) => {
       const t = this.tally.get(set);
       const status: CalibrationStatus = { set, samples: r.calibration.pending(set).counts, active: active.has(set) };
-      // Labels since the last commit give "before"; a commit fixes both figures until the next label.
-      if (t && t.crops > 0) status.accuracy = { before: t.right / t.crops, after: null, crops: t.crops };
-      else if (t && t.after !== null) status.accuracy = { before: t.before, after: t.after, crops: 0 };
+      // Shown once a commit has both figures (the phone counts its own labels while labelling).
+      if (t && t.after !== null) status.accuracy = { before: t.before, after: t.after, crops: t.checked };
       return status;
     });
   }
@@ -73,7 +72,7 @@ export class TableCalibration {
           if (!die.box || !last) return fail('calibration/no-crop', 'the camera frame of this roll is no longer available; roll again');
           const counts = reader.calibration.add(intent.set, intent.face, last.image, die.box);
           this.touched.add(intent.set);
-          const t = this.tally.get(intent.set) ?? { crops: 0, right: 0, before: null, after: null };
+          const t = this.tally.get(intent.set) ?? { crops: 0, right: 0, before: null, after: null, checked: 0 };
           // What the camera read, before any person corrected it.
           const read = die.readAs ?? die.face;
           this.tally.set(intent.set, { ...t, crops: t.crops + 1, right: t.right + (read === intent.face ? 1 : 0) });
@@ -83,7 +82,7 @@ export class TableCalibration {
           const cal = await reader.calibration.commit(intent.set);
           this.onDisk.add(intent.set);
           const t = this.tally.get(intent.set);
-          this.tally.set(intent.set, { crops: 0, right: 0, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy });
+          this.tally.set(intent.set, { crops: 0, right: 0, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy, checked: t?.crops ?? 0 });
           this.logger.info(`calibration: ${intent.set} calibrated from ${Object.values(cal.counts).reduce((a, b) => a + b, 0)} crops (fit ${Math.round(cal.fitAccuracy * 100)}%)`);
           return ok(cal.counts);
         }

@@ -23,6 +23,8 @@ export function TeachScreen() {
   const inPlay = s.diceRequest?.sets ?? [];
   const [set, setSet] = useState<DiceSetId>(inPlay[0] ?? s.calibration[0]?.set ?? 'd6');
   const [labelled, setLabelled] = useState<Record<string, string>>({});
+  /** This phone's labels since opening the screen, and how many the camera had read right. */
+  const [mine, setMine] = useState({ crops: 0, right: 0 });
   const [fixing, setFixing] = useState<number | null>(null);
   const status: CalibrationStatus = s.calibration.find((c) => c.set === set) ?? { set, samples: {}, active: false };
   const accuracy = status.accuracy;
@@ -33,8 +35,12 @@ export function TeachScreen() {
   const dice = (roll?.dice ?? []).map((d, index) => ({ d, index })).filter(({ d }) => d.set === set);
   const rollKey = `${s.version}`;
   const label = (index: number, face: string) => {
+    const die = roll?.dice[index];
+    const read = die ? (die.readAs ?? die.face) : null;
     void conn.send({ type: 'calibration/label', set, index, face }, `this die shows ${face}`).then((ack) => {
-      if (ack.ok) setLabelled({ ...labelled, [`${rollKey}:${index}`]: face });
+      if (!ack.ok) return;
+      setLabelled((l) => ({ ...l, [`${rollKey}:${index}`]: face }));
+      setMine((m) => ({ crops: m.crops + 1, right: m.right + (read === face ? 1 : 0) }));
     });
   };
 
@@ -72,11 +78,16 @@ export function TeachScreen() {
             );
           })}
         </div>
+        {mine.crops > 0 && (
+          <p class="muted" data-testid="teach-tally">
+            clew read {mine.right} of the {mine.crops} dice you checked right ({pct(mine.right / mine.crops)}).
+          </p>
+        )}
         {accuracy && (
           <p class="accuracy" data-testid="teach-accuracy">
             Reader on your dice: {accuracy.before !== null ? pct(accuracy.before) : '—'} before →{' '}
-            <b>{accuracy.after !== null ? pct(accuracy.after) : 'save to see'}</b> after
-            {accuracy.crops ? ` (${accuracy.crops} crops so far)` : ''}
+            <b>{accuracy.after !== null ? pct(accuracy.after) : '—'}</b> after
+            {accuracy.crops ? ` (${accuracy.crops} crops)` : ''}
           </p>
         )}
       </section>
