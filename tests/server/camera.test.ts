@@ -75,6 +75,20 @@ describe('POST /api/dice/read', () => {
     expect(await badPalette.json()).toMatchObject({ code: 'dice/bad-palette', message: expect.stringContaining('"mauve"') });
   });
 
+  it('a die’s picture for teaching: none without a camera roll, none of a roll entered by hand, a bad index refused', async () => {
+    server = await startTestServer({ config: { vision: { enabled: true } } });
+    const crop = (q: string) => fetch(`${server!.url}/api/camera/crop${q}`);
+    const none = await crop('?index=0');
+    expect(none.status).toBe(404);
+    expect(await none.json()).toMatchObject({ code: 'dice/no-roll' });
+    expect((await crop('?index=x')).status).toBe(400);
+    const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    await referee.send({ type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] });
+    const manual = await crop('?index=0');
+    expect(manual.status).toBe(409);
+    expect(await manual.json()).toMatchObject({ code: 'camera/no-crop' });
+  });
+
   it('without a reader (vision off) a read is a 503 with the reason', async () => {
     server = await startTestServer();
     const res = await post(server.url, await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')));
@@ -124,6 +138,10 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     const phone = await server.phone();
     const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
     expect(s.roll?.source).toBe('camera');
+    // Each die's picture, as the phones show it when teaching the dice.
+    const crop = await fetch(`${server.url}/api/camera/crop?index=0`);
+    expect(crop.status).toBe(200);
+    expect(crop.headers.get('content-type')).toBe('image/jpeg');
     expect(s.roll?.dice.map((d) => d.face).sort()).toEqual(truth());
     // Eight dice were asked for and four lie in the tray: a person must confirm.
     expect(s.roll?.needsConfirmation).toBe(true);
@@ -159,10 +177,13 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
       const ack = await referee.send({ type: 'calibration/label', set: 'd6', index: i % n, face: String(i + 1) });
       expect(ack, JSON.stringify(ack)).toMatchObject({ ok: true });
     }
-    expect(referee.latest().calibration).toEqual([{ set: 'd6', samples: { '1': 1, '2': 1, '3': 1, '4': 1, '5': 1, '6': 1 }, active: false }]);
+    const labelled = referee.latest().calibration;
+    expect(labelled).toHaveLength(1);
+    expect(labelled[0]).toMatchObject({ set: 'd6', samples: { '1': 1, '2': 1, '3': 1, '4': 1, '5': 1, '6': 1 }, active: false, accuracy: { after: null, crops: 6 } });
     expect(await referee.send({ type: 'calibration/commit', set: 'd6' })).toMatchObject({ ok: true });
     expect(existsSync(path.join(server.dataDir, 'calibration', 'd6.json'))).toBe(true);
-    expect((await referee.snapshot((x) => x.calibration.some((c) => c.active))).calibration[0]).toMatchObject({ set: 'd6', active: true });
+    const committed = (await referee.snapshot((x) => x.calibration.some((c) => c.active))).calibration[0];
+    expect(committed).toMatchObject({ set: 'd6', active: true, accuracy: { after: expect.any(Number) } });
     expect(await referee.send({ type: 'calibration/undo', set: 'd6' })).toMatchObject({ ok: true });
     expect((await referee.snapshot((x) => x.calibration.every((c) => !c.active))).calibration).toEqual([
       { set: 'd6', samples: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 }, active: false },
