@@ -108,6 +108,16 @@ describe('Worm & Cozy at a table of three phones', () => {
     await referee.click('[data-testid="tab-table"]');
   });
 
+  it('the server sends the dashboard gzipped to phones that accept it', async () => {
+    const html = await (await fetch(server.url)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const zipped = await fetch(`${server.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    const plain = await fetch(`${server.url}${script}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await zipped.text()).toBe(await plain.text());
+  });
+
   it('the roll reaches every phone as faces; a player corrects the unsure die; the referee uses it', async () => {
     expect(await referee.textContent('[data-testid="hour"]')).toBe('1 AM');
     await cameraRolls(['2', '1', '6'], 2);

@@ -4,15 +4,16 @@
  * and the real clew server started in-process on an ephemeral port with a temporary CLEW_DATA,
  * serving the built dashboard. Used by the browser tests and by `npm run screenshots`.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { GameId } from '../../../shared/game.js';
-import { CLIENT_OUT, ensureClientBuilt } from '../../../web/client/build.js';
+import { CLIENT_OUT, REPO, ensureClientBuilt } from '../../../web/client/build.js';
 import { parseConfig, type ServerConfigInput } from '../../../web/server/config.js';
 import { collectingLogger } from '../../../web/server/logger.js';
-import { startClew, type Adapters, type Clew } from '../../../web/server/main.js';
+import { startClew, type Adapters, type Clew, type StartOptions } from '../../../web/server/main.js';
 
 export const CHROMIUM = process.env.CLEW_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -29,11 +30,14 @@ export const CHROMIUM_ARGS = [
   '--use-fake-device-for-media-stream',
 ];
 
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   await ensureClientBuilt({ quiet: true });
   // playwright's launch() gives every browser a fresh temporary profile (user-data dir).
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
+
+/** The dice reader needs the classifier's and the die detector's weights (committed by vision/). */
+export const HAS_MODEL = ['vision/model/weights/meta.json', 'vision/locate/detector/weights/detector.json'].every((f) => existsSync(path.join(REPO, f)));
 
 export const PHONE = { viewport: { width: 360, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } as const;
 
@@ -59,6 +63,8 @@ export interface ServerOptions {
   vision?: boolean;
   adapters?: Partial<Adapters>;
   config?: ServerConfigInput;
+  /** Passed to startClew (e.g. one dice reader shared by several servers). */
+  start?: Partial<Pick<StartOptions, 'loadReader'>>;
 }
 
 export interface RunningServer {
@@ -92,7 +98,7 @@ export async function startServer(opts: ServerOptions = {}, port = 0): Promise<R
     },
     {},
   );
-  const clew = await startClew({ config, logger: collectingLogger(), clientDir: CLIENT_OUT, ...(opts.adapters ? { adapters: opts.adapters } : {}) });
+  const clew = await startClew({ config, logger: collectingLogger(), clientDir: CLIENT_OUT, ...(opts.adapters ? { adapters: opts.adapters } : {}), ...opts.start });
   return {
     clew,
     url: clew.url,

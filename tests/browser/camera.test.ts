@@ -1,0 +1,181 @@
+/**
+ * Dice read by the real reader, in real Chromium: the replay camera (a rendered tray of three d6,
+ * one red) feeds the server's camera pipeline and dice reader; the roll appears on a referee's and
+ * two players' phones as faces with their confidence; a player corrects a die; the roll is used for
+ * hour after hour; the referee teaches clew the dice from the crops the camera saw; and a phone
+ * used as the camera (Chromium's fake camera playing the same tray) gives a roll too.
+ */
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CozyState } from '../../shared/games/worm-and-cozy/index.js';
+import { HAS_MODEL, launchBrowser, openPhone, startServer, tempDir, type RunningServer } from './support/harness.js';
+import { joinAsReferee, joinSeat, tapAndWait } from './support/pages.js';
+
+const REPLAY = path.join(import.meta.dirname, 'fixtures/cozy-replay');
+const PLAYERS = [
+  { id: 'p1', name: 'Alice', color: 'blue' },
+  { id: 'p2', name: 'Bob', color: 'green' },
+];
+
+interface Truth {
+  settled: { face: string; color: string }[];
+}
+
+describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let referee: Page;
+  let alice: Page;
+  let bob: Page;
+  let truth: Truth;
+
+  beforeAll(async () => {
+    truth = JSON.parse(await readFile(path.join(REPLAY, 'scene.json'), 'utf8')) as Truth;
+    server = await startServer({
+      game: 'worm-and-cozy',
+      options: { chapter: 'clew-1', players: PLAYERS },
+      vision: true,
+      camera: { kind: 'replay', replay: { folder: REPLAY, fps: 6, loop: true } },
+    });
+    browser = await launchBrowser();
+    referee = (await openPhone(browser, 'about:blank')).page;
+    alice = (await openPhone(browser, 'about:blank')).page;
+    bob = (await openPhone(browser, 'about:blank')).page;
+    await joinAsReferee(referee, server.url);
+    await joinSeat(alice, server.url, 'p1');
+    await joinSeat(bob, server.url, 'p2');
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Waits for the camera's roll on every phone, and corrects every die the reader got wrong on Alice's phone. */
+  async function cameraRoll(): Promise<void> {
+    for (const page of [referee, alice, bob]) await page.waitForSelector('[data-testid="rolled-dice"]', { timeout: 90_000 });
+    const roll = server.clew.session.table.roll!;
+    expect(roll.source).toBe('camera');
+    expect(roll.dice).toHaveLength(3);
+    // Each die on screen carries the reader's confidence.
+    for (const [i, die] of roll.dice.entries()) {
+      expect(await alice.textContent(`[data-testid="die-${i}"]`)).toContain(`${Math.round(die.confidence! * 100)}%`);
+    }
+    const wanted = truth.settled.map((d) => `${d.color === 'red' ? 'red' : 'other'}:${d.face}`).sort();
+    for (const [i, die] of roll.dice.entries()) {
+      const colour = die.color === 'red' ? 'red' : 'other';
+      const right = truth.settled.find((t) => (t.color === 'red') === (colour === 'red') && t.face === die.face);
+      if (right) continue;
+      const should = truth.settled.filter((t) => (t.color === 'red') === (colour === 'red')).map((t) => t.face);
+      await alice.click(`[data-testid="die-${i}"]`);
+      await tapAndWait(alice, `[data-testid="face-${should[0]}"]`);
+    }
+    const now = server.clew.session.table.roll!.dice.map((d) => `${d.color === 'red' ? 'red' : 'other'}:${d.face}`).sort();
+    expect(now).toEqual(wanted);
+  }
+
+  it('the camera’s roll reaches every phone; a player corrects a die; hours are played with it', async () => {
+    for (let hour = 0; hour < 2; hour++) {
+      await cameraRoll();
+      if (hour === 0) {
+        // A correction on purpose, and back: the table records both, and what the camera read.
+        const face = server.clew.session.table.roll!.dice[0]!.face;
+        const other = face === '6' ? '5' : '6';
+        await alice.click('[data-testid="die-0"]');
+        await tapAndWait(alice, `[data-testid="face-${other}"]`);
+        await expect.poll(() => bob.getAttribute('[data-testid="die-0"]', 'data-face')).toBe(other);
+        await alice.click('[data-testid="die-0"]');
+        await tapAndWait(alice, `[data-testid="face-${face}"]`);
+        expect(server.clew.session.table.roll!.dice[0]).toMatchObject({ face, corrected: true });
+      }
+      // The meaning shown is the chapter's: red → shape, the others → organs.
+      const red = truth.settled.find((d) => d.color === 'red')!.face;
+      const shape = ['I', 'L', 'U', 'V', 'W', 'Z'][Number(red) - 1]!;
+      expect(await referee.textContent('[data-testid="roll-meaning"]')).toContain(shape);
+      await tapAndWait(referee, '[data-testid="use-roll"]');
+      expect((server.clew.session.table.state as CozyState).roll?.shape).toBe(shape);
+      await tapAndWait(alice, '[data-testid="done"]');
+      await tapAndWait(bob, '[data-testid="done"]');
+      await tapAndWait(referee, '[data-testid="next"]');
+    }
+    expect((server.clew.session.table.state as CozyState).hour).toBe(2);
+  });
+
+  it('teach clew your dice: the crops the camera saw, confirmed die by die', async () => {
+    await cameraRoll();
+    await referee.click('[data-testid="tab-teach"]');
+    await referee.waitForSelector('[data-testid="teach-dice"]');
+    // Each die's crop comes from the frame the roll was read from.
+    await expect.poll(() => referee.$$eval('img.crop', (imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth))).toEqual([160, 160, 160]);
+    for (let i = 0; i < 3; i++) await referee.click(`[data-testid="teach-right-${i}"]`);
+    await expect.poll(() => referee.textContent('[data-testid="teach-tally"]')).toMatch(/of the 3 dice you checked/);
+    await expect.poll(() => server.clew.session.table.roll && referee.textContent('[data-testid="teach-progress"]')).toMatch(/1\/5/);
+    await referee.click('[data-testid="tab-table"]');
+  });
+});
+
+describe.skipIf(!HAS_MODEL)('a phone used as the camera', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    // Chromium's fake camera plays an MJPEG file: the replay frames, the still ones repeated.
+    dir = await tempDir('clew-fake-camera-');
+    const names = (await readdir(REPLAY)).filter((n) => n.endsWith('.jpg')).sort();
+    const frames = await Promise.all([...names, ...names.slice(-5), ...names.slice(-5)].map((n) => readFile(path.join(REPLAY, n))));
+    const video = path.join(dir, 'tray.mjpeg');
+    await writeFile(video, Buffer.concat(frames));
+    server = await startServer({ game: 'worm-and-cozy', options: { chapter: 'clew-1', players: PLAYERS }, vision: true, camera: { kind: 'none' } });
+    browser = await launchBrowser([`--use-file-for-fake-video-capture=${video}`]);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('streams frames to the server, which reads the roll from them', async () => {
+    const { page } = await openPhone(browser, 'about:blank', { permissions: ['camera'] });
+    await joinSeat(page, server.url, 'p1');
+    await page.click('[data-testid="tab-dice"]');
+    await page.click('[data-testid="camera-on"]');
+    await expect.poll(async () => Number((await page.textContent('[data-testid="frames-sent"]'))?.split(' ')[0]), { timeout: 30_000 }).toBeGreaterThan(3);
+    await page.waitForSelector('[data-testid="rolled-dice"]', { timeout: 90_000 });
+    expect(server.clew.session.table.roll?.source).toBe('phone-camera');
+    expect(server.clew.session.table.roll?.dice.length).toBeGreaterThan(0);
+    await page.click('[data-testid="camera-off"]');
+  });
+});
+
+describe('the phone camera, with or without a reader', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // The table's camera is "a phone": frames from the dashboard are its only source.
+    server = await startServer({ game: 'worm-and-cozy', options: { chapter: 'clew-1', players: PLAYERS }, camera: { kind: 'phone' } });
+    browser = await launchBrowser();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('sends JPEG frames at a modest rate that the server accepts as its camera', async () => {
+    const { page } = await openPhone(browser, 'about:blank', { permissions: ['camera'] });
+    await joinSeat(page, server.url, 'p2');
+    await page.click('[data-testid="tab-dice"]');
+    expect(server.clew.health().camera).toMatchObject({ kind: 'phone', ok: false });
+    await page.click('[data-testid="camera-on"]');
+    await expect.poll(async () => Number((await page.textContent('[data-testid="frames-sent"]'))?.split(' ')[0]), { timeout: 30_000 }).toBeGreaterThan(2);
+    await expect.poll(() => server.clew.health().camera, { timeout: 15_000 }).toMatchObject({ ok: true, message: 'receiving frames from a phone' });
+    // The table's hardware list on the phone says so too (hardware changes reach the phones).
+    await expect.poll(() => page.textContent('[data-testid="hardware"]'), { timeout: 15_000 }).toContain('receiving frames from a phone');
+    expect(await page.locator('[data-testid="phone-camera"] .warn').count()).toBe(0);
+    await page.click('[data-testid="camera-off"]');
+  });
+});
