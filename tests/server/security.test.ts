@@ -63,6 +63,18 @@ describe('limits', () => {
     expect(server.clew.session.table.version).toBe(6);
   });
 
+  it('camera frames are limited per phone', async () => {
+    server = await startTestServer({ config: { limits: { framesPerSecond: 2 } } });
+    const ann = await server.phone({ role: 'player', code: server.clew.codes.joinCode, player: 'ann' });
+    const codes: string[] = [];
+    // A tiny but complete JPEG (start and end markers): the phone camera takes it.
+    for (let i = 0; i < 4; i++) {
+      const ack = await ann.emit('frame', Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+      codes.push(ack.ok ? 'ok' : ack.code);
+    }
+    expect(codes).toEqual(['ok', 'ok', 'rate/camera-frames', 'rate/camera-frames']);
+  });
+
   it('join attempts are limited per phone and per address, so a code cannot be guessed', async () => {
     server = await startTestServer({ config: { limits: { joinsPerMinute: 4 } } });
     const codes: string[] = [];

@@ -51,6 +51,8 @@ export const configSchema = z
         /** Intents per second per phone (token bucket), with this burst. */
         intentsPerSecond: z.number().min(0.1).max(10_000).default(10),
         intentBurst: z.number().int().min(1).max(100_000).default(30),
+        /** Camera frames per second from one phone (the phone camera has its own overall limit too). */
+        framesPerSecond: z.number().min(0.5).max(60).default(10),
         /** Join attempts per minute, per phone and per address (join codes cannot be guessed). */
         joinsPerMinute: z.number().min(1).max(100_000).default(10),
         /** Largest image accepted by POST /api/dice/read, in bytes. */

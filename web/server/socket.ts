@@ -29,6 +29,7 @@ import { forAudience, roomOf, sharedSnapshot, type Audience, type SharedSnapshot
 export interface SocketLimits {
   intentsPerSecond: number;
   intentBurst: number;
+  framesPerSecond: number;
   joinsPerMinute: number;
 }
 
@@ -50,6 +51,7 @@ export interface SocketDeps {
 interface PhoneData {
   audience: Audience;
   intents: TokenBucket;
+  frames: TokenBucket;
   joins: TokenBucket;
 }
 
@@ -142,6 +144,7 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
     socket.data = {
       audience: { role: 'viewer' },
       intents: new TokenBucket(limits.intentsPerSecond, limits.intentBurst, now),
+      frames: new TokenBucket(limits.framesPerSecond, Math.ceil(limits.framesPerSecond), now),
       joins: new TokenBucket(limits.joinsPerMinute / 60, Math.min(limits.joinsPerMinute, 5), now),
     };
     const address = socket.handshake.address;
@@ -226,6 +229,7 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
       'frame',
       guard('frame', (payload, ack) => {
         if (!actorOf(socket.data.audience)) return refuse(ack, 'auth/not-joined', 'join the table with its code first');
+        if (!socket.data.frames.take()) return refuse(ack, 'rate/camera-frames', `too many frames; at most ${limits.framesPerSecond} a second`);
         if (!deps.frame) return refuse(ack, 'camera/no-phone-camera', 'this table does not take camera frames from phones');
         const bytes = asBytes(payload);
         if (!bytes) return refuse(ack, 'camera/not-jpeg', 'a camera frame must be binary JPEG data');
