@@ -9,6 +9,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import type { Intent } from '../shared/protocol.js';
 import { legalOptions, type CozyMove, type CozyState } from '../shared/games/worm-and-cozy/index.js';
 import { createRng } from '../shared/rng.js';
@@ -37,7 +38,9 @@ async function shot(page: Page, name: string, selector?: string, offset = 64): P
       : 'window.scrollTo(0, 0)',
   );
   await page.waitForTimeout(120);
-  await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+  // Palette PNGs: the screens are flat colours, so 256 colours keep them sharp at a third of the bytes.
+  const png = await page.screenshot();
+  await sharp(png).png({ palette: true, quality: 95, effort: 10, compressionLevel: 9 }).toFile(path.join(OUT, `${name}.png`));
   process.stdout.write(`  ${name}.png\n`);
 }
 
@@ -135,7 +138,7 @@ async function main(): Promise<void> {
     if (act) await move(act);
     if (want('cozy')) {
       await settle(alice);
-      await shot(alice, '13-cozy-chain-eye-food', '[data-testid="cozy-prompt"]', 70);
+      await shot(alice, '13-cozy-chain-eye-food', '[data-testid="my-dice"]', 64);
     }
     // Bob: a worm with a brain; the brain acts, so next hour Bob may change a die.
     const bobOpts = () => legalOptions(cozy(), { player: 'p2' });
@@ -156,7 +159,7 @@ async function main(): Promise<void> {
       await shot(bob, '14-cozy-hour-two-clock', undefined);
       if (await bob.locator('[data-testid="option-brain"]').count()) {
         await bob.click('[data-testid="option-brain"]');
-        await shot(bob, '15-cozy-brain-change-die', '[data-testid="brain-tools"]', 160);
+        await shot(bob, '15-cozy-brain-change-die', '[data-testid="option-brain"]', 64);
       }
       await bob.context().close();
     }
