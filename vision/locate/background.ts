@@ -125,6 +125,32 @@ function blurGrid(src: Float32Array, nx: number, ny: number, kernel: Float32Arra
 }
 
 /**
+ * Wide blur of a small grid as three box blurs (≈ a Gaussian of the given sigma), zero outside:
+ * the cost does not grow with the width, which matters for the 300 px dice this must bridge.
+ */
+function wideBlurGrid(src: Float32Array, nx: number, ny: number, sigma: number): Float32Array {
+  const r = Math.max(1, Math.round((Math.sqrt(4 * sigma * sigma + 1) - 1) / 2));
+  let cur = src;
+  const line = new Float32Array(Math.max(nx, ny) + 1);
+  for (let pass = 0; pass < 3; pass++) {
+    const next = new Float32Array(nx * ny);
+    for (let j = 0; j < ny; j++) {
+      line[0] = 0;
+      for (let i = 0; i < nx; i++) line[i + 1] = line[i]! + cur[j * nx + i]!;
+      for (let i = 0; i < nx; i++) next[j * nx + i] = line[Math.min(nx, i + r + 1)]! - line[Math.max(0, i - r)]!;
+    }
+    const out = new Float32Array(nx * ny);
+    for (let i = 0; i < nx; i++) {
+      line[0] = 0;
+      for (let j = 0; j < ny; j++) line[j + 1] = line[j]! + next[j * nx + i]!;
+      for (let j = 0; j < ny; j++) out[j * nx + i] = line[Math.min(ny, j + r + 1)]! - line[Math.max(0, j - r)]!;
+    }
+    cur = out;
+  }
+  return cur;
+}
+
+/**
  * Fill each channel from the cells with weight 1: a narrow blur where enough tray is near, a wide
  * one under big dice, the global value where neither reaches.
  */
@@ -136,16 +162,19 @@ function fillFromTray(
   fallback: number[],
 ): Float32Array[] {
   const narrow = gaussianKernel(1.5);
-  const wide = gaussianKernel(6);
+  const wideSigma = 6;
   const wN = blurGrid(weight, nx, ny, narrow);
-  const wW = blurGrid(weight, nx, ny, wide);
+  const wW = wideBlurGrid(weight, nx, ny, wideSigma);
+  // Sum of the wide filter's weights (all cells with weight 1, far from the grid's edges).
+  const wideR = Math.max(1, Math.round((Math.sqrt(4 * wideSigma * wideSigma + 1) - 1) / 2));
+  const wideTotal = (2 * wideR + 1) ** 6;
   return channels.map((ch, idx) => {
     const weighted = new Float32Array(ch.length);
     for (let c = 0; c < ch.length; c++) weighted[c] = ch[c]! * weight[c]!;
     const vN = blurGrid(weighted, nx, ny, narrow);
-    const vW = blurGrid(weighted, nx, ny, wide);
+    const vW = wideBlurGrid(weighted, nx, ny, wideSigma);
     const out = new Float32Array(ch.length);
-    const wideNorm = wide.reduce((s, v) => s + v, 0) ** 2;
+    const wideNorm = wideTotal;
     const narrowNorm = narrow.reduce((s, v) => s + v, 0) ** 2;
     for (let c = 0; c < ch.length; c++) {
       // Blend: trust the narrow estimate in proportion to how much tray it saw.

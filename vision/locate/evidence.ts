@@ -80,17 +80,15 @@ export function trayEvidence(lab: LabPlanes, bg: Background, options: EvidenceOp
 export function edgeStrength(lab: LabPlanes): Float32Array {
   const { width: w, height: h } = lab;
   const out = new Float32Array(w * h);
-  const planes = [lab.L, lab.a, lab.b];
+  const sobel2 = (p: Float32Array, i: number): number => {
+    const gx = p[i - w + 1]! + 2 * p[i + 1]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - 1]! - p[i + w - 1]!;
+    const gy = p[i + w - 1]! + 2 * p[i + w]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - w]! - p[i - w + 1]!;
+    return gx * gx + gy * gy;
+  };
+  const { L, a, b } = lab;
   for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      let g2 = 0;
-      for (const p of planes) {
-        const gx = (p[i - w + 1]! + 2 * p[i + 1]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - 1]! - p[i + w - 1]!) * 0.125;
-        const gy = (p[i + w - 1]! + 2 * p[i + w]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - w]! - p[i - w + 1]!) * 0.125;
-        g2 += gx * gx + gy * gy;
-      }
-      out[i] = Math.sqrt(g2);
+    for (let i = y * w + 1, end = y * w + w - 1; i < end; i++) {
+      out[i] = 0.125 * Math.sqrt(sobel2(L, i) + sobel2(a, i) + sobel2(b, i));
     }
   }
   return out;

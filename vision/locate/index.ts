@@ -2,6 +2,10 @@
  * Finding dice in a frame, and naming their colour. `locateDice(image)` returns every die once as
  * a pixel box with a score; `dieColor(image, box, palette)` names a die's body colour from the
  * palette in play (names from DIE_COLORS in shared/dice.ts).
+ *
+ * The learned detector is optional: `const detector = await loadDieDetector()`, then
+ * `locateDice(image, { detector })` adds the dice it is sure of to the classical ones.
  */
 export { locateDice, dieShapeScore, type LocatedDie, type LocateOptions } from './locate.js';
 export { dieColor, bodyColour, nearestColor, whiteGains, estimateLight, namingDistance, type Lab } from './color.js';
+export { loadDieDetector, type DieDetector, type LoadDetectorOptions } from './detector/index.js';

@@ -2,9 +2,11 @@
  * `locateDice`: every die in a frame, once, as a pixel box with a score.
  *
  * Classical segmentation, at half the working size: model the tray, mark what differs from it (in
- * units of the tray's own texture), clean the mask, split touching dice, keep the regions shaped
- * like a die; then measure each die's box at full working size. Why classical and not a learned
- * detector: see docs/notes/vision-locate.md (speed on the wasm backend, and no training data bias).
+ * units of the tray's own texture) or what a closed outline encloses, clean the mask, split
+ * touching dice, keep the regions shaped like a die; then measure each die's box at full working
+ * size. Optionally the learned detector (detector/) adds the dice it is sure of that the
+ * segmentation missed. Why this split: docs/notes/vision-locate.md (measured on real frames and
+ * rendered scenes: the detector alone, trained from renders, fails on real frames).
  */
 import { cropRect } from '../image/image.js';
 import type { Box, RgbImage } from '../types.js';
@@ -14,7 +16,7 @@ import { labelRegions, type Region } from './components.js';
 import { edgeEvidence, trayEvidence } from './evidence.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
 import { dilate3, fillHoles, hysteresis, open3, union, type Mask } from './mask.js';
-import { buildPyramid } from './pyramid.js';
+import { buildPyramid, type Pyramid } from './pyramid.js';
 import { regionShape, type RegionShape } from './shape.js';
 import { splitByDistance } from './split.js';
 
@@ -39,11 +41,15 @@ export interface LocateOptions {
   edgeSeed?: number;
   edgeGrow?: number;
   /**
-   * The learned detector (from `loadDieDetector()`): when given, it finds the dice and the
-   * classical segmentation is not run. Without it, classical segmentation only.
+   * The learned detector (from `loadDieDetector()`), optional. With it, the classical dice are
+   * kept and the detector adds the dice it is sure of that the segmentation missed (see
+   * `rescueScore`); with `detectorOnly` the detector alone answers (for comparisons).
    */
   detector?: DieDetector;
-  /** Detector heat at or above which a die is reported (default: the threshold stored with the weights). */
+  /** Detector heat a die needs to be added to the classical ones (default 0.5). */
+  rescueScore?: number;
+  detectorOnly?: boolean;
+  /** Detector heat at or above which the detector reports a die (default: stored with the weights). */
   detectorThreshold?: number;
 }
 
@@ -284,10 +290,30 @@ export function diceMask(lab: LabPlanes, bg: Background, options: LocateOptions 
 export function locateDice(image: RgbImage, options: LocateOptions = {}): LocatedDie[] {
   checkImage(image);
   if (image.width < 16 || image.height < 16) return [];
+  const pyr = buildPyramid(image, options.maxSide ?? 640);
+  if (options.detector && options.detectorOnly) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
+  const classical = segmentDice(pyr, image, options);
+  if (!options.detector) return classical;
+  // Rescue: confident detector boxes that overlap no classical die (IoU < 0.3).
+  const rescue = options.rescueScore ?? 0.5;
+  const extra = detectWith(options.detector, pyr.fine, pyr.fineScale, image, options).filter(
+    (d) => d.score >= rescue && classical.every((c) => overlap(c.box, d.box) < 0.3),
+  );
+  return [...classical, ...extra].sort((p, q) => q.score - p.score);
+}
+
+function overlap(a: Box, b: Box): number {
+  const ix = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
+  const iy = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+  const inter = ix * iy;
+  const union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
+  return union > 0 ? inter / union : 0;
+}
+
+/** The classical path: segment the coarse frame, split, filter by shape, measure at fine size. */
+function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): LocatedDie[] {
   const seed = options.seedContrast ?? 7;
   const grow = options.growContrast ?? 3.5;
-  const pyr = buildPyramid(image, options.maxSide ?? 640);
-  if (options.detector) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
   const { coarse, fine, step } = pyr;
   const lab = toLabPlanes(coarse);
   const bg = estimateBackground(lab);

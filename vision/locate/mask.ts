@@ -96,30 +96,38 @@ export function fillHoles(mask: Mask, maxHole = Infinity): Mask {
   return { width, height, data: out };
 }
 
-/** 3×3 erosion (out-of-frame counts as unset) or dilation, separably. */
+/** 3×3 erosion (out-of-frame counts as unset) or dilation, separably, branch-free inside rows. */
 function morph(mask: Mask, erode: boolean): Mask {
-  const { width, height, data } = mask;
+  const { width: w, height: h, data } = mask;
   const tmp = new Uint8Array(data.length);
   const out = new Uint8Array(data.length);
-  for (let y = 0; y < height; y++) {
-    const r = y * width;
-    for (let x = 0; x < width; x++) {
-      const l = x > 0 ? data[r + x - 1]! : erode ? 0 : 0;
-      const c = data[r + x]!;
-      const rr = x < width - 1 ? data[r + x + 1]! : 0;
-      tmp[r + x] = erode ? l & c & rr : l | c | rr;
+  for (let y = 0; y < h; y++) {
+    const r = y * w;
+    if (w === 1) {
+      tmp[r] = erode ? 0 : data[r]!;
+      continue;
+    }
+    if (erode) {
+      tmp[r] = 0;
+      for (let i = r + 1, end = r + w - 1; i < end; i++) tmp[i] = data[i - 1]! & data[i]! & data[i + 1]!;
+      tmp[r + w - 1] = 0;
+    } else {
+      tmp[r] = data[r]! | data[r + 1]!;
+      for (let i = r + 1, end = r + w - 1; i < end; i++) tmp[i] = data[i - 1]! | data[i]! | data[i + 1]!;
+      tmp[r + w - 1] = data[r + w - 2]! | data[r + w - 1]!;
     }
   }
-  for (let y = 0; y < height; y++) {
-    const r = y * width;
-    for (let x = 0; x < width; x++) {
-      const u = y > 0 ? tmp[r - width + x]! : 0;
+  for (let y = 0; y < h; y++) {
+    const r = y * w;
+    const up = y > 0 ? r - w : -1, down = y < h - 1 ? r + w : -1;
+    for (let x = 0; x < w; x++) {
       const c = tmp[r + x]!;
-      const d = y < height - 1 ? tmp[r + width + x]! : 0;
+      const u = up >= 0 ? tmp[up + x]! : 0;
+      const d = down >= 0 ? tmp[down + x]! : 0;
       out[r + x] = erode ? u & c & d : u | c | d;
     }
   }
-  return { width, height, data: out };
+  return { width: w, height: h, data: out };
 }
 
 /** Erode then dilate: removes specks and lines thinner than 3 px (wood grain, scratches). */

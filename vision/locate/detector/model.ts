@@ -1,6 +1,6 @@
 /**
  * The die detector network: a small fully-convolutional encoder–decoder (separable convolutions,
- * about 20 k weights) that maps a quarter-size frame to a grid of die-centre heat, centre offset
+ * about 16 k weights) that maps a quarter-size frame to a grid of die-centre heat, centre offset
  * and log box size per cell (see targets.ts). Built in code; only the weights are stored.
  */
 import * as tf from '@tensorflow/tfjs';

@@ -54,7 +54,14 @@ export function loadDetectorWeights(dir: string = DEFAULT_WEIGHTS_DIR): { model:
     throw new Error(`die detector: cannot read ${jsonPath}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (manifest.format !== WEIGHTS_FORMAT) throw new Error(`die detector: ${jsonPath} has format ${JSON.stringify(manifest.format)}, expected ${WEIGHTS_FORMAT}`);
-  const bytes = readFileSync(path.join(dir, 'detector.bin'));
+  const binPath = path.join(dir, 'detector.bin');
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(binPath);
+  } catch (error) {
+    throw new Error(`die detector: cannot read ${binPath}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (bytes.byteLength % 4 !== 0) throw new Error(`die detector: ${binPath} has ${bytes.byteLength} bytes, not a whole number of float32 values`);
   const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const model = buildDetector();
   const weights = model.weights;
@@ -62,21 +69,27 @@ export function loadDetectorWeights(dir: string = DEFAULT_WEIGHTS_DIR): { model:
     model.dispose();
     throw new Error(`die detector: ${jsonPath} lists ${manifest.tensors.length} tensors, the network has ${weights.length}`);
   }
-  let at = 0;
-  const tensors = weights.map((w, i) => {
-    const want = manifest.tensors[i]!;
-    const shape = w.shape.map(Number);
-    if (want.name !== w.originalName || JSON.stringify(want.shape) !== JSON.stringify(shape)) {
-      throw new Error(`die detector: tensor ${i} is ${want.name} ${JSON.stringify(want.shape)} in ${jsonPath}, the network expects ${w.originalName} ${JSON.stringify(shape)}`);
-    }
-    const size = shape.reduce((s, d) => s * d, 1);
-    if (at + size > all.length) throw new Error(`die detector: detector.bin is too short (${all.length} floats) for ${w.originalName}`);
-    const t = tf.tensor(all.subarray(at, at + size), shape);
-    at += size;
-    return t;
-  });
-  if (at !== all.length) throw new Error(`die detector: detector.bin has ${all.length} floats, the network uses ${at}`);
-  model.setWeights(tensors);
-  tensors.forEach((t) => t.dispose());
+  const tensors: tf.Tensor[] = [];
+  try {
+    let at = 0;
+    weights.forEach((w, i) => {
+      const want = manifest.tensors[i]!;
+      const shape = w.shape.map(Number);
+      if (want.name !== w.originalName || JSON.stringify(want.shape) !== JSON.stringify(shape)) {
+        throw new Error(`die detector: tensor ${i} is ${want.name} ${JSON.stringify(want.shape)} in ${jsonPath}, the network expects ${w.originalName} ${JSON.stringify(shape)}`);
+      }
+      const size = shape.reduce((s, d) => s * d, 1);
+      if (at + size > all.length) throw new Error(`die detector: detector.bin is too short (${all.length} floats) for ${w.originalName}`);
+      tensors.push(tf.tensor(all.subarray(at, at + size), shape));
+      at += size;
+    });
+    if (at !== all.length) throw new Error(`die detector: detector.bin has ${all.length} floats, the network uses ${at}`);
+    model.setWeights(tensors);
+  } catch (error) {
+    model.dispose();
+    throw error;
+  } finally {
+    tensors.forEach((t) => t.dispose());
+  }
   return { model, manifest };
 }
