@@ -63,7 +63,8 @@ export function CozyScreen({ snapshot }: { snapshot: TableSnapshot }) {
           })}
         </section>
       ) : null}
-      {viewing && <Twin key={`${viewing}:${snapshot.version}`} state={state} player={viewing} canAct={canAct && !over} />}
+      {/* A choice in progress survives other players' moves: it resets only when this sheet changes. */}
+      {viewing && <Twin key={`${viewing}:${state.hour}:${state.phase}:${JSON.stringify(state.sheets[state.players.findIndex((p) => p.id === viewing)])}`} state={state} player={viewing} canAct={canAct && !over} />}
     </div>
   );
 }
