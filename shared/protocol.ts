@@ -70,8 +70,11 @@ export const intentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('table/setup'), game: gameId, options: z.unknown() }),
   /** Ask the camera to read the tray again. */
   z.object({ type: z.literal('dice/read') }),
-  /** Correct one die of the pending roll; the correction is recorded. */
-  z.object({ type: z.literal('dice/correct'), index: z.number().int().min(0).max(31), face: z.string().min(1).max(16) }),
+  /**
+   * Correct one die of the pending roll; the correction is recorded. `color` corrects the die's
+   * colour too (it tells the Worm & Cozy shape die or a Worm-up player's bid).
+   */
+  z.object({ type: z.literal('dice/correct'), index: z.number().int().min(0).max(31), face: z.string().min(1).max(16), color: z.string().min(1).max(24).optional() }),
   /** Enter a whole roll by hand (no camera, or the camera is wrong). */
   z.object({ type: z.literal('dice/manual'), dice: z.array(observedDieSchema).min(1).max(16) }),
   /** Use the pending roll: it becomes the game's move for this roll. */
@@ -92,8 +95,11 @@ export type IntentEnvelope = z.infer<typeof intentEnvelopeSchema>;
 
 /** The roll waiting to be used: what the camera read, with corrections applied. */
 export interface PendingRoll {
-  /** `corrected`: a person changed this die's face; `readAs` then keeps what the camera read. */
-  dice: (ObservedDie & { corrected?: boolean; uncertain?: boolean; readAs?: string })[];
+  /**
+   * `corrected`: a person changed this die's face (or colour); `readAs` then keeps the face the
+   * camera read, and `readColor` the colour it read when a person changed that.
+   */
+  dice: (ObservedDie & { corrected?: boolean; uncertain?: boolean; readAs?: string; readColor?: string })[];
   /** Where it came from: 'camera', 'phone-camera' or 'manual'. */
   source: 'camera' | 'phone-camera' | 'manual';
   /** True when some die needs a person to confirm before the roll can be used. */

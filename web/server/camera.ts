@@ -66,9 +66,9 @@ export function toRolled(readings: DieReading[]): RolledDie[] {
 /** Same dice as the pending roll, as the camera read them (corrections aside): nothing new on the tray. */
 export function sameRoll(a: RolledDie[], pending: RolledDie[] | undefined): boolean {
   if (!pending || a.length !== pending.length) return false;
-  const key = (d: RolledDie, face: string) => `${d.set}:${face}:${d.color ?? ''}`;
-  const left = a.map((d) => key(d, d.face)).sort();
-  const right = pending.map((d) => key(d, d.readAs ?? d.face)).sort();
+  const key = (d: RolledDie, face: string, color: string | undefined) => `${d.set}:${face}:${color ?? ''}`;
+  const left = a.map((d) => key(d, d.face, d.color)).sort();
+  const right = pending.map((d) => key(d, d.readAs ?? d.face, d.readColor ?? d.color)).sort();
   return left.every((k, i) => k === right[i]);
 }
 

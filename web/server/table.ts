@@ -7,7 +7,7 @@
  * is, by construction, the fold of every acknowledged event.
  */
 import { z } from 'zod';
-import { DICE_SET_IDS, isFaceOf, type DiceSetId, type ObservedDie } from '../../shared/dice.js';
+import { DICE_SET_IDS, DIE_COLORS, isFaceOf, type DiceSetId, type ObservedDie } from '../../shared/dice.js';
 import {
   GAME_IDS,
   fail,
@@ -59,7 +59,7 @@ export type TableEvent =
   | { type: 'confirm'; move: unknown; by: Actor }
   | { type: 'undo'; by: Actor }
   | { type: 'roll'; dice: RolledDie[]; source: PendingRoll['source']; by: Actor }
-  | { type: 'correct'; index: number; face: string; by: Actor };
+  | { type: 'correct'; index: number; face: string; color?: string; by: Actor };
 
 export type GameLookup = (id: GameId) => TableGame | undefined;
 
@@ -81,6 +81,7 @@ const rolledDieSchema = z.object({
   corrected: z.boolean().optional(),
   uncertain: z.boolean().optional(),
   readAs: z.string().optional(),
+  readColor: z.string().optional(),
 });
 const pendingRollSchema = z.object({
   dice: z.array(rolledDieSchema),
@@ -95,7 +96,7 @@ export const tableEventSchema: z.ZodType<TableEvent> = z.discriminatedUnion('typ
   z.object({ type: z.literal('confirm'), move: z.unknown(), by: actorSchema }),
   z.object({ type: z.literal('undo'), by: actorSchema }),
   z.object({ type: z.literal('roll'), dice: z.array(rolledDieSchema), source: z.enum(['camera', 'phone-camera', 'manual']), by: actorSchema }),
-  z.object({ type: z.literal('correct'), index: z.number().int().min(0), face: z.string(), by: actorSchema }),
+  z.object({ type: z.literal('correct'), index: z.number().int().min(0), face: z.string(), color: z.string().optional(), by: actorSchema }),
 ]) as z.ZodType<TableEvent>;
 
 export const tableStateSchema: z.ZodType<TableState> = z.object({
@@ -190,13 +191,18 @@ export function evolve(table: TableState | null, event: TableEvent, games: GameL
       const die = roll.dice[event.index];
       if (!die) return fail('dice/no-such-die', `the roll has ${roll.dice.length} dice; there is no die number ${event.index + 1}`);
       if (!isFaceOf(die.set, event.face)) return fail('dice/bad-face', `"${event.face}" is not a face of the ${die.set} die`);
+      if (event.color !== undefined && !(event.color in DIE_COLORS)) return fail('dice/bad-color', `"${event.color}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
+      const color = event.color ?? die.color;
+      // What the camera read is kept once: the first correction records it, later ones keep it.
+      const readColor = die.readColor ?? (event.color !== undefined && event.color !== die.color ? die.color : undefined);
       const fixed: RolledDie = {
         set: die.set,
         face: event.face,
-        ...(die.color !== undefined ? { color: die.color } : {}),
+        ...(color !== undefined ? { color } : {}),
         ...(die.box !== undefined ? { box: die.box } : {}),
         corrected: true,
         readAs: die.readAs ?? die.face,
+        ...(readColor !== undefined ? { readColor } : {}),
       };
       const dice = roll.dice.map((d, i) => (i === event.index ? fixed : d));
       const request = game.diceRequest(table.state);
@@ -323,7 +329,7 @@ export function decide(table: TableState, actor: Actor, intent: TableIntent, gam
       break;
     }
     case 'dice/correct':
-      event = { type: 'correct', index: intent.index, face: intent.face, by: actor };
+      event = intent.color !== undefined ? { type: 'correct', index: intent.index, face: intent.face, color: intent.color, by: actor } : { type: 'correct', index: intent.index, face: intent.face, by: actor };
       break;
     case 'dice/confirm': {
       const confirm = confirmEvent(table, game, actor);

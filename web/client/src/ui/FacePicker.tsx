@@ -1,9 +1,23 @@
-/** Every face of a die's set as a big icon: tap the one the die really shows. */
-import { DICE_SETS, type DiceSetId } from '../../../../shared/dice.js';
+/**
+ * Every face of a die's set as a big icon: tap the one the die really shows. With `onColor`, the
+ * die's colour can be corrected too (it tells the Worm & Cozy shape die, a Worm-up player's bid).
+ */
+import { DICE_SETS, DIE_COLORS, type DiceSetId } from '../../../../shared/dice.js';
+import { css } from '../logic/colors.js';
 import { DieFace } from './DieFace.js';
 import { Modal } from './Modal.js';
 
-export function FacePicker({ set, color, current, title, onPick, onClose }: { set: DiceSetId; color?: string | undefined; current?: string; title: string; onPick: (face: string) => void; onClose: () => void }) {
+export interface FacePickerProps {
+  set: DiceSetId;
+  color?: string | undefined;
+  current?: string;
+  title: string;
+  onPick: (face: string) => void;
+  onColor?: (color: string) => void;
+  onClose: () => void;
+}
+
+export function FacePicker({ set, color, current, title, onPick, onColor, onClose }: FacePickerProps) {
   return (
     <Modal title={title} onClose={onClose}>
       <div class="face-grid">
@@ -14,6 +28,16 @@ export function FacePicker({ set, color, current, title, onPick, onClose }: { se
           </button>
         ))}
       </div>
+      {onColor && (
+        <>
+          <p class="muted small">Wrong colour? The die is:</p>
+          <div class="palette" role="radiogroup" aria-label="the die's colour" data-testid="die-colours">
+            {Object.keys(DIE_COLORS).map((c) => (
+              <button key={c} role="radio" aria-checked={c === color} aria-label={c} class={`swatch-btn${c === color ? ' on' : ''}`} style={{ background: css(c) }} onClick={() => onColor(c)} data-testid={`colour-${c}`} />
+            ))}
+          </div>
+        </>
+      )}
     </Modal>
   );
 }

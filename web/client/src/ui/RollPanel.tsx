@@ -26,9 +26,9 @@ function RolledDice({ snapshot }: { snapshot: TableSnapshot }) {
           const conf = confidenceText(d.confidence);
           const cls = `rolled${d.uncertain ? ' uncertain' : ''}${d.corrected ? ' corrected' : ''}`;
           return (
-            <button key={i} class={cls} onClick={() => setFixing(i)} data-testid={`die-${i}`} data-face={d.face} aria-label={`die ${i + 1}: ${d.face}${d.uncertain ? ', unsure' : ''}. Tap to correct`}>
+            <button key={i} class={cls} onClick={() => setFixing(i)} data-testid={`die-${i}`} data-face={d.face} data-color={d.color ?? ""} aria-label={`die ${i + 1}: ${d.face}${d.uncertain ? ', unsure' : ''}. Tap to correct`}>
               <DieFace set={d.set} face={d.face} color={d.color} size={64} />
-              <span class="conf">{d.corrected ? `fixed${d.readAs ? ` (${d.readAs})` : ''}` : d.uncertain ? `check ${conf ?? ''}` : (conf ?? 'by hand')}</span>
+              <span class="conf">{d.corrected ? `fixed (${[d.readColor, d.readAs !== d.face ? d.readAs : undefined].filter(Boolean).join(' ') || 'checked'})` : d.uncertain ? `check ${conf ?? ''}` : (conf ?? 'by hand')}</span>
             </button>
           );
         })}
@@ -44,6 +44,14 @@ function RolledDice({ snapshot }: { snapshot: TableSnapshot }) {
             setFixing(null);
             if (face !== die.face) void conn.send({ type: 'dice/correct', index: fixing, face }, `die ${fixing + 1} is ${face}`);
           }}
+          onColor={
+            die.color !== undefined
+              ? (color) => {
+                  setFixing(null);
+                  if (color !== die.color) void conn.send({ type: 'dice/correct', index: fixing, face: die.face, color }, `die ${fixing + 1} is ${color}`);
+                }
+              : undefined
+          }
         />
       )}
     </>
