@@ -67,6 +67,25 @@ describe('locateDice on painted scenes', () => {
     expect(check(spec, 'corner')).toEqual(NONE);
   });
 
+  it('separates a red and a blue die pressed together at an angle', () => {
+    const spec: SceneSpec = {
+      width: 320,
+      height: 240,
+      tray: [40, 110, 60],
+      dice: [
+        { cx: 150, cy: 110, side: 40, angle: 0.5, body: RED, pip: [250, 250, 250] },
+        { cx: 182, cy: 134, side: 40, angle: 0.2, body: BLUE, pip: [250, 250, 250] },
+      ],
+    };
+    expect(check(spec, 'red-blue', 0.5)).toEqual(NONE);
+  });
+
+  it('does not take plain discs (a polka-dot cloth, counters) for dice', () => {
+    const discs = [0, 1, 2, 3, 4, 5].map((i) => ({ cx: 50 + (i % 3) * 110, cy: 60 + Math.floor(i / 3) * 120, r: 22, color: [200, 150, 40] as DieSpec['body'] }));
+    const spec: SceneSpec = { width: 360, height: 280, tray: [25, 25, 28], discs, dice: [{ cx: 105, cy: 120, side: 40, angle: 0.3, body: WHITE }] };
+    expect(check(spec, 'dots')).toEqual(NONE);
+  });
+
   it('finds a 20 px die and a 280 px die in one 640×640 frame', () => {
     const spec: SceneSpec = {
       width: 640,

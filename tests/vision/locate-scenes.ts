@@ -33,6 +33,8 @@ export interface SceneSpec {
   /** Light tint multiplied into every pixel (default white). */
   light?: Rgb;
   dice: DieSpec[];
+  /** Plain flat discs (counters, a polka-dot cloth's dots): not dice. */
+  discs?: { cx: number; cy: number; r: number; color: Rgb }[];
 }
 
 const PIP_LAYOUT: Record<number, [number, number][]> = {
@@ -77,6 +79,16 @@ export function paintScene(rng: Rng, spec: SceneSpec): { image: RgbImage; boxes:
       }
       const i = (y * width + x) * 3;
       for (let k = 0; k < 3; k++) img[i + k] = spec.tray[k]! + shade;
+    }
+  }
+  for (const disc of spec.discs ?? []) {
+    for (let y = Math.max(0, Math.floor(disc.cy - disc.r - 1)); y < Math.min(height, Math.ceil(disc.cy + disc.r + 1)); y++) {
+      for (let x = Math.max(0, Math.floor(disc.cx - disc.r - 1)); x < Math.min(width, Math.ceil(disc.cx + disc.r + 1)); x++) {
+        // Anti-aliased edge: coverage from the distance to the rim.
+        const cover = Math.min(1, Math.max(0, disc.r + 0.5 - Math.hypot(x + 0.5 - disc.cx, y + 0.5 - disc.cy)));
+        const i = (y * width + x) * 3;
+        for (let q = 0; q < 3; q++) img[i + q] = img[i + q]! * (1 - cover) + disc.color[q]! * cover;
+      }
     }
   }
   const boxes: Box[] = [];

@@ -15,7 +15,7 @@ import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
 import { edgeEvidence, trayEvidence } from './evidence.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
-import { dilate3, fillHoles, hysteresis, open3, union, type Mask } from './mask.js';
+import { dilate3, erode3, fillHoles, hysteresis, open3, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
 import { regionShape, type RegionShape } from './shape.js';
 import { splitByDistance } from './split.js';
@@ -40,6 +40,10 @@ export interface LocateOptions {
   /** Edge strength (in units of the tray's own edges) that starts / extends an outline (defaults 8 / 4). */
   edgeSeed?: number;
   edgeGrow?: number;
+  /** Share of a die's inside that must show edges (its face's marks); 0 turns the check off (default 0.01). */
+  minDetail?: number;
+  /** Also try splitting touching dice along the strong edges between them (default true). */
+  edgeSplit?: boolean;
   /**
    * The learned detector (from `loadDieDetector()`), optional. With it, the classical dice are
    * kept and the detector adds the dice it is sure of that the segmentation missed (see
@@ -117,32 +121,118 @@ function measurePart(parts: Int32Array, w: number, id: number, limits: Limits): 
   return dieShapeScore(regionShape(parts, w, id, { x0, y0, x1, y1 }), area, limits);
 }
 
-/** The dice in one region: itself, its distance-transform hills, or equal cuts along its length. */
-function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits): Piece[] {
+/**
+ * Touching dice split along the edges between them: cut the region's strong internal edges (a
+ * seam of shade or a change of colour), refill what the cuts enclose (pips, glyphs), keep the
+ * cores big enough to be a die, and grow them back over the whole region, nearest core first.
+ */
+function splitByEdges(inside: Uint8Array, w: number, h: number, edges: Float32Array, minCore: number): { parts: Int32Array; count: number } {
+  const core = new Uint8Array(w * h);
+  for (let i = 0; i < core.length; i++) core[i] = inside[i]! && edges[i]! < EDGE_CUT ? 1 : 0;
+  const filled = erode3(fillHoles({ width: w, height: h, data: core }, minCore));
+  const { labels, regions } = labelRegions(filled);
+  const keep = new Int32Array(regions.length + 1);
+  let count = 0;
+  for (const r of regions) if (r.area >= minCore) keep[r.label] = ++count;
+  const parts = new Int32Array(w * h);
+  if (count < 2) return { parts, count };
+  // Grow the cores back over the region, breadth first (each pixel joins the nearest core).
+  let frontier: number[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const k = keep[labels[i]!]!;
+    if (k) (parts[i] = k), frontier.push(i);
+  }
+  while (frontier.length) {
+    const next: number[] = [];
+    for (const p of frontier) {
+      const x = p % w;
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
+        if (q < 0 || q >= parts.length || parts[q] || !inside[q]) continue;
+        parts[q] = parts[p]!;
+        next.push(q);
+      }
+    }
+    frontier = next;
+  }
+  return { parts, count };
+}
+
+/**
+ * How much of a piece's inside (two coarse pixels in from its outline) shows edges: a die's face
+ * carries pips, numerals or icons; a dot of a polka-dot cloth or a plain counter carries none.
+ * Null when the piece is too small to have an inside worth measuring.
+ */
+function interiorDetail(piece: Piece, edges: Float32Array, coarseW: number): number | null {
+  const { w, h, parts, id, ox, oy } = piece;
+  let m: Mask = { width: w, height: h, data: Uint8Array.from(parts, (v) => (v === id ? 1 : 0)) };
+  m = erode3(erode3(m));
+  let n = 0, busy = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!m.data[y * w + x]) continue;
+      n++;
+      if (edges[(y + oy) * coarseW + x + ox]! >= DETAIL_EDGE) busy++;
+    }
+  }
+  return n >= 12 ? busy / n : null;
+}
+
+/** Edge strength of a face's marks, and the share of a face they must cover at least. */
+const DETAIL_EDGE = 4;
+const MIN_DETAIL = 0.01;
+
+/** Edge strength (tray-texture units) that counts as a seam between two touching dice. */
+const EDGE_CUT = 8;
+
+/**
+ * The dice in one region: the region itself, its distance-transform hills, its cores between
+ * strong edges, or equal cuts along its length; whichever explains most of the region with
+ * die-shaped pieces.
+ */
+function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, edges: Float32Array | null): Piece[] {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
   const inside = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) inside[y * w + x] = labels[(y + r.y0) * width + x + r.x0] === r.label ? 1 : 0;
+  const edgeWindow = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const src = (y + r.y0) * width + x + r.x0;
+      inside[y * w + x] = labels[src] === r.label ? 1 : 0;
+      edgeWindow[y * w + x] = edges ? edges[src]! : 0;
+    }
+  }
   const whole = Int32Array.from(inside);
   const base = { ox: r.x0, oy: r.y0, w, h };
   const wholeScore = measurePart(whole, w, 1, limits);
 
-  const { parts, count } = splitByDistance(inside, w, h, { minPeak: limits.minSide * 0.35 });
-  if (count >= 2) {
+  let best: { pieces: Piece[]; goodness: number } = {
+    pieces: wholeScore > 0 ? [{ ...base, parts: whole, id: 1, shapeScore: wholeScore }] : [],
+    goodness: wholeScore,
+  };
+  const fallback: Piece[][] = [];
+  const splits = [
+    splitByDistance(inside, w, h, { minPeak: limits.minSide * 0.35 }),
+    edges ? splitByEdges(inside, w, h, edgeWindow, Math.max(4, 0.3 * limits.minSide * limits.minSide)) : { parts: whole, count: 0 },
+  ];
+  for (const { parts, count } of splits) {
+    if (count < 2) continue;
     const good: Piece[] = [];
-    let goodArea = 0;
+    let goodArea = 0, weighted = 0;
     for (let id = 1; id <= count; id++) {
-      const s = measurePart(parts, w, id, limits);
-      if (s > 0) {
-        good.push({ ...base, parts, id, shapeScore: s });
-        for (let i = 0; i < parts.length; i++) if (parts[i] === id) goodArea++;
-      }
+      const score = measurePart(parts, w, id, limits);
+      if (score <= 0) continue;
+      let area = 0;
+      for (let i = 0; i < parts.length; i++) if (parts[i] === id) area++;
+      good.push({ ...base, parts, id, shapeScore: score });
+      goodArea += area;
+      weighted += score * area;
     }
-    if (good.length >= 2 && goodArea >= 0.7 * r.area) return good;
-    if (wholeScore > 0) return [{ ...base, parts: whole, id: 1, shapeScore: wholeScore }];
-    if (good.length > 0) return good;
-  } else if (wholeScore > 0) {
-    return [{ ...base, parts: whole, id: 1, shapeScore: wholeScore }];
+    if (good.length >= 2 && goodArea >= 0.7 * r.area) {
+      const goodness = weighted / r.area;
+      if (goodness > best.goodness) best = { pieces: good, goodness };
+    } else if (good.length > 0) fallback.push(good);
   }
+  if (best.pieces.length > 0) return best.pieces;
+  if (fallback.length > 0) return fallback.sort((p, q) => q.length - p.length)[0]!;
   return splitAlongAxis(labels, width, r, limits);
 }
 
@@ -273,6 +363,8 @@ function enclosedBy(edges: Mask): Mask {
 export interface DiceMasks {
   colour: Mask;
   edges: Mask;
+  /** Edge strength per pixel, in units of the tray's own edges. */
+  edgeStrength: Float32Array;
   enclosed: Mask;
   /** The final mask: colour ∪ enclosed, holes filled, opened. */
   mask: Mask;
@@ -281,10 +373,11 @@ export interface DiceMasks {
 export function diceMask(lab: LabPlanes, bg: Background, options: LocateOptions = {}): DiceMasks {
   const { width, height } = lab;
   const colour = hysteresis(trayEvidence(lab, bg), width, height, options.growContrast ?? 3.5, options.seedContrast ?? 7);
-  const edges = hysteresis(edgeEvidence(lab, bg), width, height, options.edgeGrow ?? 4, options.edgeSeed ?? 8);
+  const edgeStrength = edgeEvidence(lab, bg);
+  const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 4, options.edgeSeed ?? 8);
   const enclosed = enclosedBy(edges);
   const mask = open3(fillHoles(union(colour, enclosed), (width * height) / 8));
-  return { colour, edges, enclosed, mask };
+  return { colour, edges, edgeStrength, enclosed, mask };
 }
 
 export function locateDice(image: RgbImage, options: LocateOptions = {}): LocatedDie[] {
@@ -317,7 +410,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   const { coarse, fine, step } = pyr;
   const lab = toLabPlanes(coarse);
   const bg = estimateBackground(lab);
-  const { mask } = diceMask(lab, bg, options);
+  const { mask, edgeStrength } = diceMask(lab, bg, options);
   const { labels, regions } = labelRegions(mask);
 
   const toCoarse = 1 / (pyr.fineScale * step);
@@ -330,7 +423,9 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     if (r.touchesBorder) continue; // a die cut by the frame's edge cannot be read
     const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
     if (Math.max(bw, bh) < limits.minSide * 0.8 || r.area < 0.4 * limits.minSide * limits.minSide) continue;
-    for (const piece of piecesOf(labels, coarse.width, r, limits)) {
+    for (const piece of piecesOf(labels, coarse.width, r, limits, options.edgeSplit === false ? null : edgeStrength)) {
+      const detail = interiorDetail(piece, edgeStrength, coarse.width);
+      if (detail !== null && detail < (options.minDetail ?? MIN_DETAIL)) continue;
       const { box, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fine, step, bg, grow);
       const s = pyr.fineScale;
       const contrastScore = Math.min(1, contrast / (2 * seed));
