@@ -2,6 +2,11 @@
  * `npm run --silent score -- FILE.json`: scores a Worm & Cozy sheet file and prints
  * `{"rewards":[{"name","count","points"}],"penalty":{"count","points"},"total","rubric"}`.
  * A bad file prints one message per problem on stderr and exits with code 2.
+ *
+ * `npm run --silent score -- --photo FILE.jpg --chapter ID`: reads a photographed sheet (see
+ * docs/notes/sheets.md) and prints `{"chapter","sheet","score","uncertain","quality"}`, where
+ * `score` has the keys above and `uncertain` lists the readings to confirm. A photo that cannot be
+ * read prints one message on stderr and exits with code 2.
  */
 import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
@@ -33,14 +38,44 @@ async function scoreFile(file: string): Promise<{ ok: true; json: string; warnin
   return { ok: true, json: JSON.stringify(out), warnings: r.warnings.map((w) => `${file}: warning: ${w}`) };
 }
 
+async function scorePhoto(file: string, chapter: string): Promise<{ ok: true; json: string; warnings: string[] } | { ok: false; errors: string[] }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(file));
+  } catch (error) {
+    return { ok: false, errors: [`${file}: cannot read it (${error instanceof Error ? error.message : String(error)})`] };
+  }
+  // Loaded only here: the JSON mode stays free of image libraries.
+  const { readSheetPhoto } = await import('../vision/sheet/read.js');
+  try {
+    const r = await readSheetPhoto(bytes, chapter);
+    const s = r.score;
+    const score = s && { rewards: s.rewards.map((x) => ({ name: x.name, count: x.count, points: x.points })), penalty: { count: s.penalty.count, points: s.penalty.points }, total: s.total, rubric: s.rubric };
+    return { ok: true, json: JSON.stringify({ chapter: r.chapter, sheet: r.sheet, score, uncertain: r.uncertain, quality: r.quality }), warnings: [] };
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? `${String((error as { code: unknown }).code)}: ` : '';
+    return { ok: false, errors: [`${file}: ${code}${error instanceof Error ? error.message : String(error)}`] };
+  }
+}
+
 const program = new Command()
   .name('score')
-  .description('Score a finished Worm & Cozy sheet file (see docs/notes/worm-and-cozy.md)')
-  .argument('<file>', 'the sheet JSON file')
+  .description('Score a finished Worm & Cozy sheet file (see docs/notes/worm-and-cozy.md), or read one from a photo (docs/notes/sheets.md)')
+  .argument('[file]', 'the sheet JSON file')
+  .option('--photo <file>', 'a photo of a printed sheet (JPEG, PNG, ...)')
+  .option('--chapter <id>', 'the chapter of the photographed sheet')
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
   .parse();
+const opts = program.opts<{ photo?: string; chapter?: string }>();
 
-const result = await scoreFile(program.args[0]!);
+let result: Awaited<ReturnType<typeof scoreFile>>;
+if (opts.photo !== undefined) {
+  result = opts.chapter ? await scorePhoto(opts.photo, opts.chapter) : { ok: false, errors: ['--photo needs --chapter ID (the chapter printed on the sheet, e.g. clew-1)'] };
+} else if (program.args[0] !== undefined) {
+  result = await scoreFile(program.args[0]);
+} else {
+  result = { ok: false, errors: ["missing the sheet file: score FILE.json, or score --photo FILE.jpg --chapter ID"] };
+}
 if (result.ok) {
   process.stdout.write(result.json + '\n');
   if (result.warnings.length) process.stderr.write(result.warnings.join('\n') + '\n');

@@ -61,74 +61,131 @@ export function bilinear(img: GreyImage, x: number, y: number): number {
 }
 
 /**
- * Measures one tick near `guess` (image px): the darkness-weighted centroid of the dark blob in a
- * small window, recentred twice. Null when no tick-sized, tick-shaped blob is there.
+ * Finds one tick near `guess` (image px): in a window a few mm wide, the dark blobs of a tick's size
+ * and squareness (the board's frame line, letters and pencil are other sizes or shapes); the one
+ * nearest the guess, its darkness-weighted centroid. Null when there is none.
  */
-function measureTick(img: GreyImage, guess: Pt, pxPerMm: number, size: number): Pt | null {
-  const half = Math.max(3, Math.round(1.25 * pxPerMm));
-  let cx = guess[0];
-  let cy = guess[1];
+function tickBlobs(img: GreyImage, guess: Pt, pxPerMm: number, size: number, windowMm: number): Pt[] {
+  const half = Math.max(4, Math.round(windowMm * pxPerMm));
+  const n = 2 * half + 1;
+  const x0 = Math.floor(guess[0]) - half;
+  const y0 = Math.floor(guess[1]) - half;
+  if (x0 < 0 || y0 < 0 || x0 + n >= img.width || y0 + n >= img.height) return [];
+  const vals = new Float32Array(n * n);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) vals[j * n + i] = img.data[(y0 + j) * img.width + x0 + i]!;
+  const sorted = Array.from(vals).sort((a, b) => a - b);
+  const bright = sorted[Math.floor(sorted.length * 0.8)]!;
+  const darkest = sorted[Math.floor(sorted.length * 0.01)]!;
+  if (bright - darkest < Math.max(20, bright * 0.3)) return [];
+  const t = (bright + darkest) / 2;
+  const label = new Int32Array(n * n).fill(-1);
   const expected = (size * pxPerMm) ** 2;
-  for (let it = 0; it < 3; it++) {
-    const x0 = Math.floor(cx) - half;
-    const y0 = Math.floor(cy) - half;
-    if (x0 < 0 || y0 < 0 || x0 + 2 * half >= img.width || y0 + 2 * half >= img.height) return null;
-    const vals: number[] = [];
-    for (let y = y0; y <= y0 + 2 * half; y++) for (let x = x0; x <= x0 + 2 * half; x++) vals.push(img.data[y * img.width + x]!);
-    const sorted = vals.slice().sort((a, b) => a - b);
-    const bright = sorted[Math.floor(sorted.length * 0.85)]!;
-    const darkest = sorted[Math.floor(sorted.length * 0.03)]!;
-    if (bright - darkest < Math.max(20, bright * 0.3)) return null;
-    const t = (bright + darkest) / 2;
+  const found: Pt[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < n * n; start++) {
+    if (label[start]! >= 0 || vals[start]! >= t) continue;
+    label[start] = start;
+    stack.push(start);
+    let area = 0;
     let sw = 0;
     let sx = 0;
     let sy = 0;
-    let sxx = 0;
-    let syy = 0;
-    let k = 0;
-    for (let y = y0; y <= y0 + 2 * half; y++)
-      for (let x = x0; x <= x0 + 2 * half; x++) {
-        const v = vals[k++]!;
-        if (v >= t) continue;
-        const w = (t - v) / (t - darkest + 1e-6);
-        const px = x + 0.5;
-        const py = y + 0.5;
-        sw += w;
-        sx += w * px;
-        sy += w * py;
-        sxx += w * px * px;
-        syy += w * py * py;
+    let bx0 = n;
+    let by0 = n;
+    let bx1 = -1;
+    let by1 = -1;
+    let touches = false;
+    while (stack.length) {
+      const k = stack.pop()!;
+      const i = k % n;
+      const j = (k - i) / n;
+      area++;
+      const w = (t - vals[k]!) / (t - darkest + 1e-6);
+      sw += w;
+      sx += w * (x0 + i + 0.5);
+      sy += w * (y0 + j + 0.5);
+      if (i < bx0) bx0 = i;
+      if (i > bx1) bx1 = i;
+      if (j < by0) by0 = j;
+      if (j > by1) by1 = j;
+      if (i === 0 || j === 0 || i === n - 1 || j === n - 1) touches = true;
+      for (const [di, dj] of [
+        [1, 0],
+        [-1, 0],
+        [0, 1],
+        [0, -1],
+      ] as const) {
+        const ii = i + di;
+        const jj = j + dj;
+        if (ii < 0 || jj < 0 || ii >= n || jj >= n) continue;
+        const kk = jj * n + ii;
+        if (label[kk]! >= 0 || vals[kk]! >= t) continue;
+        label[kk] = start;
+        stack.push(kk);
       }
-    if (sw <= 0) return null;
-    const nx = sx / sw;
-    const ny = sy / sw;
-    // A tick is a small square: not much more ink than one, not smeared along a line.
-    const spread = Math.sqrt(Math.max(0, sxx / sw - nx * nx) + Math.max(0, syy / sw - ny * ny));
-    if (sw > expected * 2.6 || sw < expected * 0.2 || spread > size * pxPerMm * 0.85) return null;
-    const moved = Math.hypot(nx - cx, ny - cy);
-    cx = nx;
-    cy = ny;
-    if (moved < 0.1) break;
+    }
+    if (touches) continue;
+    const bw = bx1 - bx0 + 1;
+    const bh = by1 - by0 + 1;
+    if (area < expected * 0.3 || area > expected * 2.4) continue;
+    if (bw > 2.2 * bh || bh > 2.2 * bw || area < 0.45 * bw * bh) continue;
+    found.push([sx / sw, sy / sw]);
   }
-  return [cx, cy];
+  return found;
+}
+
+function nearest(blobs: readonly Pt[], p: Pt): { blob: Pt; d: number } | null {
+  let best: { blob: Pt; d: number } | null = null;
+  for (const b of blobs) {
+    const d = Math.hypot(b[0] - p[0], b[1] - p[1]);
+    if (!best || d < best.d) best = { blob: b, d };
+  }
+  return best;
 }
 
 function sideTicks(layout: SheetLayout, side: Side): Tick[] {
   return layout.ticks.filter((t) => t.side === side).sort((a, b) => a.index - b.index);
 }
 
-/** Residual (px) per tick of one side, walking in from both ends so a bend is followed gradually. */
+/**
+ * Residual (px) per tick of one side, walking in from both ends so a bend is followed gradually.
+ * The first tick of a walk is chosen among the blobs near it by how many of the next ticks line up
+ * with the same offset (at the board's corners two ticks sit close together, and a bent page can
+ * put the guess nearer the wrong one).
+ */
 function measureSide(img: GreyImage, H: Homography, ticks: Tick[], pxPerMm: number, maxMm: number): (Pt | null)[] {
   const out: (Pt | null)[] = ticks.map(() => null);
+  const guessOf = (t: Tick): Pt => apply(H, t.x, t.y);
   const walk = (order: number[]) => {
-    let prior: Pt = [0, 0];
-    for (const i of order) {
+    let prior: Pt | null = null;
+    for (let q = 0; q < order.length; q++) {
+      const i = order[q]!;
       const t = ticks[i]!;
-      const [px, py] = apply(H, t.x, t.y);
-      const m = measureTick(img, [px + prior[0], py + prior[1]], pxPerMm, t.size);
-      if (!m) continue;
-      const r: Pt = [m[0] - px, m[1] - py];
-      if (Math.hypot(r[0], r[1]) > maxMm * pxPerMm) continue;
+      const [px, py] = guessOf(t);
+      let r: Pt | null = null;
+      if (!prior) {
+        // Try each blob in a wide window as the offset; keep the one the next ticks agree with.
+        let bestScore = 0;
+        for (const b of tickBlobs(img, [px, py], pxPerMm, t.size, maxMm)) {
+          const off: Pt = [b[0] - px, b[1] - py];
+          let score = 0;
+          for (const j of order.slice(q + 1, q + 4)) {
+            const [gx, gy] = guessOf(ticks[j]!);
+            const m = nearest(tickBlobs(img, [gx + off[0], gy + off[1]], pxPerMm, t.size, 1.6), [gx + off[0], gy + off[1]]);
+            if (m && m.d < 0.8 * pxPerMm) score++;
+          }
+          if (score > bestScore) {
+            bestScore = score;
+            r = off;
+          }
+        }
+        if (bestScore < 2) r = null;
+      } else {
+        const g: Pt = [px + prior[0], py + prior[1]];
+        const m = nearest(tickBlobs(img, g, pxPerMm, t.size, 1.6), g);
+        if (m && m.d < 1.2 * pxPerMm) r = [m.blob[0] - px, m.blob[1] - py];
+      }
+      if (!r || Math.hypot(r[0], r[1]) > maxMm * pxPerMm) continue;
       const prev = out[i];
       out[i] = prev ? [(prev[0] + r[0]) / 2, (prev[1] + r[1]) / 2] : r;
       prior = r;
@@ -182,7 +239,7 @@ export function register(layout: SheetLayout, img: GreyImage, markers: readonly 
   const pxPerMm = (Math.hypot(c1[0] - c0[0], c1[1] - c0[1]) + Math.hypot(c2[0] - c0[0], c2[1] - c0[1])) / 20;
   const sides: Side[] = ['top', 'right', 'bottom', 'left'];
   const ticks = Object.fromEntries(sides.map((s) => [s, sideTicks(layout, s)])) as Record<Side, Tick[]>;
-  const res = Object.fromEntries(sides.map((s) => [s, measureSide(img, H, ticks[s], pxPerMm, 6)])) as Record<Side, (Pt | null)[]>;
+  const res = Object.fromEntries(sides.map((s) => [s, measureSide(img, H, ticks[s], pxPerMm, 5)])) as Record<Side, (Pt | null)[]>;
   const found = sides.reduce((n, s) => n + res[s].filter(Boolean).length, 0);
   const total = layout.ticks.length;
   let maxBend = 0;

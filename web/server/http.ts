@@ -28,6 +28,8 @@ export interface HttpDeps {
   readDice?(image: Buffer, options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[] }): Promise<DiceReadResult>;
   /** The dice sets a read uses when the request names none: the game's, or d6. */
   defaultSets(): DiceSetId[];
+  /** Reads a photographed Worm & Cozy sheet (default: vision/sheet, loaded on first use). */
+  readSheet?(image: Buffer, chapter: string): Promise<{ ok: true; json: unknown } | { ok: false; status: number; code: ErrorCode; message: string }>;
   /** Die `index` of the pending camera roll as the camera saw it (JPEG), for "teach clew your dice". */
   crop?(index: number): Promise<CropResult>;
   /** Built dashboard (dist/client); served when it exists. */
@@ -130,7 +132,28 @@ export function createHttpApp(deps: HttpDeps): express.Express {
     },
   );
 
-  app.use('/api', (_req, _res, next) => next(new HttpError(404, 'server/not-found', 'no such API; try /api/health, /api/table or POST /api/dice/read')));
+  // A photographed sheet → the sheet read, its score and the readings to confirm (vision/sheet).
+  app.post(
+    '/api/sheet/read',
+    (req, _res, next) => next(reads.take(req.ip ?? '?') ? undefined : new HttpError(429, 'rate/limited', 'too many reads; wait a moment')),
+    express.raw({ type: () => true, limit: deps.imageBytes }),
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const body = req.body as unknown;
+        if (!Buffer.isBuffer(body) || body.length === 0) throw new HttpError(400, 'photo/empty', 'send the photo of the sheet as the request body (image/jpeg or image/png)');
+        const chapter = req.query.chapter;
+        if (typeof chapter !== 'string' || chapter === '') throw new HttpError(400, 'sheet/no-chapter', 'chapter= names the chapter printed on the sheet, e.g. chapter=clew-1');
+        const read = deps.readSheet ?? (await import('../../vision/sheet/service.js')).readSheetForHttp;
+        const result = await read(body, chapter.slice(0, 40));
+        if (!result.ok) throw new HttpError(result.status, result.code, result.message);
+        res.json(result.json);
+      } catch (error) {
+        next(error);
+      }
+    },
+  );
+
+  app.use('/api', (_req, _res, next) => next(new HttpError(404, 'server/not-found', 'no such API; try /api/health, /api/table, POST /api/dice/read or POST /api/sheet/read')));
 
   const index = path.join(deps.clientDir, 'index.html');
   if (existsSync(index)) {
