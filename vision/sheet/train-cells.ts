@@ -1,0 +1,144 @@
+/**
+ * Trains the sheet cell classifier and writes vision/sheet/cell-model.json:
+ *
+ *   npx tsx vision/sheet/train-cells.ts [--dense 120] [--games 80] [--cache tmp/sheets/cache] [--epochs 30]
+ *
+ * Training photos are synthetic (vision/sheet/synth): `dense-<i>` (boards packed with organ letters,
+ * for the letters) and `tune-<i>` (random legal games, for everything else). Each is registered and
+ * rectified exactly as the reader does, and the rectified board is cached (PNG + truth JSON) so a
+ * re-run only measures and trains. The `eval-<i>` photos of `npm run eval:sheets` and the `test-<i>`
+ * photos of the tests are never used here. The last tenth of the game photos is held out and its
+ * accuracy recorded in the model file.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { Command } from 'commander';
+import { getChapter } from '../../shared/games/worm-and-cozy/chapters.js';
+import { sheetLayout } from '../../shared/games/worm-and-cozy/sheet-layout.js';
+import type { Worm } from '../../shared/games/worm-and-cozy/state.js';
+import { createRng } from '../../shared/rng.js';
+import { CELL_CLASSES, type CellClass } from './assemble.js';
+import { cellFeatures, CELL_FEATURES } from './cells.js';
+import { MODEL_FILE, type CellModel } from './classify.js';
+import { boardRect, BOARD_PPM, measureRectified } from './measure.js';
+import { createMlp, predict, train } from './mlp.js';
+import { registerPhoto } from './photo.js';
+import { rectify } from './register.js';
+import { synthSheetPhoto } from './synth/index.js';
+
+interface Cached {
+  seed: string;
+  chapter: string;
+  worms: Worm[];
+  foods: number[];
+  cells: string[];
+  error?: string;
+}
+
+/** The class of every cell of a truth (rocks: null, not trained on). */
+export function trueClasses(t: Pick<Cached, 'worms' | 'cells'>): (CellClass | null)[] {
+  const out: (CellClass | null)[] = t.cells.map((c) => (c === 'rock' ? null : c === 'worm' ? 'band' : (c as CellClass)));
+  for (const w of t.worms) for (const o of w.organs) out[o.cell] = o.type === 'brain' && o.filled ? 'usedBrain' : o.type;
+  return out;
+}
+
+async function cached(dir: string, seed: string, content: 'game' | 'dense'): Promise<Cached | null> {
+  const json = path.join(dir, `${seed}.json`);
+  if (!existsSync(json)) {
+    const p = await synthSheetPhoto(seed, { content });
+    const ch = getChapter(p.truth.chapterId);
+    let record: Cached = { seed, chapter: ch.id, worms: p.truth.worms, foods: p.truth.foods, cells: p.truth.cells };
+    try {
+      const r = await registerPhoto(p.jpeg, ch);
+      const img = rectify(r.grey, r.registration, boardRect(r.layout), BOARD_PPM);
+      await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 1 } }).png().toFile(path.join(dir, `${seed}.png`));
+    } catch (error) {
+      record = { ...record, error: error instanceof Error ? error.message : String(error) };
+    }
+    writeFileSync(json, JSON.stringify(record));
+  }
+  const t = JSON.parse(readFileSync(json, 'utf8')) as Cached;
+  return t.error ? null : t;
+}
+
+async function samples(dir: string, t: Cached): Promise<{ x: Float32Array; y: number }[]> {
+  const { data, info } = await sharp(path.join(dir, `${t.seed}.png`)).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const ch = getChapter(t.chapter);
+  const m = measureRectified({ width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) }, sheetLayout(ch));
+  const cls = trueClasses(t);
+  const out: { x: Float32Array; y: number }[] = [];
+  m.cells.forEach((c, i) => {
+    const k = cls[i];
+    if (k) out.push({ x: cellFeatures(c), y: CELL_CLASSES.indexOf(k) });
+  });
+  return out;
+}
+
+const program = new Command()
+  .name('train-cells')
+  .option('--dense <n>', 'dense training photos', '120')
+  .option('--games <n>', 'game training photos', '80')
+  .option('--cache <dir>', 'where rectified boards are cached', 'tmp/sheets/cache')
+  .option('--epochs <n>', 'training epochs', '30')
+  .option('--hidden <n>', 'hidden units', '64')
+  .option('--out <file>', 'model file', MODEL_FILE)
+  .parse();
+const o = program.opts<{ dense: string; games: string; cache: string; epochs: string; hidden: string; out: string }>();
+mkdirSync(o.cache, { recursive: true });
+
+const train_: { x: Float32Array; y: number }[] = [];
+const held: { x: Float32Array; y: number }[] = [];
+const games = Number(o.games);
+const heldFrom = Math.floor(games * 0.9);
+for (let i = 0; i < Number(o.dense); i++) {
+  const t = await cached(o.cache, `dense-${i}`, 'dense');
+  if (t) train_.push(...(await samples(o.cache, t)));
+  process.stderr.write('d');
+}
+for (let i = 0; i < games; i++) {
+  const t = await cached(o.cache, `tune-${i}`, 'game');
+  if (t) (i >= heldFrom ? held : train_).push(...(await samples(o.cache, t)));
+  process.stderr.write('g');
+}
+process.stderr.write(`\n${train_.length} training cells, ${held.length} held out\n`);
+
+const rng = createRng('sheet-cells');
+const mlp = createMlp(rng, CELL_FEATURES, Number(o.hidden), CELL_CLASSES.length);
+const counts = CELL_CLASSES.map((_, k) => train_.filter((s) => s.y === k).length);
+const most = Math.max(...counts);
+// Rare classes weigh more (a used brain is rarer than a blank cell), but not overwhelmingly.
+const classWeights = counts.map((c) => Math.min(3, 0.5 + Math.sqrt(most / Math.max(1, c)) / 2));
+train(
+  mlp,
+  train_.map((s) => s.x),
+  train_.map((s) => s.y),
+  rng,
+  { epochs: Number(o.epochs), batch: 32, lr: 0.002, decay: 1e-4, classWeights, log: (e, l) => process.stderr.write(`epoch ${e + 1}: loss ${l.toFixed(4)}\n`) },
+);
+let right = 0;
+const confusion = CELL_CLASSES.map(() => CELL_CLASSES.map(() => 0));
+for (const s of held) {
+  const p = predict(mlp, s.x);
+  let b = 0;
+  for (let k = 1; k < p.length; k++) if (p[k]! > p[b]!) b = k;
+  if (b === s.y) right++;
+  confusion[s.y]![b]!++;
+}
+const round = (v: number) => Math.round(v * 1e5) / 1e5;
+const model: CellModel = {
+  version: 1,
+  classes: [...CELL_CLASSES],
+  features: CELL_FEATURES,
+  mlp: { ...mlp, w1: mlp.w1.map(round), b1: mlp.b1.map(round), w2: mlp.w2.map(round), b2: mlp.b2.map(round), mean: mlp.mean.map(round), scale: mlp.scale.map(round) },
+  trainedOn: {
+    photos: { dense: Number(o.dense), games: heldFrom, heldOut: games - heldFrom },
+    cells: train_.length,
+    classCounts: Object.fromEntries(CELL_CLASSES.map((c, k) => [c, counts[k]])),
+    heldOutAccuracy: held.length ? round(right / held.length) : null,
+    heldOutConfusion: confusion,
+    command: `npx tsx vision/sheet/train-cells.ts --dense ${o.dense} --games ${o.games} --epochs ${o.epochs} --hidden ${o.hidden}`,
+  },
+};
+writeFileSync(o.out, JSON.stringify(model) + '\n');
+process.stdout.write(`${o.out}: held-out accuracy ${held.length ? ((100 * right) / held.length).toFixed(2) : '-'}% on ${held.length} cells\n`);
