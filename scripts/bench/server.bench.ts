@@ -52,7 +52,7 @@ function send(socket: Socket, version: number, intent: unknown): Promise<Ack> {
   return new Promise((resolve) => socket.emit('intent', { version, intent }, resolve));
 }
 
-async function startCompanion(dataDir: string): Promise<{ pid: number; port: number; stop: () => Promise<void> }> {
+async function startCompanion(dataDir: string): Promise<{ pid: number; port: number; v8Flags: string[]; stop: () => Promise<void> }> {
   const config = path.join(dataDir, 'config.json');
   await writeFile(
     config,
@@ -66,7 +66,10 @@ async function startCompanion(dataDir: string): Promise<{ pid: number; port: num
       device: { camera: { kind: 'replay' }, keyboard: 'off', gpio: { enabled: 'off' }, serial: { path: 'none' } },
     }),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts'), '--config', config, '--no-qr'], {
+  // The same V8 flags as `npm start` (package.json), so the figure is the companion's.
+  const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const v8Flags = pkg.scripts.start.match(/--max-[\w-]+=\d+/g) ?? [];
+  const child = spawn(process.execPath, [...v8Flags, '--import', 'tsx', path.join(root, 'scripts/start.ts'), '--config', config, '--no-qr'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -84,6 +87,7 @@ async function startCompanion(dataDir: string): Promise<{ pid: number; port: num
   return {
     pid: child.pid!,
     port,
+    v8Flags,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -312,6 +316,17 @@ async function settledFrame(quick: boolean): Promise<Figure[]> {
       await phones.all(ack.version);
     }
     samples.sort((a, b) => a - b);
+    // The reader alone on the settled frame, in the same process: the rest is the server's part.
+    const { decodeImage } = await import('../../vision/image/decode.js');
+    const still = await decodeImage(frames[frames.length - 1]!);
+    const reader = await clew.reader.get();
+    const reads: number[] = [];
+    for (let i = 0; i < (quick ? 3 : 10); i++) {
+      const t = performance.now();
+      await reader.read(still, { sets: ['d6'], palette: ['red', 'white', 'yellow'] });
+      reads.push(performance.now() - t);
+    }
+    reads.sort((a, b) => a - b);
     return [
       { id: 'server.settledFrame.p50.ms', label: `settled frame → ${PHONES} phones, p50 (real reader)`, value: percentile(samples, 50), unit: 'ms' },
       {
@@ -322,6 +337,7 @@ async function settledFrame(quick: boolean): Promise<Figure[]> {
         target: { op: '<=', value: 150 },
         note: `${rolls} rolls of the replay's 4 dice, 640x480; model loaded once in ${Math.round(loadMs)} ms (${clew.reader.status().backend ?? '?'})`,
       },
+      { id: 'server.readerAlone.p50.ms', label: 'of which the reader alone: one 640x480 tray read, p50', value: percentile(reads, 50), unit: 'ms', note: 'vision/ locate + classify (its own bench has the details)' },
     ];
   } finally {
     referee.socket.disconnect();
@@ -349,8 +365,16 @@ async function memory(quick: boolean): Promise<Figure[]> {
       const ack = await send(referee.socket, version, intent);
       if (ack.ok) version = ack.version;
     }
-    // Let the replay camera run (and the reader load, where there is one) for a few seconds.
-    await new Promise((r) => setTimeout(r, quick ? 1500 : 5000));
+    // Let the reader load (the replay camera's first frames while the game expects dice), then
+    // run through the replay a few times, reading each settled tray.
+    let model = 'not loaded';
+    for (let i = 0; i < 600; i++) {
+      const health = (await (await fetch(`${url}/api/health`)).json()) as { model: { backend?: string; message?: string; ok: boolean } };
+      model = health.model.message ?? '';
+      if (health.model.backend || !health.model.ok) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, quick ? 3000 : 10_000));
     peak = Math.max(peak, await treeRssMb(companion.pid));
     return [
       {
@@ -359,7 +383,7 @@ async function memory(quick: boolean): Promise<Figure[]> {
         value: peak,
         unit: 'MB',
         target: { op: '<=', value: 300 },
-        note: `npm start entry, replay camera, ${PHONES + 1} phones; node and its children`,
+        note: `npm start (${companion.v8Flags.join(' ') || 'no V8 flags'}), replay camera, reader: ${model}; ${PHONES + 1} phones; node + children`,
       },
     ];
   } finally {
