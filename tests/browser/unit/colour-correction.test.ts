@@ -32,7 +32,7 @@ function cozyTable(): TableState {
 }
 
 describe('a die’s colour corrected by a person', () => {
-  it('the red shape die read as pink is put right, and the roll then means an U with a collar and an eye', () => {
+  it('the red shape die read as pink is put right, and the roll then means a U with a collar and an eye', () => {
     const t = cozyTable();
     expect(GAMES['worm-and-cozy'].diceMove(t.state, t.roll!.dice).ok).toBe(false); // no red die: no shape die
     const d = decide(t, { kind: 'player', player: 'solo' }, { type: 'dice/correct', index: 0, face: '3', color: 'red' }, games);
