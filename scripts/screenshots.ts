@@ -13,7 +13,7 @@ import sharp from 'sharp';
 import type { Intent } from '../shared/protocol.js';
 import { legalOptions, type CozyMove, type CozyState } from '../shared/games/worm-and-cozy/index.js';
 import { createRng } from '../shared/rng.js';
-import { launchBrowser, openPhone, startServer, type RunningServer } from '../tests/browser/support/harness.js';
+import { HAS_MODEL, launchBrowser, openPhone, startServer, type RunningServer } from '../tests/browser/support/harness.js';
 import { atVersion, joinAsReferee, joinSeat, litCells } from '../tests/browser/support/pages.js';
 
 const OUT = path.resolve(import.meta.dirname, '../docs/screenshots');
@@ -176,19 +176,31 @@ async function main(): Promise<void> {
     }
 
     if (want('teach')) {
-      await referee({ type: 'button', button: 'NEXT' });
-      await server.clew.session.cameraRoll(
-        [
-          { set: 'd6', face: '4', color: 'red', confidence: 0.93, box: [40, 40, 110, 110] },
-          { set: 'd6', face: '2', color: 'white', confidence: 0.88, box: [200, 60, 270, 130] },
-          { set: 'd6', face: '6', color: 'white', confidence: 0.52, uncertain: true, box: [330, 90, 400, 160] },
-        ],
-        'camera',
-      );
-      await ref.click('[data-testid="tab-teach"]');
-      await settle(ref);
-      await shot(ref, '18-teach-your-dice');
-      await ref.click('[data-testid="tab-table"]');
+      // A second table with the real reader and a replay camera, so the crops are the camera's own.
+      const vision = HAS_MODEL
+        ? await startServer({
+            game: 'worm-and-cozy',
+            options: { chapter: 'clew-1' },
+            vision: true,
+            camera: { kind: 'replay', replay: { folder: path.resolve(import.meta.dirname, '../tests/browser/fixtures/cozy-replay'), fps: 6, loop: true } },
+          })
+        : null;
+      const p = (await openPhone(browser, 'about:blank')).page;
+      await joinAsReferee(p, (vision ?? server).url);
+      if (!vision) {
+        await server.clew.session.cameraRoll([{ set: 'd6', face: '4', color: 'red', confidence: 0.93, box: [40, 40, 110, 110] }], 'camera');
+      }
+      await p.waitForSelector('[data-testid="rolled-dice"]', { timeout: 120_000 });
+      await p.click('[data-testid="tab-teach"]');
+      await p.waitForSelector('[data-testid="teach-dice"]');
+      if (vision) {
+        await p.waitForFunction(`[...document.querySelectorAll('img.crop')].every((i) => i.naturalWidth > 0)`);
+        await p.click('[data-testid="teach-right-0"]');
+        await p.waitForSelector('[data-testid="teach-tally"]');
+      }
+      await shot(p, '18-teach-your-dice', '[data-testid="teach-progress"]', 120);
+      await p.context().close();
+      await vision?.close();
     }
 
     if (want('score') || want('cozy-end')) {

@@ -118,7 +118,7 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
     // Each die's crop comes from the frame the roll was read from.
     await expect.poll(() => referee.$$eval('img.crop', (imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth))).toEqual([160, 160, 160]);
     for (let i = 0; i < 3; i++) await referee.click(`[data-testid="teach-right-${i}"]`);
-    await expect.poll(() => referee.textContent('[data-testid="teach-tally"]')).toMatch(/of the 3 dice you checked/);
+    await expect.poll(() => referee.textContent('[data-testid="teach-tally"]')).toMatch(/Your checks so far: clew read [0-3] of 3 right/);
     await expect.poll(() => server.clew.session.table.roll && referee.textContent('[data-testid="teach-progress"]')).toMatch(/1\/5/);
     await referee.click('[data-testid="tab-table"]');
   });

@@ -80,7 +80,7 @@ export function TeachScreen() {
         </div>
         {mine.crops > 0 && (
           <p class="muted" data-testid="teach-tally">
-            clew read {mine.right} of the {mine.crops} dice you checked right ({pct(mine.right / mine.crops)}).
+            Your checks so far: clew read {mine.right} of {mine.crops} right ({pct(mine.right / mine.crops)}).
           </p>
         )}
         {accuracy && (
