@@ -13,6 +13,7 @@ import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
 import { dieColor, locateDice, type LocateOptions } from './locate/index.js';
+import { loadDieDetector } from './locate/detector/index.js';
 import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
 import { applyCalibrations, fitCalibration, type Calibration } from './model/calibration.js';
@@ -35,6 +36,8 @@ export interface LoadDiceReaderOptions {
   cropFraming?: FramingMode;
   /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json. */
   views?: 1 | 2 | 4;
+  /** How dice are found in a frame: the learned detector (default) or classical segmentation. */
+  locator?: 'detector' | 'classical';
   locate?: LocateOptions;
 }
 
@@ -90,6 +93,8 @@ function modelIdOf(classifier: Classifier): string {
 
 export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promise<ClewDiceReader> {
   const classifier = await loadClassifier({ modelDir: options.modelDir, backend: options.backend, views: options.views });
+  const detector = (options.locator ?? 'detector') === 'detector' ? await loadDieDetector() : undefined;
+  const locateOptions: LocateOptions = { ...options.locate, ...(detector ? { detector } : {}) };
   const modelId = modelIdOf(classifier);
   const uncertainBelow = options.uncertainBelow ?? 0.85;
   const framing = options.cropFraming ?? 'whole';
@@ -124,7 +129,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
 
   const readDetailed = async (image: RgbImage, opts: ReadOptions): Promise<DetailedReading[]> => {
     checkOptions(opts);
-    const located = locateDice(image, options.locate);
+    const located = locateDice(image, locateOptions);
     const boxes = located.map((d) => d.box);
     const readings = classifyFramed(boxes.map((b) => squareCrop(image, b)), boxes, opts);
     if (opts.palette && opts.palette.length > 0) for (const r of readings) r.color = dieColor(image, r.box, opts.palette);
@@ -133,7 +138,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
 
   const readCropsDetailed = async (crops: RgbImage[], opts: ReadOptions): Promise<Omit<DetailedReading, 'box'>[]> => {
     checkOptions(opts);
-    const framed = crops.map((c) => frameDieImage(c, framing));
+    const framed = crops.map((c) => frameDieImage(c, framing, locateOptions));
     const readings = classifyFramed(framed.map((f) => f.crop), framed.map((f) => f.box), opts);
     return readings.map((r, i) => {
       const { box, ...rest } = r;
@@ -152,7 +157,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     add(set, face, image, box) {
       if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
       if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
-      const crop = box ? squareCrop(image, box) : frameDieImage(image, framing).crop;
+      const crop = box ? squareCrop(image, box) : frameDieImage(image, framing, locateOptions).crop;
       const list = pending.get(set) ?? [];
       list.push({ face, crop });
       pending.set(set, list);
@@ -212,7 +217,10 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     readCropsDetailed,
     read: async (image, opts) => (await readDetailed(image, opts)).map(stripProbabilities),
     readCrops: async (crops, opts) => (await readCropsDetailed(crops, opts)).map(stripProbabilities),
-    dispose: () => classifier.dispose(),
+    dispose: () => {
+      classifier.dispose();
+      detector?.dispose();
+    },
   };
 }
 

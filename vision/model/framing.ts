@@ -6,7 +6,7 @@
  * (right for loose crops with much table around the die).
  */
 import { squareCrop } from '../image/crop.js';
-import { locateDice } from '../locate/index.js';
+import { locateDice, type LocateOptions } from '../locate/index.js';
 import type { Box, RgbImage } from '../types.js';
 
 export type FramingMode = 'whole' | 'locate';
@@ -21,10 +21,10 @@ export interface Framed {
 /** Smallest share of a crop's area a located die must cover to be trusted as "the" die. */
 const MIN_LOCATED_SHARE = 0.12;
 
-export function frameDieImage(image: RgbImage, mode: FramingMode = 'whole'): Framed {
+export function frameDieImage(image: RgbImage, mode: FramingMode = 'whole', locate: LocateOptions = {}): Framed {
   const whole: Box = [0, 0, image.width, image.height];
   if (mode === 'locate') {
-    const found = locateDice(image, { minSize: Math.max(8, 0.2 * Math.min(image.width, image.height)) });
+    const found = locateDice(image, { ...locate, minSize: Math.max(8, 0.2 * Math.min(image.width, image.height)) });
     const area = image.width * image.height;
     const best = found
       .filter((d) => ((d.box[2] - d.box[0]) * (d.box[3] - d.box[1])) / area >= MIN_LOCATED_SHARE)

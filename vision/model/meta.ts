@@ -18,6 +18,8 @@ export const ModelMetaSchema = z.object({
     blocks: z.array(z.object({ filters: z.number().int().positive(), kernel: z.number().int().positive(), stride: z.number().int().positive() })),
     batchNorm: z.boolean(),
     dropout: z.number(),
+    head: z.enum(['gap', 'dense']).optional(),
+    embedding: z.number().int().positive().optional(),
   }),
   training: z.record(z.string(), z.unknown()),
   metrics: z.record(z.string(), z.unknown()),

@@ -20,6 +20,13 @@ export interface NetConfig {
   batchNorm: boolean;
   /** Dropout on the embedding while training. */
   dropout: number;
+  /**
+   * How the last feature map becomes the embedding: global average ('gap', position-free) or a
+   * small dense layer over the flattened map ('dense', keeps where the features are: pip layouts).
+   */
+  head?: 'gap' | 'dense';
+  /** Width of the 'dense' head's embedding. */
+  embedding?: number;
 }
 
 export const DEFAULT_NET: NetConfig = {
@@ -70,7 +77,13 @@ export function buildNet(config: NetConfig, numClasses: number, forInference = f
       x = tf.layers.reLU({ name: `relu${i + 1}` }).apply(x) as tf.SymbolicTensor;
     }
   });
-  const embedding = tf.layers.globalAveragePooling2d({ name: 'embedding' }).apply(x) as tf.SymbolicTensor;
+  let embedding: tf.SymbolicTensor;
+  if ((config.head ?? 'gap') === 'gap') {
+    embedding = tf.layers.globalAveragePooling2d({ name: 'embedding' }).apply(x) as tf.SymbolicTensor;
+  } else {
+    const flat = tf.layers.flatten({ name: 'flatten' }).apply(x) as tf.SymbolicTensor;
+    embedding = tf.layers.dense({ name: 'embedding', units: config.embedding ?? 128, activation: 'relu', kernelInitializer: 'heNormal' }).apply(flat) as tf.SymbolicTensor;
+  }
   let head = embedding;
   if (config.dropout > 0 && !forInference) head = tf.layers.dropout({ name: 'dropout', rate: config.dropout }).apply(head) as tf.SymbolicTensor;
   const logits = tf.layers.dense({ name: 'logits', units: numClasses }).apply(head) as tf.SymbolicTensor;
@@ -95,6 +108,7 @@ export function foldForInference(trained: tf.LayersModel, config: NetConfig, num
       inference.getLayer(`conv${i + 1}`).setWeights([tf.mul(kernel!, scale), tf.sub(beta!, tf.mul(mean!, scale))]);
     });
     inference.getLayer('logits').setWeights(trained.getLayer('logits').getWeights());
+    if (config.head === 'dense') inference.getLayer('embedding').setWeights(trained.getLayer('embedding').getWeights());
   });
   return inference;
 }

@@ -10,7 +10,7 @@ export const RECIPE = {
   trainCount: 24_000,
   valCount: 2_000,
   testCount: 2_800,
-  difficulty: [0.3, 1] as [number, number],
+  difficulty: [0.2, 0.9] as [number, number],
   net: {
     blocks: [
       { filters: 16, kernel: 3, stride: 2 },
@@ -20,8 +20,10 @@ export const RECIPE = {
     ],
     batchNorm: true,
     dropout: 0.2,
+    head: 'dense',
+    embedding: 96,
   } satisfies NetConfig,
-  epochs: 12,
+  epochs: 10,
   batchSize: 64,
   learningRate: 2e-3,
   warmup: 0.03,
