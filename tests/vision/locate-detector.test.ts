@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import { loadDieDetector, type DieDetector } from '../../vision/locate/detector/index.js';
+import { buildDetector } from '../../vision/locate/detector/model.js';
+import { detectorSeedNumber, trainDetector } from '../../vision/locate/detector/train.js';
 import { DEFAULT_WEIGHTS_DIR, loadDetectorWeights } from '../../vision/locate/detector/weights.js';
 import { evaluateLocators, matchDice } from '../../vision/locate/evaluate.js';
 import { locateDice } from '../../vision/locate/index.js';
@@ -79,6 +81,30 @@ describe('the learned die detector', () => {
     const before = tf.memory().numTensors;
     for (let i = 0; i < 200; i++) detector.detect(image);
     expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('trains on the running backend (wasm, with the registered gradient kernels): the weights move', () => {
+    expect(tf.getBackend()).toBe(detector.backend);
+    const sample = (seed: string) => {
+      const { image, boxes } = paintScene(createRng(seed), {
+        width: 64,
+        height: 64,
+        tray: [60, 110, 70],
+        dice: [{ cx: 24, cy: 30, side: 16, angle: 0.3, body: [235, 235, 230] }, { cx: 46, cy: 44, side: 14, body: [190, 30, 35], pip: [250, 250, 250] }],
+      });
+      return { image, boxes };
+    };
+    // The network training starts from, rebuilt from the same seed.
+    const before = buildDetector(detectorSeedNumber('unit'));
+    const start = Array.from(before.getLayer('stem').getWeights()[0]!.dataSync().slice(0, 5));
+    const result = trainDetector([sample('a'), sample('b')], [sample('c')], { steps: 2, batch: 2, crop: 32, lr: 1e-3, seed: 'unit' });
+    const trained = Array.from(result.model.getLayer('stem').getWeights()[0]!.dataSync().slice(0, 5));
+    expect(trained.every(Number.isFinite)).toBe(true);
+    expect(trained).not.toEqual(start);
+    expect(result.recall).toBeGreaterThanOrEqual(0);
+    expect(result.precision).toBeLessThanOrEqual(1);
+    before.dispose();
+    result.model.dispose();
   });
 
   describe('damaged weight files', () => {
