@@ -10,7 +10,7 @@
  */
 import { adjacent } from './board.js';
 import { canTakeOrgan, facedCell, foodCells } from './organs.js';
-import { FOOD, mutableWorm, wormAt, wormById, writableActed, writableFoods, type Draft, type Position } from './position.js';
+import { FOOD, mutableWorm, wormAt, wormById, writableActed, writableFoods, type Draft, type Place, type Position } from './position.js';
 import { ORGAN_TYPES, type Organ, type OrganType, type Pending, type Worm } from './state.js';
 import { countOrgans, hasOrgan, organAt, tipOf, type End } from './worms.js';
 
@@ -131,18 +131,18 @@ export function collarActions(pos: Position, me: Worm, partner: Worm): number {
 }
 
 /** Our babies (both parents are this pair) made this hour. */
-export function ourBabies(pos: Position, a: number, b: number): Worm[] {
+export function ourBabies(pos: Place, a: number, b: number): Worm[] {
   const out: Worm[] = [];
   for (const w of pos.sheet.worms) if (isOurBaby(pos, w, a, b)) out.push(w);
   return out;
 }
 
-function isOurBaby(pos: Position, w: Worm, a: number, b: number): boolean {
+function isOurBaby(pos: Place, w: Worm, a: number, b: number): boolean {
   const p = w.parents;
   return !!p && w.born === pos.hour && ((p[0] === a && p[1] === b) || (p[0] === b && p[1] === a));
 }
 
-export function babiesForOrgans(pos: Position, a: number, b: number): number[] {
+export function babiesForOrgans(pos: Place, a: number, b: number): number[] {
   const out: number[] = [];
   for (const w of pos.sheet.worms) if (isOurBaby(pos, w, a, b) && canTakeOrgan(pos.geo, w, BABY_ORGAN_TYPES)) out.push(w.id);
   return out;

@@ -1,9 +1,9 @@
 /** Plain words for the pending decisions, for prompts and error messages. */
 import { cellName } from './board.js';
-import type { Position } from './position.js';
+import type { Place } from './position.js';
 import type { Pending } from './state.js';
 
-export function describePending(pos: Position, f: Pending): string {
+export function describePending(pos: Place, f: Pending): string {
   switch (f.k) {
     case 'organ':
       return f.must ? `add ${f.types.join(' or ')} to the new worm ${f.worm}` : `add any organ to worm ${f.worm} (its mouth is at a food)`;
@@ -26,7 +26,7 @@ export function describePending(pos: Position, f: Pending): string {
   }
 }
 
-function names(pos: Position, cells: readonly number[]): string {
+function names(pos: Place, cells: readonly number[]): string {
   let out = '';
   for (const c of cells) out += (out ? ', ' : '') + cellName(pos.geo, c);
   return out;

@@ -9,10 +9,10 @@ import { actMove, activateMove, changeDieMove, foodMove, growMove, moveBook, org
 import { cellName } from './board.js';
 import { hourLabel } from './chapters.js';
 import { describePending } from './describe.js';
-import { atOptionStep, fillableBrains, optionBOrgans, optionCAllows, freePlacements } from './hour.js';
+import { atOptionStep, freePlacements, optionBAllows, optionCAllows, organBits } from './hour.js';
 import type { CozyMove } from './moves.js';
 import { foodCells, spotCell, spotCodes, spotFacingCode } from './organs.js';
-import { borrowPosition, position, releasePosition, touchesRegion, wormAt, wormById, type Position } from './position.js';
+import { borrowPosition, placeOf, releasePosition, touchesRegion, wormAt, wormById, type Place, type Position } from './position.js';
 import { ORGAN_TYPES, SHAPE_NAMES, type CozyState, type OrganType, type Pending, type PendingKind, type Phase, type Roll, type Worm } from './state.js';
 import { organAt } from './worms.js';
 
@@ -65,12 +65,15 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
   const player = state.players[index]!.id;
   if (state.phase === 'roll') {
     const r = make(state, label, player, 'roll', `Roll the dice for ${label}.`, ['roll']);
-    if (verbose) r.verbose = { region: regionNames(position(state, index)), moves: [] };
+    if (verbose) r.verbose = { region: regionNames(placeOf(state, index)), moves: [] };
     return r;
   }
-  const pos = borrowPosition(state, index);
+  const sheet = state.sheets[index]!;
+  const decision = !sheet.done && !atOptionStep(sheet);
+  // Only decisions read the occupancy grid: the option step lists moves from the sheet alone.
+  const grid = decision ? borrowPosition(state, index) : null;
+  const pos: Place = grid ?? placeOf(state, index);
   const book = moveBook(pos.geo, player);
-  const sheet = pos.sheet;
   const moves = gathered;
   moves.n = 0;
   let step: Step;
@@ -79,7 +82,7 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
   if (sheet.done) {
     step = 'done';
     prompt = `Done with ${label}: waiting for the next hour.`;
-  } else if (atOptionStep(sheet)) {
+  } else if (!decision) {
     step = 'option';
     prompt = state.hour === 0 ? 'Option A: place a worm of the rolled shape in the 1 AM region, then add a rolled organ.' : 'Choose option A, B or C (or nothing this hour); brains may change dice first.';
     optionMoves(pos, book, state.hour, moves);
@@ -89,7 +92,7 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
     step = 'decision';
     pending = f.k;
     prompt = describePending(pos, f);
-    decisionMoves(pos, book, f, moves);
+    decisionMoves(grid!, book, f, moves);
     if (!(f.k === 'organ' && f.must)) add(moves, book.pass);
     if (!hasMustOrgan(sheet.stack)) add(moves, book.done);
   }
@@ -98,7 +101,7 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
   result.dice = sheet.dice;
   result.moves = moves.list.slice(0, moves.n);
   if (verbose) result.verbose = { region: regionNames(pos), moves: result.moves.map((move) => ({ move, cells: highlight(pos, move) })) };
-  releasePosition(pos); // the grid is not read after this
+  if (grid) releasePosition(grid); // the grid is not read after this
   return result;
 }
 
@@ -120,7 +123,7 @@ function hasMustOrgan(stack: readonly Pending[]): boolean {
   return false;
 }
 
-function regionNames(pos: Position): string[] {
+function regionNames(pos: Place): string[] {
   const out: string[] = [];
   for (let c = 0; c < pos.geo.size; c++) if (pos.region[c]) out.push(cellName(pos.geo, c));
   return out;
@@ -141,30 +144,44 @@ function add(moves: Moves, move: CozyMove): void {
   moves.list[moves.n++] = move;
 }
 
-function organMoves(pos: Position, book: MoveBook, worm: Worm, types: readonly OrganType[], moves: Moves): void {
-  const codes = spotScratch;
-  for (const t of types) {
-    const n = spotCodes(pos.geo, worm, t, codes, 0);
-    for (let i = 0; i < n; i++) add(moves, organMove(book, t, spotCell(codes[i]!), spotFacingCode(codes[i]!)));
-  }
+function organMoves(pos: Place, book: MoveBook, worm: Worm, types: readonly OrganType[], moves: Moves): void {
+  for (const t of types) organTypeMoves(pos, book, worm, t, moves);
 }
 
-/** Scratch list for `organMoves` (it never nests). */
-const spotScratch: number[] = [];
+function organTypeMoves(pos: Place, book: MoveBook, worm: Worm, type: OrganType, moves: Moves): void {
+  const codes = spotScratch;
+  const n = spotCodes(pos.geo, worm, type, codes, 0);
+  for (let i = 0; i < n; i++) add(moves, organMove(book, type, spotCell(codes[i]!), spotFacingCode(codes[i]!)));
+}
 
-function optionMoves(pos: Position, book: MoveBook, hour: number, moves: Moves): void {
+/** Scratch lists for one call (calls never nest): spot codes, and which worms touch the region. */
+const spotScratch: number[] = [];
+const touchScratch: boolean[] = [];
+
+function optionMoves(pos: Place, book: MoveBook, hour: number, moves: Moves): void {
   const sheet = pos.sheet;
   const dice = sheet.dice!;
-  // Brains: die changes from brains that acted last hour (−1), and from brains that may be filled now.
+  const worms = sheet.worms;
+  const touching = touchScratch;
+  for (let i = 0; i < worms.length; i++) touching[i] = touchesRegion(pos, worms[i]!);
+  // Brains: die changes from brains that acted last hour (−1), then from each unfilled brain on a
+  // worm touching the region (fillableBrains, in the same order).
   if (sheet.credits > 0) dieChanges(book, dice, -1, moves);
-  for (const b of fillableBrains(pos)) dieChanges(book, dice, b, moves);
+  for (let i = 0; i < worms.length; i++) {
+    if (!touching[i]) continue;
+    for (const o of worms[i]!.organs) if (o.type === 'brain' && !o.filled) dieChanges(book, dice, o.cell, moves);
+  }
   // Option A.
   moves.n = freePlacements(pos, dice.shape, placementMoves(book, dice.shape), moves.list, moves.n);
   if (hour === 0) return;
-  for (const w of sheet.worms) {
-    if (!touchesRegion(pos, w)) continue;
-    organMoves(pos, book, w, optionBOrgans(dice, w), moves); // option B
-    if (optionCAllows(dice, w)) add(moves, activateMove(book, w.id)); // option C
+  for (let i = 0; i < worms.length; i++) {
+    if (!touching[i]) continue;
+    const w = worms[i]!;
+    const bits = organBits(w);
+    // Option B (optionBOrgans, without its list), then option C.
+    if (optionBAllows(dice, w, bits, 0)) organTypeMoves(pos, book, w, dice.organs[0], moves);
+    if (optionBAllows(dice, w, bits, 1)) organTypeMoves(pos, book, w, dice.organs[1], moves);
+    if (optionCAllows(dice, w, bits)) add(moves, activateMove(book, w.id));
   }
 }
 
@@ -175,7 +192,7 @@ function dieChanges(book: MoveBook, dice: Roll, brain: number, moves: Moves): vo
 }
 
 /** The cells a verbose listing highlights for a move, read from the move itself. */
-export function highlight(pos: Position, move: CozyMove): string[] {
+export function highlight(pos: Place, move: CozyMove): string[] {
   const cellsOf = (id: number) => (wormById(pos, id)?.cells ?? []).map((c) => cellName(pos.geo, c));
   switch (move.type) {
     case 'placeWorm':

@@ -11,7 +11,8 @@ import type { CozyState, PlayerSheet, Worm } from './state.js';
 export const ROCK = -1;
 export const FOOD = -2;
 
-export interface Position {
+/** A player's position without the occupancy grid: all that listing options A, B and C reads. */
+export interface Place {
   geo: Geometry;
   hour: number;
   /** 1 where the cell is in this hour's region. */
@@ -19,6 +20,9 @@ export interface Position {
   /** The index of this hour's region in the chapter's clock. */
   regionIndex: number;
   sheet: PlayerSheet;
+}
+
+export interface Position extends Place {
   occ: Int16Array;
 }
 
@@ -56,6 +60,14 @@ function drawSheet(sheet: PlayerSheet, occ: Int16Array): void {
 export function position(state: CozyState, playerIndex: number): Position {
   const geo = geometry(state.chapter);
   return positionWith(state, playerIndex, geo, occupancyOf(geo, state.sheets[playerIndex]!));
+}
+
+/** The position without a grid (no grid to build: the option step lists moves from the sheet alone). */
+export function placeOf(state: CozyState, playerIndex: number): Place {
+  const geo = geometry(state.chapter);
+  const hour = Math.min(state.hour, state.chapter.clock.hours - 1);
+  const regionIndex = hourRegionIndex(state.chapter, hour);
+  return { geo, hour, region: geo.regionMasks[regionIndex]!, regionIndex, sheet: state.sheets[playerIndex]! };
 }
 
 function positionWith(state: CozyState, playerIndex: number, geo: Geometry, occ: Int16Array): Position {
@@ -135,7 +147,7 @@ export function copyState(s: CozyState, hour: number, phase: CozyState['phase'],
   return { game: s.game, v: s.v, chapter: s.chapter, dice: s.dice, players: s.players, hour, phase, roll, sheets };
 }
 
-export function wormById(pos: Position, id: number): Worm | undefined {
+export function wormById(pos: Place, id: number): Worm | undefined {
   return pos.sheet.worms[id - 1];
 }
 
@@ -161,7 +173,7 @@ export function isBlank(pos: Position, cell: number): boolean {
   return pos.occ[cell] === 0;
 }
 
-export function touchesRegion(pos: Position, worm: Worm): boolean {
+export function touchesRegion(pos: Place, worm: Worm): boolean {
   for (const c of worm.cells) if (pos.region[c]) return true;
   return false;
 }

@@ -121,19 +121,21 @@ export interface ShapePlacements {
   count: number;
   /** The same placements as cell names, shared (never mutate). */
   names: readonly (readonly string[])[];
-  /** Per clock region: the placements with a cell in it. */
-  byRegion: Int16Array[];
   /**
-   * The placements as row bitmasks, for the option-A scan: placement k covers, in row `top[k] + i`,
-   * the columns set in `rowBits[5k + i]` (i < 5). It is free when no mask meets the drawn cells.
+   * Per clock region, the option-A scan list: the placements with a cell in the region and none on a
+   * rock, as flat records `[k, top, m0 .. m(scanWords-1)]`. The board is read in windows of
+   * `scanRows` rows packed in one 32-bit word (bit r * width + x for column x of row top + r), so
+   * a placement (5 rows at most) is `scanWords` masks: mi covers rows top + i * scanRows on.
+   * Flat, so the scan reads memory in order.
    */
-  top: Int16Array;
-  rowBits: Int32Array;
+  scan: Int32Array[];
+  scanRows: number;
+  scanWords: number;
 }
 
 const placementCache = new WeakMap<Geometry, Record<ShapeName, ShapePlacements>>();
 
-/** Every placement of every shape on this board, ignoring what is drawn (rocks included). */
+/** Every placement of every shape on this board, ignoring what is drawn (rocks included, but not in `scan`). */
 export function placementsOf(g: Geometry): Record<ShapeName, ShapePlacements> {
   let p = placementCache.get(g);
   if (!p) {
@@ -153,24 +155,25 @@ export function placementsOf(g: Geometry): Record<ShapeName, ShapePlacements> {
         }
         // Shared by every legalOptions call: frozen so no caller can change them.
         const frozen = names.map((n) => Object.freeze(n));
-        const byRegion = g.regionMasks.map((mask) => {
-          const ks: number[] = [];
-          for (let k = 0; k < names.length; k++) if ([0, 1, 2, 3, 4].some((i) => mask[flat[k * 5 + i]!])) ks.push(k);
-          return Int16Array.from(ks);
-        });
-        const top = new Int16Array(names.length);
-        const rowBits = new Int32Array(names.length * 5);
-        for (let k = 0; k < names.length; k++) {
-          let y0 = Infinity;
-          for (let i = 0; i < 5; i++) y0 = Math.min(y0, Math.floor(flat[k * 5 + i]! / g.width));
-          top[k] = y0;
-          for (let i = 0; i < 5; i++) {
-            const c = flat[k * 5 + i]!;
-            const at = k * 5 + Math.floor(c / g.width) - y0;
-            rowBits[at] = rowBits[at]! | (1 << c % g.width);
+        // As many rows as fit a word (a placement spans 5 at most); at least two words (one scan loop).
+        const scanRows = Math.max(1, Math.min(5, Math.floor(32 / g.width)));
+        const scanWords = Math.max(2, Math.ceil(5 / scanRows));
+        const scan = g.regionMasks.map((mask) => {
+          const records: number[] = [];
+          for (let k = 0; k < names.length; k++) {
+            const cells = flat.slice(k * 5, k * 5 + 5);
+            if (!cells.some((c) => mask[c]) || cells.some((c) => g.rock[c])) continue;
+            const top = Math.min(...cells.map((c) => Math.floor(c / g.width)));
+            const words = new Array<number>(scanWords).fill(0);
+            for (const c of cells) {
+              const r = Math.floor(c / g.width) - top;
+              words[Math.floor(r / scanRows)]! |= 1 << ((r % scanRows) * g.width + (c % g.width));
+            }
+            records.push(k, top, ...words);
           }
-        }
-        const placements: ShapePlacements = { cells: Int16Array.from(flat), count: names.length, names: Object.freeze(frozen), byRegion, top, rowBits };
+          return Int32Array.from(records);
+        });
+        const placements: ShapePlacements = { cells: Int16Array.from(flat), count: names.length, names: Object.freeze(frozen), scan, scanRows, scanWords };
         return [s, placements];
       }),
     ) as unknown as Record<ShapeName, ShapePlacements>;
@@ -187,30 +190,46 @@ export function orderAsPath(g: Geometry, cells: readonly number[]): number[] | n
   const n = cells.length;
   if (n === 0) return null;
   if (new Set(cells).size !== n) return null;
-  const inSet = new Set(cells);
-  const nb = (c: number) => {
-    const out: number[] = [];
-    for (let d = 0; d < 4; d++) {
-      const m = g.neighbor[c * 4 + d]!;
-      if (m >= 0 && inSet.has(m)) out.push(m);
+  // Start from an end (a cell with one neighbour in the set) when there is one: a stable sort by
+  // the number of neighbours in the set (no closures: a baby move runs this every time).
+  const starts = cells.slice();
+  const degree: number[] = [];
+  for (const c of starts) degree.push(neighboursIn(g, c, cells));
+  for (let i = 1; i < n; i++) {
+    const c = starts[i]!;
+    const k = degree[i]!;
+    let j = i - 1;
+    for (; j >= 0 && degree[j]! > k; j--) {
+      starts[j + 1] = starts[j]!;
+      degree[j + 1] = degree[j]!;
     }
-    return out;
-  };
-  // Start from an end (a cell with one neighbour in the set) when there is one.
-  const starts = [...cells].sort((a, b) => nb(a).length - nb(b).length);
+    starts[j + 1] = c;
+    degree[j + 1] = k;
+  }
   const path: number[] = [];
-  const used = new Set<number>();
-  const dfs = (c: number): boolean => {
-    path.push(c);
-    used.add(c);
-    if (path.length === n) return true;
-    for (const m of nb(c)) if (!used.has(m) && dfs(m)) return true;
-    path.pop();
-    used.delete(c);
-    return false;
-  };
-  for (const s of starts) if (dfs(s)) return path;
+  for (const start of starts) if (extendPath(g, cells, start, path)) return path;
   return null;
+}
+
+function neighboursIn(g: Geometry, c: number, cells: readonly number[]): number {
+  let k = 0;
+  for (let d = 0; d < 4; d++) {
+    const m = g.neighbor[c * 4 + d]!;
+    if (m >= 0 && cells.includes(m)) k++;
+  }
+  return k;
+}
+
+/** Depth-first: puts `c` on the path and tries the neighbours in N, E, S, W order until all cells are on it. */
+function extendPath(g: Geometry, cells: readonly number[], c: number, path: number[]): boolean {
+  path.push(c);
+  if (path.length === cells.length) return true;
+  for (let d = 0; d < 4; d++) {
+    const m = g.neighbor[c * 4 + d]!;
+    if (m >= 0 && cells.includes(m) && !path.includes(m) && extendPath(g, cells, m, path)) return true;
+  }
+  path.pop();
+  return false;
 }
 
 /** True when consecutive cells touch and no cell repeats. */
