@@ -1,7 +1,7 @@
 /**
  * Connected regions of a mask (8-connected), with the measurements the locator filters on.
  */
-import type { Mask } from './mask.js';
+import { scratchStack, type Mask } from './mask.js';
 
 export interface Region {
   /** Label in `labels` (1-based). */
@@ -26,7 +26,7 @@ export interface Labelling {
 export function labelRegions(mask: Mask): Labelling {
   const { width, height, data } = mask;
   const labels = new Int32Array(width * height);
-  const stack = new Int32Array(width * height);
+  const stack = scratchStack(width * height);
   const regions: Region[] = [];
   for (let start = 0; start < data.length; start++) {
     if (!data[start] || labels[start]) continue;

@@ -3,6 +3,17 @@
  * hysteresis thresholding, filling enclosed holes, and a 3×3 opening.
  */
 
+/**
+ * One flood-fill stack for every fill in this module and components.ts, grown on demand: the
+ * locator runs these fills several times per frame and a fresh 0.4 MB array each time is garbage
+ * the collector then has to chase. (Fills never nest, so sharing is safe.)
+ */
+let sharedStack = new Int32Array(0);
+export function scratchStack(size: number): Int32Array {
+  if (sharedStack.length < size) sharedStack = new Int32Array(size);
+  return sharedStack;
+}
+
 export interface Mask {
   width: number;
   height: number;
@@ -15,7 +26,7 @@ export interface Mask {
  */
 export function hysteresis(values: Float32Array, width: number, height: number, low: number, high: number): Mask {
   const data = new Uint8Array(width * height);
-  const stack = new Int32Array(width * height);
+  const stack = scratchStack(width * height);
   let top = 0;
   for (let i = 0; i < values.length; i++) {
     if (values[i]! >= high && !data[i]) {
@@ -55,7 +66,7 @@ export function fillHoles(mask: Mask, maxHole = Infinity): Mask {
   const n = width * height;
   // 1 = set, 2 = reached from the border; what stays 0 is a hole.
   const state = src.slice();
-  const stack = new Int32Array(n);
+  const stack = scratchStack(n);
   let top = 0;
   const seed = (p: number) => {
     if (state[p] === 0) {
