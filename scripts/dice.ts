@@ -72,7 +72,7 @@ if (opts.calibration) {
   if (sets.length > 1) process.stderr.write(`dice: --calibration applies to the first set, ${calSet}\n`);
   try {
     const labelled = await readFaceFolders(calSet, opts.calibration, opts.framing as 'whole' | 'locate');
-    for (const l of labelled) reader.calibration.add(calSet, l.face, l.crop);
+    for (const l of labelled) await reader.calibration.add(calSet, l.face, l.image);
     await reader.calibration.commit(calSet, { persist: false });
   } catch (error) {
     fail(`--calibration: ${error instanceof Error ? error.message : String(error)}`);

@@ -108,7 +108,7 @@ table(uncal, all.length);
 const rng = createRng('eval-dice-calibration');
 const chosen = new Set<number>();
 for (const f of faces) for (const i of rng.shuffle(all.filter((i) => truth[i] === f)).slice(0, 5)) chosen.add(i);
-for (const i of chosen) reader.calibration.add('d6', truth[i]!, crops[i]!);
+for (const i of chosen) await reader.calibration.add('d6', truth[i]!, crops[i]!);
 const started = performance.now();
 await reader.calibration.commit('d6', { persist: false, createdAt: 'eval' });
 const calSeconds = (performance.now() - started) / 1000;

@@ -13,7 +13,7 @@ import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
 import { dieColor, locateDice, type LocateOptions } from './locate/index.js';
-import { loadDieDetector } from './locate/detector/index.js';
+import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
 import { applyCalibrations, fitCalibration, type Calibration } from './model/calibration.js';
@@ -54,7 +54,7 @@ export interface PendingCount {
 
 export interface CalibrationControl {
   /** Adds a labelled example: a frame and the die's box in it, or a picture of one die. */
-  add(set: DiceSetId, face: string, image: RgbImage, box?: Box): PendingCount;
+  add(set: DiceSetId, face: string, image: RgbImage, box?: Box): Promise<PendingCount>;
   pending(set: DiceSetId): PendingCount;
   discard(set: DiceSetId): void;
   /** Fits the set's calibration from its pending examples, saves it (when a directory was given) and applies it. */
@@ -93,8 +93,14 @@ function modelIdOf(classifier: Classifier): string {
 
 export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promise<ClewDiceReader> {
   const classifier = await loadClassifier({ modelDir: options.modelDir, backend: options.backend, views: options.views });
-  const detector = (options.locator ?? 'detector') === 'detector' ? await loadDieDetector() : undefined;
-  const locateOptions: LocateOptions = { ...options.locate, ...(detector ? { detector } : {}) };
+  // The detector loads on the first frame that needs it: reading crops never does.
+  let detector: DieDetector | undefined;
+  let detectorLoading: Promise<DieDetector> | undefined;
+  const locateOptions = async (): Promise<LocateOptions> => {
+    if ((options.locator ?? 'detector') !== 'detector') return { ...options.locate };
+    detectorLoading ??= loadDieDetector().then((d) => (detector = d));
+    return { ...options.locate, detector: await detectorLoading };
+  };
   const modelId = modelIdOf(classifier);
   const uncertainBelow = options.uncertainBelow ?? 0.85;
   const framing = options.cropFraming ?? 'whole';
@@ -129,7 +135,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
 
   const readDetailed = async (image: RgbImage, opts: ReadOptions): Promise<DetailedReading[]> => {
     checkOptions(opts);
-    const located = locateDice(image, locateOptions);
+    const located = locateDice(image, await locateOptions());
     const boxes = located.map((d) => d.box);
     const readings = classifyFramed(boxes.map((b) => squareCrop(image, b)), boxes, opts);
     if (opts.palette && opts.palette.length > 0) for (const r of readings) r.color = dieColor(image, r.box, opts.palette);
@@ -138,7 +144,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
 
   const readCropsDetailed = async (crops: RgbImage[], opts: ReadOptions): Promise<Omit<DetailedReading, 'box'>[]> => {
     checkOptions(opts);
-    const framed = crops.map((c) => frameDieImage(c, framing, locateOptions));
+    const locate = framing === 'locate' ? await locateOptions() : {};
+    const framed = crops.map((c) => frameDieImage(c, framing, locate));
     const readings = classifyFramed(framed.map((f) => f.crop), framed.map((f) => f.box), opts);
     return readings.map((r, i) => {
       const { box, ...rest } = r;
@@ -154,10 +161,11 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   };
 
   const calibration: CalibrationControl = {
-    add(set, face, image, box) {
+    async add(set, face, image, box) {
       if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
       if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
-      const crop = box ? squareCrop(image, box) : frameDieImage(image, framing, locateOptions).crop;
+      // A frame with the die's box, or a picture of one die framed as readCrops frames it.
+      const crop = box ? squareCrop(image, box) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}).crop;
       const list = pending.get(set) ?? [];
       list.push({ face, crop });
       pending.set(set, list);

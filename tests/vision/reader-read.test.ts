@@ -77,7 +77,7 @@ describe('reading', () => {
 
 describe('teach clew your dice', () => {
   it('fits from labelled crops, saves one small JSON per set, applies it, and undoes it', async () => {
-    for (const c of crops) reader.calibration.add('d6', c.face, c.image);
+    for (const c of crops) await reader.calibration.add('d6', c.face, c.image);
     expect(reader.calibration.pending('d6').counts).toEqual({ '1': 2, '2': 2, '3': 2, '4': 2, '5': 2, '6': 2 });
     const cal = await reader.calibration.commit('d6', { createdAt: '2024-01-01T00:00:00Z' });
     expect(cal.set).toBe('d6');
@@ -106,8 +106,8 @@ describe('teach clew your dice', () => {
   });
 
   it('needs every face, and refuses faces the set does not have', async () => {
-    expect(() => reader.calibration.add('d6', 'worm', crops[0]!.image)).toThrow(/"worm" is not a face of d6/);
-    reader.calibration.add('worm', '1', crops[0]!.image);
+    await expect(reader.calibration.add('d6', 'worm', crops[0]!.image)).rejects.toThrow(/"worm" is not a face of d6/);
+    await reader.calibration.add('worm', '1', crops[0]!.image);
     await expect(reader.calibration.commit('worm', { persist: false })).rejects.toThrow(/missing: 2, 3, 4, 5, worm/);
     reader.calibration.discard('worm');
     await expect(reader.calibration.commit('worm')).rejects.toThrow(/no labelled crops/);

@@ -16,6 +16,9 @@ export interface LabelledCrop {
   set: DiceSetId;
   face: string;
   file: string;
+  /** The picture as decoded. */
+  image: RgbImage;
+  /** Framed for the classifier (64×64). */
   crop: RgbImage;
 }
 
@@ -42,7 +45,7 @@ async function readFace(set: DiceSetId, face: string, dir: string, framing: Fram
     } catch (error) {
       throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    out.push({ set, face, file, crop: frameDieImage(image, framing).crop });
+    out.push({ set, face, file, image, crop: frameDieImage(image, framing).crop });
   }
   return out;
 }
