@@ -198,13 +198,16 @@ export function assemble(chapter: Chapter, g: Geometry, inputs: readonly CellInp
       affectsScore: false,
     });
   }
-  for (const j of joins) {
-    if (!worm[j.a] || !worm[j.b]) continue;
-    if (j.p > 1 - options.joinBand && j.p < options.joinBand)
-      uncertain.push({ cells: [cellName(g, j.a), cellName(g, j.b)], what: `is the border between ${cellName(g, j.a)} and ${cellName(g, j.b)} crossed by one worm, or left clear between two?`, options: j.p >= 0.5 ? ['one worm', 'two worms'] : ['two worms', 'one worm'], affectsScore: false });
-  }
-
   const paths = pathsFrom(g, worm, joins as JoinInput[], uncertain);
+  const inPath = new Set<string>();
+  for (const p of paths) for (let k = 1; k < p.length; k++) inPath.add(`${Math.min(p[k - 1]!, p[k]!)}-${Math.max(p[k - 1]!, p[k]!)}`);
+  const listed = new Set(uncertain.map((u) => u.cells.join()));
+  for (const j of joins) {
+    if (!worm[j.a] || !worm[j.b] || listed.has(`${cellName(g, j.a)},${cellName(g, j.b)}`)) continue;
+    const used = inPath.has(`${Math.min(j.a, j.b)}-${Math.max(j.a, j.b)}`);
+    if (j.p > 1 - options.joinBand && j.p < options.joinBand)
+      uncertain.push({ cells: [cellName(g, j.a), cellName(g, j.b)], what: `is the border between ${cellName(g, j.a)} and ${cellName(g, j.b)} crossed by one worm, or left clear between two?`, options: used ? ['one worm', 'two worms'] : ['two worms', 'one worm'], affectsScore: false });
+  }
   const plans: WormPlan[] = [];
   for (const path of paths) {
     const n = path.length;

@@ -274,3 +274,65 @@ export function cellFeatures(m: CellMeasure): Float32Array {
 }
 
 export const CELL_FEATURES = PATCH * PATCH + LETTER * LETTER + 19;
+
+/** The cell image the network reads: CELL_IMAGE pixels square over CELL_IMAGE_MM, centred on the cell. */
+export const CELL_IMAGE = 28;
+export const CELL_IMAGE_MM = 13.6;
+export const CELL_EXTRAS = 15;
+
+/**
+ * The ink over a square of `pixels` x `pixels` at the network's scale (CELL_IMAGE_MM / CELL_IMAGE
+ * mm per pixel) centred on cell (column, row), divided by the photo's pencil darkness; each pixel
+ * the mean of a 2 x 2 subsample (the ink map is finer than this).
+ */
+export function cellImage(r: BoardRaster, column: number, row: number, pencil: number, pixels = CELL_IMAGE): Float32Array {
+  const step = CELL_IMAGE_MM / CELL_IMAGE;
+  const cx = r.originMm + (column + 0.5) * r.cell;
+  const cy = r.originMm + (row + 0.5) * r.cell;
+  const x0 = cx - (pixels * step) / 2;
+  const y0 = cy - (pixels * step) / 2;
+  const W = r.ink.width;
+  const H = r.ink.height;
+  const ink = r.ink.ink;
+  const at = (xmm: number, ymm: number): number => {
+    const fx = Math.min(W - 1.001, Math.max(0, xmm * r.ppm - 0.5));
+    const fy = Math.min(H - 1.001, Math.max(0, ymm * r.ppm - 0.5));
+    const ix = fx | 0;
+    const iy = fy | 0;
+    const ax = fx - ix;
+    const ay = fy - iy;
+    const i = iy * W + ix;
+    return (ink[i]! * (1 - ax) + ink[i + 1]! * ax) * (1 - ay) + (ink[i + W]! * (1 - ax) + ink[i + W + 1]! * ax) * ay;
+  };
+  const out = new Float32Array(pixels * pixels);
+  const inv = 1 / pencil;
+  for (let j = 0; j < pixels; j++)
+    for (let i = 0; i < pixels; i++) {
+      const x = x0 + (i + 0.25) * step;
+      const y = y0 + (j + 0.25) * step;
+      const h = step / 2;
+      const v = (at(x, y) + at(x + h, y) + at(x, y + h) + at(x + h, y + h)) / 4;
+      out[j * pixels + i] = Math.min(1.5, v * inv);
+    }
+  return out;
+}
+
+/** The measured scalars the network gets besides the image, relative to the pencil's darkness. */
+export function cellExtras(m: CellMeasure, pencil: number): Float32Array {
+  const f = new Float32Array(CELL_EXTRAS);
+  const c = (v: number) => Math.min(3, v / pencil);
+  let k = 0;
+  f[k++] = c(m.centre);
+  f[k++] = c(m.mean);
+  f[k++] = c(m.strength);
+  for (const v of m.sides) f[k++] = c(v);
+  for (const v of m.gaps) f[k++] = c(v);
+  for (const v of m.pointers) f[k++] = c(v);
+  return f;
+}
+
+/** The photo's pencil darkness without knowing what is where: the strong marks' typical ink. */
+export function photoPencil(cells: readonly CellMeasure[]): number {
+  const s = cells.map((c) => c.strength).sort((a, b) => a - b);
+  return Math.max(0.12, s[Math.floor(s.length * 0.8)] ?? 0.12);
+}

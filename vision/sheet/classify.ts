@@ -1,29 +1,38 @@
 /**
- * Turns measurements into probabilities: each cell's class from the committed MLP (cell-model.json,
- * trained on synthetic photos by train-cells.ts), each border's join from how much pencil fills the
- * strip beside it on both sides, relative to this photo's own pencil darkness and blank borders.
+ * Turns measurements into probabilities: each cell's class from the committed network
+ * (cell-model.json, trained on synthetic photos by train-cells.ts), each border's join from how
+ * much pencil fills the strip beside it on both sides, relative to this photo's own pencil darkness
+ * and blank borders.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Geometry } from '../../shared/games/worm-and-cozy/board.js';
 import { CELL_CLASSES, type CellInput, type JoinInput } from './assemble.js';
-import { cellFeatures, CELL_FEATURES, type CellMeasure } from './cells.js';
-import { predict, type MlpWeights } from './mlp.js';
+import { cellExtras, cellImage, CELL_EXTRAS, CELL_IMAGE, CELL_IMAGE_MM, photoPencil, type BoardRaster, type CellMeasure } from './cells.js';
+import { classify, cnnFromJson, type Cnn } from './cnn.js';
 
 export const MODEL_FILE = fileURLToPath(new URL('./cell-model.json', import.meta.url));
 
 export interface CellModel {
-  version: 1;
+  version: 2;
   classes: string[];
-  features: number;
-  mlp: MlpWeights;
+  image: number;
+  imageMm: number;
+  extras: number;
+  /** The network as JSON (cnn.ts). */
+  cnn: unknown;
   /** How the model was trained (seeds, counts, accuracy on held-out training photos). */
   trainedOn: Record<string, unknown>;
 }
 
-let cached: CellModel | null = null;
+export interface LoadedCellModel {
+  model: CellModel;
+  net: Cnn;
+}
 
-export function loadCellModel(file = MODEL_FILE): CellModel {
+let cached: LoadedCellModel | null = null;
+
+export function loadCellModel(file = MODEL_FILE): LoadedCellModel {
   if (cached && file === MODEL_FILE) return cached;
   let json: unknown;
   try {
@@ -32,11 +41,12 @@ export function loadCellModel(file = MODEL_FILE): CellModel {
     throw new Error(`cannot load the sheet cell model ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const m = json as CellModel;
-  if (m.version !== 1 || m.features !== CELL_FEATURES || m.classes.join() !== CELL_CLASSES.join() || m.mlp.inputs !== CELL_FEATURES) {
-    throw new Error(`the sheet cell model ${file} does not fit this reader (features ${m.features}, classes ${m.classes?.join(',')}): retrain it with vision/sheet/train-cells.ts`);
+  if (m.version !== 2 || m.image !== CELL_IMAGE || m.imageMm !== CELL_IMAGE_MM || m.extras !== CELL_EXTRAS || m.classes?.join() !== CELL_CLASSES.join()) {
+    throw new Error(`the sheet cell model ${file} does not fit this reader (version ${m.version}, classes ${m.classes?.join(',')}): retrain it with vision/sheet/train-cells.ts`);
   }
-  if (file === MODEL_FILE) cached = m;
-  return m;
+  const loaded = { model: m, net: cnnFromJson(m.cnn) };
+  if (file === MODEL_FILE) cached = loaded;
+  return loaded;
 }
 
 function percentile(values: number[], q: number): number {
@@ -44,10 +54,10 @@ function percentile(values: number[], q: number): number {
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : 0;
 }
 
-/** The photo's pencil darkness: the typical strength of cells that hold the broad worm line. */
+/** The photo's pencil darkness once cells are classified: the typical strength of the worm line's cells. */
 export function pencilStrength(cells: readonly CellMeasure[], probs: readonly (readonly number[])[]): number {
   const band = cells.filter((_, i) => (probs[i]?.[1] ?? 0) > 0.5).map((c) => c.strength);
-  return Math.max(0.12, band.length >= 3 ? percentile(band, 0.5) : percentile(cells.map((c) => c.strength), 0.85));
+  return band.length >= 3 ? Math.max(0.12, percentile(band, 0.5)) : photoPencil(cells);
 }
 
 /** Join probability from the normalised gap score (both sides' ink beside the border). */
@@ -55,8 +65,11 @@ export function joinProbability(score: number): number {
   return 1 / (1 + Math.exp(-30 * (score - 0.16)));
 }
 
-export function classifyCells(model: CellModel, g: Geometry, cells: readonly CellMeasure[]): { inputs: CellInput[]; joins: JoinInput[]; pencil: number } {
-  const probs = cells.map((c, i) => (g.rock[i] ? CELL_CLASSES.map((_, k) => (k === 0 ? 1 : 0)) : Array.from(predict(model.mlp, cellFeatures(c)))));
+export function classifyCells(model: LoadedCellModel, g: Geometry, raster: BoardRaster, cells: readonly CellMeasure[]): { inputs: CellInput[]; joins: JoinInput[]; pencil: number } {
+  const first = photoPencil(cells);
+  const probs = cells.map((c, i) =>
+    g.rock[i] ? CELL_CLASSES.map((_, k) => (k === 0 ? 1 : 0)) : Array.from(classify(model.net, cellImage(raster, i % g.width, Math.floor(i / g.width), first), cellExtras(c, first))),
+  );
   const pencil = pencilStrength(cells, probs);
   const inputs: CellInput[] = cells.map((c, i) => ({ probs: probs[i]!, pointers: c.pointers.map((v) => v / pencil) }));
   // Blank borders' level (the printed grid line's own ink spills a little into the strip).

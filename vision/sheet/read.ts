@@ -62,7 +62,7 @@ export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapte
   const photo = await registerPhoto(bytes, ch);
   const measured = measureRegistered(photo);
   const g = geometry(ch);
-  const { inputs, joins } = classifyCells(model, g, measured.cells);
+  const { inputs, joins } = classifyCells(model, g, measured.raster, measured.cells);
   const a = assemble(ch, g, inputs, joins, DEFAULT_ASSEMBLE);
 
   const b = photo.layout.board;

@@ -8,7 +8,7 @@
  * rectified exactly as the reader does, and the rectified board is cached (PNG + truth JSON) so a
  * re-run only measures and trains. The `eval-<i>` photos of `npm run eval:sheets` and the `test-<i>`
  * photos of the tests are never used here. The last tenth of the game photos is held out and its
- * accuracy recorded in the model file.
+ * accuracy recorded in the model file. Training takes a few tens of minutes on two loaded cores.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,10 +19,10 @@ import { sheetLayout } from '../../shared/games/worm-and-cozy/sheet-layout.js';
 import type { Worm } from '../../shared/games/worm-and-cozy/state.js';
 import { createRng } from '../../shared/rng.js';
 import { CELL_CLASSES, type CellClass } from './assemble.js';
-import { cellFeatures, CELL_FEATURES } from './cells.js';
+import { cellExtras, cellImage, CELL_EXTRAS, CELL_IMAGE, CELL_IMAGE_MM, photoPencil } from './cells.js';
 import { MODEL_FILE, type CellModel } from './classify.js';
 import { boardRect, BOARD_PPM, measureRectified } from './measure.js';
-import { createMlp, predict, train } from './mlp.js';
+import { classify, cnnToJson, createCnn, trainCnn, type CnnSample } from './cnn.js';
 import { registerPhoto } from './photo.js';
 import { rectify } from './register.js';
 import { synthSheetPhoto } from './synth/index.js';
@@ -62,17 +62,32 @@ async function cached(dir: string, seed: string, content: 'game' | 'dense'): Pro
   return t.error ? null : t;
 }
 
-async function samples(dir: string, t: Cached): Promise<{ x: Float32Array; y: number }[]> {
+/** Cell images one pixel ring wider than the network's (for shifting), with extras and labels. */
+const PAD = 2;
+
+async function samples(dir: string, t: Cached, keep: (cls: CellClass) => boolean): Promise<CnnSample[]> {
   const { data, info } = await sharp(path.join(dir, `${t.seed}.png`)).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   const ch = getChapter(t.chapter);
   const m = measureRectified({ width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) }, sheetLayout(ch));
+  const pencil = photoPencil(m.cells);
   const cls = trueClasses(t);
-  const out: { x: Float32Array; y: number }[] = [];
+  const out: CnnSample[] = [];
   m.cells.forEach((c, i) => {
     const k = cls[i];
-    if (k) out.push({ x: cellFeatures(c), y: CELL_CLASSES.indexOf(k) });
+    if (!k || !keep(k)) return;
+    const col = i % m.raster.columns;
+    const row = Math.floor(i / m.raster.columns);
+    out.push({ image: cellImage(m.raster, col, row, pencil, CELL_IMAGE + 2 * PAD), extras: cellExtras(c, pencil), label: CELL_CLASSES.indexOf(k) });
   });
   return out;
+}
+
+/** The centre crop of a padded sample, or a shifted one; ink scaled a little either way. */
+function crop(s: CnnSample, dx: number, dy: number, gain: number): CnnSample {
+  const n = CELL_IMAGE + 2 * PAD;
+  const image = new Float32Array(CELL_IMAGE * CELL_IMAGE);
+  for (let j = 0; j < CELL_IMAGE; j++) for (let i = 0; i < CELL_IMAGE; i++) image[j * CELL_IMAGE + i] = Math.min(1.5, s.image[(j + PAD + dy) * n + i + PAD + dx]! * gain);
+  return { image, extras: s.extras.map((v) => Math.min(3, v * gain)), label: s.label };
 }
 
 const program = new Command()
@@ -80,62 +95,71 @@ const program = new Command()
   .option('--dense <n>', 'dense training photos', '120')
   .option('--games <n>', 'game training photos', '80')
   .option('--cache <dir>', 'where rectified boards are cached', 'tmp/sheets/cache')
-  .option('--epochs <n>', 'training epochs', '30')
-  .option('--hidden <n>', 'hidden units', '64')
+  .option('--epochs <n>', 'training epochs', '14')
+  .option('--hidden <n>', 'hidden units', '48')
   .option('--out <file>', 'model file', MODEL_FILE)
   .parse();
 const o = program.opts<{ dense: string; games: string; cache: string; epochs: string; hidden: string; out: string }>();
 mkdirSync(o.cache, { recursive: true });
 
-const train_: { x: Float32Array; y: number }[] = [];
-const held: { x: Float32Array; y: number }[] = [];
+const train_: CnnSample[] = [];
+const held: CnnSample[] = [];
 const games = Number(o.games);
 const heldFrom = Math.floor(games * 0.9);
+const sub = createRng('sheet-cells-subsample');
+// Dense photos are for the letters: keep every organ, a few of their plain cells.
+const lettersOnly = (k: CellClass) => !(k === 'blank' || k === 'band' || k === 'food') || sub.next() < 0.25;
+const most = (k: CellClass) => k !== 'blank' || sub.next() < 0.5;
 for (let i = 0; i < Number(o.dense); i++) {
   const t = await cached(o.cache, `dense-${i}`, 'dense');
-  if (t) train_.push(...(await samples(o.cache, t)));
+  if (t) train_.push(...(await samples(o.cache, t, lettersOnly)));
   process.stderr.write('d');
 }
 for (let i = 0; i < games; i++) {
   const t = await cached(o.cache, `tune-${i}`, 'game');
-  if (t) (i >= heldFrom ? held : train_).push(...(await samples(o.cache, t)));
+  if (t) {
+    if (i >= heldFrom) held.push(...(await samples(o.cache, t, () => true)).map((s) => crop(s, 0, 0, 1)));
+    else train_.push(...(await samples(o.cache, t, most)));
+  }
   process.stderr.write('g');
 }
 process.stderr.write(`\n${train_.length} training cells, ${held.length} held out\n`);
 
 const rng = createRng('sheet-cells');
-const mlp = createMlp(rng, CELL_FEATURES, Number(o.hidden), CELL_CLASSES.length);
-const counts = CELL_CLASSES.map((_, k) => train_.filter((s) => s.y === k).length);
-const most = Math.max(...counts);
+const net = createCnn(rng, CELL_IMAGE, CELL_EXTRAS, CELL_CLASSES.length, [8, 16, 24], [5, 3, 3], Number(o.hidden));
+const counts = CELL_CLASSES.map((_, k) => train_.filter((s) => s.label === k).length);
+const top = Math.max(...counts);
 // Rare classes weigh more (a used brain is rarer than a blank cell), but not overwhelmingly.
-const classWeights = counts.map((c) => Math.min(3, 0.5 + Math.sqrt(most / Math.max(1, c)) / 2));
-train(
-  mlp,
-  train_.map((s) => s.x),
-  train_.map((s) => s.y),
-  rng,
-  { epochs: Number(o.epochs), batch: 32, lr: 0.002, decay: 1e-4, classWeights, log: (e, l) => process.stderr.write(`epoch ${e + 1}: loss ${l.toFixed(4)}\n`) },
-);
+const classWeights = counts.map((c) => Math.min(3, 0.5 + Math.sqrt(top / Math.max(1, c)) / 2));
+trainCnn(net, train_, rng, {
+  epochs: Number(o.epochs),
+  batch: 32,
+  lr: 0.002,
+  classWeights,
+  augment: (s, r) => crop(s, r.int(-PAD, PAD), r.int(-PAD, PAD), r.range(0.8, 1.25)),
+  log: (e, l) => process.stderr.write(`epoch ${e + 1}: loss ${l.toFixed(4)}\n`),
+});
 let right = 0;
 const confusion = CELL_CLASSES.map(() => CELL_CLASSES.map(() => 0));
 for (const s of held) {
-  const p = predict(mlp, s.x);
+  const p = classify(net, s.image, s.extras);
   let b = 0;
   for (let k = 1; k < p.length; k++) if (p[k]! > p[b]!) b = k;
-  if (b === s.y) right++;
-  confusion[s.y]![b]!++;
+  if (b === s.label) right++;
+  confusion[s.label]![b]!++;
 }
-const round = (v: number) => Math.round(v * 1e5) / 1e5;
 const model: CellModel = {
-  version: 1,
+  version: 2,
   classes: [...CELL_CLASSES],
-  features: CELL_FEATURES,
-  mlp: { ...mlp, w1: mlp.w1.map(round), b1: mlp.b1.map(round), w2: mlp.w2.map(round), b2: mlp.b2.map(round), mean: mlp.mean.map(round), scale: mlp.scale.map(round) },
+  image: CELL_IMAGE,
+  imageMm: CELL_IMAGE_MM,
+  extras: CELL_EXTRAS,
+  cnn: cnnToJson(net),
   trainedOn: {
     photos: { dense: Number(o.dense), games: heldFrom, heldOut: games - heldFrom },
     cells: train_.length,
     classCounts: Object.fromEntries(CELL_CLASSES.map((c, k) => [c, counts[k]])),
-    heldOutAccuracy: held.length ? round(right / held.length) : null,
+    heldOutAccuracy: held.length ? Math.round((right / held.length) * 1e5) / 1e5 : null,
     heldOutConfusion: confusion,
     command: `npx tsx vision/sheet/train-cells.ts --dense ${o.dense} --games ${o.games} --epochs ${o.epochs} --hidden ${o.hidden}`,
   },

@@ -177,8 +177,9 @@ function wormStrokes(rng: Rng, layout: SheetLayout, g: Geometry, worm: Worm, han
     if (hand.bandStyle === 'stroke') {
       out.push({ pts: wobble(rng, piece, 0.1 + 0.3 * sloppy, 2), width, darkness: darkness * 0.85 });
     } else {
-      const pen = 0.5 + rng.next() * 0.4;
-      out.push({ pts: scribble(rng, wobble(rng, piece, 0.1 + 0.3 * sloppy, 2), width - pen, 0.3 + rng.next() * 0.35 + 0.25 * sloppy), width: pen, darkness: darkness * 0.8 });
+      // Shading back and forth: the strokes overlap or nearly touch, as when a pencil fills a band.
+      const pen = 0.55 + rng.next() * 0.45;
+      out.push({ pts: scribble(rng, wobble(rng, piece, 0.1 + 0.3 * sloppy, 2), width - pen, pen * (0.45 + rng.next() * 0.45) + 0.12 * sloppy), width: pen, darkness: darkness * 0.8 });
     }
   }
   // Organ letters, facing strokes, used brains.
