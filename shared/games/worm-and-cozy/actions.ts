@@ -16,12 +16,14 @@ import { countOrgans, hasOrgan, organAt, tipOf, type End } from './worms.js';
 
 export const BABY_ORGAN_TYPES: readonly OrganType[] = ORGAN_TYPES.filter((t) => t !== 'collar');
 
-/** The organ on a cell, if it may act now: not acted this hour, and not a filled brain. */
-export function actableOrgan(pos: Position, cell: number): Organ | undefined {
-  const w = wormAt(pos, cell);
-  const o = w && organAt(w, cell);
-  if (!o || o.filled || pos.sheet.acted.includes(cell)) return undefined;
-  return o;
+/**
+ * The organ on a cell, if it may act now: not acted this hour, and not a filled brain. Found through
+ * the organs, not the grid, so listing the organs that may act needs no grid.
+ */
+export function actableOrgan(pos: Place, cell: number): Organ | undefined {
+  if (pos.sheet.acted.includes(cell)) return undefined;
+  for (const w of pos.sheet.worms) for (const o of w.organs) if (o.cell === cell) return o.filled ? undefined : o;
+  return undefined;
 }
 
 // ---- conga lines -------------------------------------------------------------------------------
@@ -73,7 +75,7 @@ function linesBack(prev: readonly number[][], forward: readonly number[], w: num
 }
 
 /** Organs that may act for the conga line: on an unused line worm, not a tail. */
-export function congaCells(pos: Position, frame: Extract<Pending, { k: 'conga' }>): number[] {
+export function congaCells(pos: Place, frame: Extract<Pending, { k: 'conga' }>): number[] {
   const out: number[] = [];
   if (frame.left <= 0) return out;
   for (const id of frame.worms) {
@@ -148,15 +150,23 @@ export function babiesForOrgans(pos: Place, a: number, b: number): number[] {
   return out;
 }
 
-/** 1 on every cell next to a cell of worm `a` or `b` (where a baby of theirs may touch them). */
-function touchMask(pos: Position, a: number, b: number): Uint8Array {
-  const mask = new Uint8Array(pos.geo.size);
+/**
+ * 1 on every cell next to a cell of worm `a` or `b` (where a baby of theirs may touch them). One
+ * scratch mask serves every call (its users never nest): a typed array this size lives outside the
+ * heap, and allocating one per call cost more than the search it serves.
+ */
+function touchMask(pos: Place, a: number, b: number): Uint8Array {
+  if (touchScratch.length !== pos.geo.size) touchScratch = new Uint8Array(pos.geo.size);
+  const mask = touchScratch;
+  mask.fill(0);
   const nb = pos.geo.neighbor;
   const worms = pos.sheet.worms;
   markNeighbours(worms[a - 1], nb, mask);
   if (b !== a) markNeighbours(worms[b - 1], nb, mask);
   return mask;
 }
+
+let touchScratch = new Uint8Array(0);
 
 function markNeighbours(w: Worm | undefined, nb: Int16Array, mask: Uint8Array): void {
   if (!w) return;

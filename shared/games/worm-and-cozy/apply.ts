@@ -9,7 +9,7 @@ import { atOptionStep, endHourSheet, fillableBrains, optionBOrgans, optionCAllow
 import type { CozyMove, PlayerMove } from './moves.js';
 import { describePending } from './describe.js';
 import { drawOrgan, findSpot, foodCells } from './organs.js';
-import { borrowPosition, copyState, draft, mutableWorm, releasePosition, wormAt, wormById, writableWorms, type Draft } from './position.js';
+import { borrowDraft, copyState, mutableWorm, releasePosition, wormAt, wormById, writableWorms, type Draft } from './position.js';
 import { isPath, orderAsPath, shapeOfCells } from './shapes.js';
 import { ORGAN_TYPES, SHAPE_NAMES, type CozyState, type Dir, type Organ, type OrganType, type Pending, type PlayerSheet, type ShapeName, type Worm } from './state.js';
 import { organAt } from './worms.js';
@@ -37,7 +37,7 @@ export function applyMove(state: CozyState, move: CozyMove): Result<CozyState> {
   for (let i = 0; i < state.players.length; i++) if (state.players[i]!.id === move.player) index = i;
   if (index < 0) return fail(Errors.notYourTurn, `no player "${move.player}" at this table (players: ${state.players.map((p) => p.id).join(', ')})`);
   if (state.phase !== 'play') return fail(Errors.wrongPhase, `the dice for ${hourLabel(state.chapter, state.hour)} have not been rolled yet`);
-  const d = draft(borrowPosition(state, index));
+  const d = borrowDraft(state, index);
   const problem = playerMove(d, move);
   if (problem === null) settle(d);
   releasePosition(d); // the grid is not read after this

@@ -73,13 +73,20 @@ export function regionCellsOf(spec: RegionSpec, width: number, height: number): 
 
 const cache = new WeakMap<Chapter, Geometry>();
 
+/** The last chapter asked for: every move and listing asks again, and a comparison beats a WeakMap. */
+let lastChapter: Chapter | null = null;
+let lastGeometry: Geometry | null = null;
+
 /** The compiled geometry of a chapter (cached per chapter object; chapters are never mutated). */
 export function geometry(chapter: Chapter): Geometry {
+  if (chapter === lastChapter) return lastGeometry!;
   let g = cache.get(chapter);
   if (!g) {
     g = compileGeometry(chapter);
     cache.set(chapter, g);
   }
+  lastChapter = chapter;
+  lastGeometry = g;
   return g;
 }
 

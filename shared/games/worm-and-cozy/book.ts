@@ -36,7 +36,16 @@ const books = new WeakMap<Geometry, Map<PlayerId, MoveBook>>();
 /** Players remembered per board: a long-running server meets many tables; a full shelf starts again. */
 const PLAYERS_PER_BOARD = 64;
 
+/** The last book handed out: a solo game asks for the same one on every call. */
+let lastBook: MoveBook | null = null;
+
 export function moveBook(geo: Geometry, player: PlayerId): MoveBook {
+  if (lastBook !== null && lastBook.geo === geo && lastBook.player === player) return lastBook;
+  lastBook = shelfBook(geo, player);
+  return lastBook;
+}
+
+function shelfBook(geo: Geometry, player: PlayerId): MoveBook {
   let shelf = books.get(geo);
   if (!shelf) {
     shelf = new Map();

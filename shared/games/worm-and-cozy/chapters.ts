@@ -203,13 +203,19 @@ export function getChapter(id: string): Chapter {
 export function hourLabel(chapter: Chapter, hour: number): string {
   // Every legalOptions call names the hour: the labels are made once per chapter object.
   if (!Number.isInteger(hour) || hour < 0 || hour > 999) return makeHourLabel(chapter, hour);
-  let labels = hourLabels.get(chapter);
+  let labels = chapter === lastLabelled ? lastLabels : hourLabels.get(chapter);
   if (!labels) {
     labels = [];
     hourLabels.set(chapter, labels);
   }
+  lastLabelled = chapter;
+  lastLabels = labels;
   return (labels[hour] ??= makeHourLabel(chapter, hour));
 }
+
+/** The last chapter labelled (a comparison beats a WeakMap on every call). */
+let lastLabelled: Chapter | null = null;
+let lastLabels: string[] | undefined;
 
 const hourLabels = new WeakMap<Chapter, string[]>();
 

@@ -70,8 +70,8 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
   }
   const sheet = state.sheets[index]!;
   const decision = !sheet.done && !atOptionStep(sheet);
-  // Only decisions read the occupancy grid: the option step lists moves from the sheet alone.
-  const grid = decision ? borrowPosition(state, index) : null;
+  // Few steps read the occupancy grid (see needsGrid): the others list moves from the sheet alone.
+  const grid = decision && needsGrid(sheet.stack[sheet.stack.length - 1]!) ? borrowPosition(state, index) : null;
   const pos: Place = grid ?? placeOf(state, index);
   const book = moveBook(pos.geo, player);
   const moves = gathered;
@@ -92,7 +92,7 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
     step = 'decision';
     pending = f.k;
     prompt = describePending(pos, f);
-    decisionMoves(grid!, book, f, moves);
+    decisionMoves(pos, grid, book, f, moves);
     if (!(f.k === 'organ' && f.must)) add(moves, book.pass);
     if (!hasMustOrgan(sheet.stack)) add(moves, book.done);
   }
@@ -197,9 +197,8 @@ export function highlight(pos: Place, move: CozyMove): string[] {
   switch (move.type) {
     case 'placeWorm':
     case 'baby':
-      return [...move.cells];
     case 'grow':
-      return [...move.cells];
+      return move.cells.slice();
     case 'addOrgan':
     case 'act':
     case 'food':
@@ -220,7 +219,13 @@ export function highlight(pos: Place, move: CozyMove): string[] {
   }
 }
 
-function decisionMoves(pos: Position, book: MoveBook, f: Pending, moves: Moves): void {
+/** The decisions whose moves depend on blank cells: the eye's foods, growth, babies. */
+function needsGrid(f: Pending): boolean {
+  return f.k === 'food' || f.k === 'grow' || f.k === 'collar';
+}
+
+/** The moves of the pending decision `f`; `grid` is the position with its grid when `needsGrid(f)`. */
+function decisionMoves(pos: Place, grid: Position | null, book: MoveBook, f: Pending, moves: Moves): void {
   const g = pos.geo;
   const player = book.player;
   switch (f.k) {
@@ -231,13 +236,13 @@ function decisionMoves(pos: Position, book: MoveBook, f: Pending, moves: Moves):
       for (const c of f.cells) if (actableOrgan(pos, c)) add(moves, actMove(book, c));
       break;
     case 'food': {
-      const eye = organAt(wormAt(pos, f.eye)!, f.eye)!;
-      for (const c of foodCells(pos, eye)) add(moves, foodMove(book, c));
+      const eye = organAt(wormAt(grid!, f.eye)!, f.eye)!;
+      for (const c of foodCells(grid!, eye)) add(moves, foodMove(book, c));
       break;
     }
     case 'grow': {
       // `from` only where a first cell touches both tips (the move is ambiguous without it).
-      const steps = growthSteps(pos, f);
+      const steps = growthSteps(grid!, f);
       for (const s of steps) {
         let both = false;
         for (const o of steps) if (o.cell === s.cell && o.from !== s.from) both = true;
@@ -255,7 +260,7 @@ function decisionMoves(pos: Position, book: MoveBook, f: Pending, moves: Moves):
       for (const id of f.partners) add(moves, { type: 'partner', player, worm: id });
       break;
     case 'collar': {
-      for (const cells of babyPlacements(pos, f.worm, f.partner)) {
+      for (const cells of babyPlacements(grid!, f.worm, f.partner)) {
         const names: string[] = [];
         for (const c of cells) names.push(cellName(g, c));
         add(moves, { type: 'baby', player, cells: names });

@@ -1,7 +1,7 @@
 /**
  * One player's position this hour, as the rules code reads it: the sheet, the board geometry, this
- * hour's region and an occupancy grid. `draft()` makes a copy-on-write working copy that a move
- * mutates; the state it came from is never touched, so a rejected move leaves it as it was.
+ * hour's region and an occupancy grid. `borrowDraft()` makes the copy-on-write working copy that a
+ * move mutates; the state it came from is never touched, so a rejected move leaves it as it was.
  */
 import { geometry, type Geometry } from './board.js';
 import { hourRegionIndex } from './chapters.js';
@@ -87,13 +87,26 @@ let spareGrid: Int16Array | null = null;
 /** `position()` on the spare grid; give it back with `releasePosition` once the position is unused. */
 export function borrowPosition(state: CozyState, playerIndex: number): Position {
   const geo = geometry(state.chapter);
-  const sheet = state.sheets[playerIndex]!;
+  return positionWith(state, playerIndex, geo, borrowGrid(geo, state.sheets[playerIndex]!));
+}
+
+/** A draft of the player's position on the spare grid (see `draftSheet`); give it back with `releasePosition`. */
+export function borrowDraft(state: CozyState, playerIndex: number): Draft {
+  const geo = geometry(state.chapter);
+  const s = state.sheets[playerIndex]!;
+  const occ = borrowGrid(geo, s);
+  const hour = Math.min(state.hour, state.chapter.clock.hours - 1);
+  const regionIndex = hourRegionIndex(state.chapter, hour);
+  return { geo, hour, region: geo.regionMasks[regionIndex]!, regionIndex, sheet: draftSheet(s), occ, copied: [], ownWorms: false, ownFoods: false, ownActed: false };
+}
+
+function borrowGrid(geo: Geometry, sheet: PlayerSheet): Int16Array {
   const grid = spareGrid;
-  if (grid === null || grid.length !== geo.size) return positionWith(state, playerIndex, geo, occupancyOf(geo, sheet));
+  if (grid === null || grid.length !== geo.size) return occupancyOf(geo, sheet);
   spareGrid = null;
   grid.set(geo.blank);
   drawSheet(sheet, grid);
-  return positionWith(state, playerIndex, geo, grid);
+  return grid;
 }
 
 export function releasePosition(pos: Position): void {
@@ -105,10 +118,8 @@ export function releasePosition(pos: Position): void {
  * foods and acted lists are copied on first write (`writableWorms`...), each worm on its first change
  * (`mutableWorm`). Most moves change one or two of them, and the copies were a good part of a move.
  */
-export function draft(pos: Position): Draft {
-  const s = pos.sheet;
-  const sheet = copySheet(s, s.dice, s.credits, s.option, s.acted, s.stack.slice(), s.done);
-  return { geo: pos.geo, hour: pos.hour, region: pos.region, regionIndex: pos.regionIndex, sheet, occ: pos.occ, copied: [], ownWorms: false, ownFoods: false, ownActed: false };
+function draftSheet(s: PlayerSheet): PlayerSheet {
+  return copySheet(s, s.dice, s.credits, s.option, s.acted, s.stack.slice(), s.done);
 }
 
 export function writableWorms(d: Draft): Worm[] {

@@ -137,6 +137,7 @@ const placementCache = new WeakMap<Geometry, Record<ShapeName, ShapePlacements>>
 
 /** Every placement of every shape on this board, ignoring what is drawn (rocks included, but not in `scan`). */
 export function placementsOf(g: Geometry): Record<ShapeName, ShapePlacements> {
+  if (g === lastGeometry) return lastPlacements!;
   let p = placementCache.get(g);
   if (!p) {
     p = Object.fromEntries(
@@ -179,8 +180,14 @@ export function placementsOf(g: Geometry): Record<ShapeName, ShapePlacements> {
     ) as unknown as Record<ShapeName, ShapePlacements>;
     placementCache.set(g, p);
   }
+  lastGeometry = g;
+  lastPlacements = p;
   return p;
 }
+
+/** The last board asked for (a comparison beats a WeakMap on every option step). */
+let lastGeometry: Geometry | null = null;
+let lastPlacements: Record<ShapeName, ShapePlacements> | null = null;
 
 /**
  * Orders a set of cells as a path (each cell touching the next), or returns null when the cells do
