@@ -68,8 +68,14 @@ const bench: BenchModule = {
   title: 'Worm & Cozy',
   async figures({ quick }) {
     const rng = createRng('cozy-bench');
-    // Warm up the JIT before timing anything.
-    for (let i = 0; i < (quick ? 50 : 300); i++) randomGame(rng);
+    // Warm up the JIT before timing anything, long enough for it to settle: the optimizing compiler
+    // runs on background threads whose CPU time counts too, and on this shared 2-core machine its
+    // jobs take long, so after 300 games (the first version of this bench) it was still compiling
+    // and a good part of the measured CPU time was the compiler's (per-thread CPU from /proc showed
+    // it settle after about 2,000 games). At least 2,000 games and 2 seconds; quick runs just 100.
+    const minGames = quick ? 100 : 2000;
+    const warmUntil = performance.now() + (quick ? 0 : 2000);
+    for (let i = 0; i < 10_000 && (i < minGames || performance.now() < warmUntil); i++) randomGame(rng);
 
     const games = quick ? 300 : 3000;
     let moves = 0;
