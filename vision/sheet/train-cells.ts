@@ -131,38 +131,50 @@ const counts = CELL_CLASSES.map((_, k) => train_.filter((s) => s.label === k).le
 const top = Math.max(...counts);
 // Rare classes weigh more (a used brain is rarer than a blank cell), but not overwhelmingly.
 const classWeights = counts.map((c) => Math.min(3, 0.5 + Math.sqrt(top / Math.max(1, c)) / 2));
+function heldOut(): { right: number; confusion: number[][] } {
+  let right = 0;
+  const confusion = CELL_CLASSES.map(() => CELL_CLASSES.map(() => 0));
+  for (const s of held) {
+    const p = classify(net, s.image, s.extras);
+    let b = 0;
+    for (let k = 1; k < p.length; k++) if (p[k]! > p[b]!) b = k;
+    if (b === s.label) right++;
+    confusion[s.label]![b]!++;
+  }
+  return { right, confusion };
+}
+
+/** Writes the model file; called after every epoch, so a long run can be stopped with a usable model. */
+function save(epochs: number): number {
+  const { right, confusion } = heldOut();
+  const model: CellModel = {
+    version: 2,
+    classes: [...CELL_CLASSES],
+    image: CELL_IMAGE,
+    imageMm: CELL_IMAGE_MM,
+    extras: CELL_EXTRAS,
+    cnn: cnnToJson(net),
+    trainedOn: {
+      photos: { dense: Number(o.dense), games: heldFrom, heldOut: games - heldFrom },
+      cells: train_.length,
+      classCounts: Object.fromEntries(CELL_CLASSES.map((c, k) => [c, counts[k]])),
+      epochs,
+      heldOutAccuracy: held.length ? Math.round((right / held.length) * 1e5) / 1e5 : null,
+      heldOutConfusion: confusion,
+      command: `npx tsx vision/sheet/train-cells.ts --dense ${o.dense} --games ${o.games} --epochs ${o.epochs} --hidden ${o.hidden}`,
+    },
+  };
+  writeFileSync(o.out, JSON.stringify(model) + '\n');
+  return held.length ? right / held.length : 0;
+}
+
 trainCnn(net, train_, rng, {
   epochs: Number(o.epochs),
   batch: 32,
   lr: 0.002,
   classWeights,
   augment: (s, r) => crop(s, r.int(-PAD, PAD), r.int(-PAD, PAD), r.range(0.8, 1.25)),
-  log: (e, l) => process.stderr.write(`epoch ${e + 1}: loss ${l.toFixed(4)}\n`),
+  log: (e, l) => process.stderr.write(`epoch ${e + 1}: loss ${l.toFixed(4)}, held-out accuracy ${(100 * save(e + 1)).toFixed(2)}%\n`),
 });
-let right = 0;
-const confusion = CELL_CLASSES.map(() => CELL_CLASSES.map(() => 0));
-for (const s of held) {
-  const p = classify(net, s.image, s.extras);
-  let b = 0;
-  for (let k = 1; k < p.length; k++) if (p[k]! > p[b]!) b = k;
-  if (b === s.label) right++;
-  confusion[s.label]![b]!++;
-}
-const model: CellModel = {
-  version: 2,
-  classes: [...CELL_CLASSES],
-  image: CELL_IMAGE,
-  imageMm: CELL_IMAGE_MM,
-  extras: CELL_EXTRAS,
-  cnn: cnnToJson(net),
-  trainedOn: {
-    photos: { dense: Number(o.dense), games: heldFrom, heldOut: games - heldFrom },
-    cells: train_.length,
-    classCounts: Object.fromEntries(CELL_CLASSES.map((c, k) => [c, counts[k]])),
-    heldOutAccuracy: held.length ? Math.round((right / held.length) * 1e5) / 1e5 : null,
-    heldOutConfusion: confusion,
-    command: `npx tsx vision/sheet/train-cells.ts --dense ${o.dense} --games ${o.games} --epochs ${o.epochs} --hidden ${o.hidden}`,
-  },
-};
-writeFileSync(o.out, JSON.stringify(model) + '\n');
+const right = heldOut().right;
 process.stdout.write(`${o.out}: held-out accuracy ${held.length ? ((100 * right) / held.length).toFixed(2) : '-'}% on ${held.length} cells\n`);

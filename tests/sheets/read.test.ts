@@ -1,0 +1,162 @@
+/**
+ * Reading photographed sheets end to end: ten synthetic photos (seeds test-0 .. test-9, never used
+ * for training, tuning or the evaluation), the clear messages for photos that cannot be read, and
+ * the two ways in: `npm run score -- --photo` and `POST /api/sheet/read`.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateSheet } from '../../shared/games/worm-and-cozy/sheet.js';
+import { createHttpApp } from '../../web/server/http.js';
+import { silentLogger } from '../../web/server/logger.js';
+import { SheetReadError } from '../../vision/sheet/errors.js';
+import { evaluate } from '../../vision/sheet/evaluate.js';
+import { readSheetPhoto } from '../../vision/sheet/read.js';
+import { synthSheetPhoto, type SynthPhoto } from '../../vision/sheet/synth/index.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+async function refusal(bytes: Uint8Array, chapter: string): Promise<SheetReadError> {
+  try {
+    await readSheetPhoto(bytes, chapter);
+  } catch (error) {
+    if (error instanceof SheetReadError) return error;
+    throw error;
+  }
+  throw new Error('the photo was read');
+}
+
+let photo: SynthPhoto;
+beforeAll(async () => {
+  photo = await synthSheetPhoto('test-fixed', { width: 2000, height: 1500, chapter: 'clew-3' });
+});
+
+describe('reading synthetic photos', () => {
+  it('ten photos: at least 99% of cells right, and most scores exactly right', async () => {
+    const s = await evaluate(Array.from({ length: 10 }, (_, i) => `test-${i}`), { width: 2000, height: 1500 });
+    const lines = s.results.map((r) => `${r.seed} ${r.chapter}: score ${r.readTotal} (true ${r.trueTotal}) ${[...r.wrongCells, ...r.wrongOrgans].join(', ')} ${r.error ?? ''}`);
+    expect(s.failed, lines.join('\n')).toBe(0);
+    expect(s.cellAccuracy, lines.join('\n')).toBeGreaterThanOrEqual(0.99);
+    expect(s.scoreEqual, lines.join('\n')).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('gives a valid sheet, every cell, the worms, the doubts and a preview of the board', async () => {
+    const r = await readSheetPhoto(photo.jpeg, 'clew-3');
+    expect(validateSheet(r.sheet).ok).toBe(true);
+    expect(r.cells).toHaveLength(100);
+    expect(r.cells.filter((c) => c.state === 'rock').map((c) => c.cell).sort()).toEqual(['B2', 'B9', 'D5', 'F2', 'G7', 'I10', 'I4']);
+    expect(r.worms.length).toBe(r.sheet.worms.length);
+    for (const w of r.worms) for (const c of w.cells) expect(r.cells.find((x) => x.cell === c)!.worm).toBe(w.id);
+    expect(r.score).not.toBeNull();
+    const jpeg = Buffer.from(r.rectifiedPreview.data, 'base64');
+    const meta = await sharp(jpeg).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', r.rectifiedPreview.width, r.rectifiedPreview.height]);
+    expect(r.rectifiedPreview.board.cell).toBe(48);
+    expect(r.quality.markers).toBe(4);
+  });
+});
+
+describe('photos that cannot be read', () => {
+  it('an empty upload', async () => {
+    expect((await refusal(new Uint8Array(0), 'clew-1')).code).toBe('photo/empty');
+  });
+
+  it('a corrupt or truncated photo', async () => {
+    const cut = await refusal(photo.jpeg.subarray(0, Math.floor(photo.jpeg.length / 3)), 'clew-3');
+    expect(cut.code).toBe('photo/unreadable');
+    const junk = await refusal(new TextEncoder().encode('this is not a photo at all'), 'clew-3');
+    expect(junk.code).toBe('photo/unreadable');
+    expect(junk.message).toMatch(/not an image clew can read/);
+  });
+
+  it('a photo without a sheet', async () => {
+    // A table with a sheet of plain paper on it: no markers.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="900"><rect width="1200" height="900" fill="#765"/><rect x="300" y="150" width="600" height="620" fill="#f4f4f0" transform="rotate(8 600 450)"/><circle cx="200" cy="700" r="40" fill="#222"/><rect x="950" y="120" width="60" height="60" fill="#111"/></svg>`;
+    const jpeg = new Uint8Array(await sharp(Buffer.from(svg)).jpeg().toBuffer());
+    const e = await refusal(jpeg, 'clew-1');
+    expect(e.code).toBe('photo/no-sheet');
+    expect(e.message).toMatch(/0 of its 4 black corner markers/);
+  });
+
+  it('the wrong chapter, named', async () => {
+    const e = await refusal(photo.jpeg, 'clew-1');
+    expect(e.code).toBe('sheet/wrong-chapter');
+    expect(e.message).toMatch(/this is the sheet of chapter clew-3 \("clew chapter 3/);
+  });
+
+  it('a chapter clew does not know', async () => {
+    const e = await refusal(photo.jpeg, 'clew-42');
+    expect(e.code).toBe('sheet/unknown-chapter');
+  });
+});
+
+describe('npm run score -- --photo', () => {
+  async function score(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const r = await run(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/score.ts'), ...args], { cwd: root });
+      return { code: 0, stdout: r.stdout, stderr: r.stderr };
+    } catch (e) {
+      const err = e as { code: number; stdout: string; stderr: string };
+      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+    }
+  }
+
+  it('prints the sheet read, the score and the doubts; a bad photo exits 2 with the reason', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'clew-sheet-'));
+    writeFileSync(path.join(dir, 'sheet.jpg'), photo.jpeg);
+    writeFileSync(path.join(dir, 'bad.jpg'), 'not a jpeg');
+    const [good, bad, noChapter] = await Promise.all([
+      score(['--photo', path.join(dir, 'sheet.jpg'), '--chapter', 'clew-3']),
+      score(['--photo', path.join(dir, 'bad.jpg'), '--chapter', 'clew-3']),
+      score(['--photo', path.join(dir, 'sheet.jpg')]),
+    ]);
+    expect(good.code, good.stderr).toBe(0);
+    const out = JSON.parse(good.stdout) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(['chapter', 'sheet', 'score', 'uncertain', 'quality']);
+    expect(Object.keys(out.score as object)).toEqual(['rewards', 'penalty', 'total', 'rubric']);
+    expect(validateSheet(out.sheet).ok).toBe(true);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.jpg: photo\/unreadable/);
+    expect(noChapter.code).toBe(2);
+    expect(noChapter.stderr).toMatch(/--photo needs --chapter/);
+  });
+});
+
+describe('POST /api/sheet/read', () => {
+  let server: ReturnType<ReturnType<typeof createHttpApp>['listen']>;
+  let base = '';
+  beforeAll(async () => {
+    const app = createHttpApp({
+      snapshot: () => ({}) as never,
+      health: () => ({}) as never,
+      defaultSets: () => ['d6'],
+      clientDir: path.join(tmpdir(), 'clew-no-client'),
+      imageBytes: 20_000_000,
+      logger: silentLogger,
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('answers the reading as JSON, and clear errors', async () => {
+    const ok = await fetch(`${base}/api/sheet/read?chapter=clew-3`, { method: 'POST', body: Buffer.from(photo.jpeg), headers: { 'content-type': 'image/jpeg' } });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { sheet: unknown; uncertain: unknown[]; rectifiedPreview: { mime: string } };
+    expect(validateSheet(body.sheet).ok).toBe(true);
+    expect(body.rectifiedPreview.mime).toBe('image/jpeg');
+    const wrong = await fetch(`${base}/api/sheet/read?chapter=clew-1`, { method: 'POST', body: Buffer.from(photo.jpeg) });
+    expect([wrong.status, ((await wrong.json()) as { code: string }).code]).toEqual([422, 'sheet/wrong-chapter']);
+    const none = await fetch(`${base}/api/sheet/read`, { method: 'POST', body: Buffer.from(photo.jpeg) });
+    expect([none.status, ((await none.json()) as { code: string }).code]).toEqual([400, 'sheet/no-chapter']);
+    const junk = await fetch(`${base}/api/sheet/read?chapter=clew-3`, { method: 'POST', body: 'hello' });
+    expect([junk.status, ((await junk.json()) as { code: string }).code]).toEqual([415, 'photo/unreadable']);
+  });
+});
