@@ -82,7 +82,18 @@ export function buildNet(config: NetConfig, numClasses: number, forInference = f
     embedding = tf.layers.globalAveragePooling2d({ name: 'embedding' }).apply(x) as tf.SymbolicTensor;
   } else {
     const flat = tf.layers.flatten({ name: 'flatten' }).apply(x) as tf.SymbolicTensor;
-    embedding = tf.layers.dense({ name: 'embedding', units: config.embedding ?? 128, activation: 'relu', kernelInitializer: 'heNormal' }).apply(flat) as tf.SymbolicTensor;
+    const units = config.embedding ?? 128;
+    if (bn) {
+      // Batch norm before the ReLU here too. Without it, Adam kills the layer within a few dozen
+      // steps: its 2,048 inputs are all ≥ 0 (ReLU outputs), so a per-weight step of lr moves
+      // every pre-activation by up to lr·Σx ≈ 1.6 at once, and most units never fire again
+      // (88 of 96 dead after 64 steps; the net then outputs the class prior). See the notes.
+      const z = tf.layers.dense({ name: 'embedding', units, useBias: false, activation: 'linear', kernelInitializer: 'heNormal' }).apply(flat) as tf.SymbolicTensor;
+      const zn = tf.layers.batchNormalization({ name: 'bn_embedding', momentum: 0.9 }).apply(z) as tf.SymbolicTensor;
+      embedding = tf.layers.reLU({ name: 'relu_embedding' }).apply(zn) as tf.SymbolicTensor;
+    } else {
+      embedding = tf.layers.dense({ name: 'embedding', units, activation: 'relu', kernelInitializer: 'heNormal' }).apply(flat) as tf.SymbolicTensor;
+    }
   }
   let head = embedding;
   if (config.dropout > 0 && !forInference) head = tf.layers.dropout({ name: 'dropout', rate: config.dropout }).apply(head) as tf.SymbolicTensor;
@@ -108,7 +119,18 @@ export function foldForInference(trained: tf.LayersModel, config: NetConfig, num
       inference.getLayer(`conv${i + 1}`).setWeights([tf.mul(kernel!, scale), tf.sub(beta!, tf.mul(mean!, scale))]);
     });
     inference.getLayer('logits').setWeights(trained.getLayer('logits').getWeights());
-    if (config.head === 'dense') inference.getLayer('embedding').setWeights(trained.getLayer('embedding').getWeights());
+    if (config.head === 'dense') {
+      const weights = trained.getLayer('embedding').getWeights();
+      if (!config.batchNorm) {
+        inference.getLayer('embedding').setWeights(weights);
+      } else {
+        const bnLayer = trained.getLayer('bn_embedding');
+        const [gamma, beta, mean, variance] = bnLayer.getWeights();
+        const epsilon = (bnLayer.getConfig() as { epsilon?: number }).epsilon ?? 1e-3;
+        const scale = tf.div(gamma!, tf.sqrt(tf.add(variance!, epsilon)));
+        inference.getLayer('embedding').setWeights([tf.mul(weights[0]!, scale), tf.sub(beta!, tf.mul(mean!, scale))]);
+      }
+    }
   });
   return inference;
 }
