@@ -1,11 +1,13 @@
 /**
  * The face classifier: one small convolutional net over all FACE_CLASSES. Input is a 64×64×3
- * standardised crop; strided 3×3 convolutions halve the resolution block by block, a global
- * average pool gives the embedding (used by calibration's prototypes), a dense layer gives one
- * logit per class. Outputs: [logits, embedding].
+ * standardised crop; strided 3×3 convolutions halve the resolution block by block, then the
+ * embedding (used by calibration) is either a global average pool ('gap') or a dense layer over
+ * the flattened last map ('dense', keeps where features are); a dense layer gives one logit per
+ * class. Outputs: [logits, embedding].
  *
- * With batch normalisation, training uses conv → BN → ReLU; `foldForInference` merges each BN
- * into its convolution's kernel and bias, so inference runs one fused conv+bias+ReLU per block.
+ * With batch normalisation, training uses conv → BN → ReLU (and dense → BN → ReLU for the dense
+ * embedding); `foldForInference` merges each BN into the layer before it, so inference runs one
+ * fused conv+bias+ReLU per block and one dense+bias+ReLU for the embedding.
  */
 import * as tf from '@tensorflow/tfjs';
 

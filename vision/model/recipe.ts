@@ -23,7 +23,7 @@ export const RECIPE = {
     head: 'dense',
     embedding: 96,
   } satisfies NetConfig,
-  epochs: 4,
+  epochs: 7,
   batchSize: 64,
   learningRate: 2e-3,
   warmup: 0.03,
