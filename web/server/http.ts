@@ -155,23 +155,26 @@ export function createHttpApp(deps: HttpDeps): express.Express {
 
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'server/not-found', 'no such API; try /api/health, /api/table, POST /api/dice/read or POST /api/sheet/read')));
 
+  // Whether the dashboard is built is asked per request, not once at start: a server started
+  // before `npm run build` finished (or during a rebuild) serves the app as soon as it exists.
   const index = path.join(deps.clientDir, 'index.html');
-  if (existsSync(index)) {
-    // The build leaves a gzipped twin of each script and style sheet (web/client/build.ts): a phone
-    // that accepts gzip gets it, a third of the bytes over a table's Wi-Fi. Names are content hashes.
-    app.get(/^\/assets\/[\w.-]+\.(js|css)$/, (req, res, next) => {
-      const file = path.join(deps.clientDir, `${req.path}.gz`);
-      if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) || !existsSync(file)) return next();
-      res.set({ 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding', 'Cache-Control': 'public, max-age=31536000, immutable' });
-      res.type(req.path.endsWith('.js') ? 'application/javascript' : 'text/css');
-      res.sendFile(file);
-    });
-    app.use(express.static(deps.clientDir, { index: 'index.html', maxAge: '1h' }));
-    // The dashboard routes on the client: any other page is the app.
-    app.get(/^\/(?!api\/|socket\.io\/).*/, (_req, res) => res.sendFile(index));
-  } else {
-    app.get('/', (_req, res) => res.type('html').send(PLACEHOLDER));
-  }
+  const built = (): boolean => existsSync(index);
+  const serveStatic = express.static(deps.clientDir, { index: 'index.html', maxAge: '1h' });
+  // The build leaves a gzipped twin of each script and style sheet (web/client/build.ts): a phone
+  // that accepts gzip gets it, a third of the bytes over a table's Wi-Fi. Names are content hashes.
+  app.get(/^\/assets\/[\w.-]+\.(js|css)$/, (req, res, next) => {
+    const file = path.join(deps.clientDir, `${req.path}.gz`);
+    if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) || !existsSync(file)) return next();
+    res.set({ 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding', 'Cache-Control': 'public, max-age=31536000, immutable' });
+    res.type(req.path.endsWith('.js') ? 'application/javascript' : 'text/css');
+    res.sendFile(file);
+  });
+  app.use((req, res, next) => (built() ? serveStatic(req, res, next) : next()));
+  // The dashboard routes on the client: any other page is the app (or the placeholder before a build).
+  app.get(/^\/(?!api\/|socket\.io\/).*/, (_req, res) => {
+    if (built()) res.sendFile(index);
+    else res.type('html').send(PLACEHOLDER);
+  });
 
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof HttpError) {

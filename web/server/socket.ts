@@ -267,7 +267,14 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
     broadcast,
     close: async () => {
       unsubscribe();
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      // io.close() also closes the HTTP server, which waits for every open connection to end: a
+      // phone's keep-alive or long-poll request could hold a restart up for a minute. Idle ones go
+      // at once, busy ones after a short grace.
+      const closed = new Promise<void>((resolve) => io.close(() => resolve()));
+      http.closeIdleConnections();
+      const grace = setTimeout(() => http.closeAllConnections(), 1_000);
+      await closed;
+      clearTimeout(grace);
     },
   };
   return transport;

@@ -83,6 +83,8 @@ export async function tempDir(prefix: string): Promise<string> {
 }
 
 export async function startServer(opts: ServerOptions = {}, port = 0): Promise<RunningServer> {
+  // The dashboard must exist before a phone loads it (a fresh clone has no dist/).
+  await ensureClientBuilt({ quiet: true });
   const made = opts.dataDir ? null : await tempDir('clew-browser-');
   const dataDir = opts.dataDir ?? made!;
   const config = parseConfig(
