@@ -71,6 +71,14 @@ describe('markers and registration on a clean print', () => {
       const [x, y] = reg.toImage(b.x + 3.5 * b.cell, b.y + 7.5 * b.cell);
       const [ex, ey] = at(b.x + 3.5 * b.cell, b.y + 7.5 * b.cell);
       expect(Math.hypot(x - ex, y - ey)).toBeLessThan(0.3 * ppm);
+      // Warping along rows gives exactly toImage's numbers.
+      const xs = Float64Array.from({ length: 9 }, (_, i) => b.x - 20 + i * ((b.columns * b.cell + 40) / 8));
+      const map = reg.rowMapper(xs);
+      const row = new Float64Array(2 * xs.length);
+      for (const yy of [b.y - 20, b.y + 0.4 * b.cell, b.y + b.rows * b.cell * 0.6, b.y + b.rows * b.cell + 20]) {
+        map(yy, row);
+        xs.forEach((xx, i) => expect([row[2 * i], row[2 * i + 1]]).toEqual(reg.toImage(xx, yy)));
+      }
     });
   }
 

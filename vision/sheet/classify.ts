@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Geometry } from '../../shared/games/worm-and-cozy/board.js';
 import { CELL_CLASSES, type CellInput, type JoinInput } from './assemble.js';
 import { cellExtras, cellImage, CELL_EXTRAS, CELL_IMAGE, CELL_IMAGE_MM, photoPencil, type BoardRaster, type CellMeasure } from './cells.js';
-import { classify, cnnFromJson, type Cnn } from './cnn.js';
+import { cnnFromJson, cnnRunner, type Cnn, type CnnRunner } from './cnn.js';
 
 export const MODEL_FILE = fileURLToPath(new URL('./cell-model.json', import.meta.url));
 
@@ -28,6 +28,8 @@ export interface CellModel {
 export interface LoadedCellModel {
   model: CellModel;
   net: Cnn;
+  /** The network's fast inference form (what the reader runs). */
+  runner: CnnRunner;
 }
 
 let cached: LoadedCellModel | null = null;
@@ -44,7 +46,8 @@ export function loadCellModel(file = MODEL_FILE): LoadedCellModel {
   if (m.version !== 2 || m.image !== CELL_IMAGE || m.imageMm !== CELL_IMAGE_MM || m.extras !== CELL_EXTRAS || m.classes?.join() !== CELL_CLASSES.join()) {
     throw new Error(`the sheet cell model ${file} does not fit this reader (version ${m.version}, classes ${m.classes?.join(',')}): retrain it with vision/sheet/train-cells.ts`);
   }
-  const loaded = { model: m, net: cnnFromJson(m.cnn) };
+  const net = cnnFromJson(m.cnn);
+  const loaded = { model: m, net, runner: cnnRunner(net) };
   if (file === MODEL_FILE) cached = loaded;
   return loaded;
 }
@@ -86,10 +89,8 @@ export function cellProbabilities(model: LoadedCellModel, raster: BoardRaster, c
   const big = cellImage(raster, column, row, pencil, n);
   const extras = cellExtras(m, pencil);
   const sum = new Array<number>(CELL_CLASSES.length).fill(0);
-  const view = new Float32Array(CELL_IMAGE * CELL_IMAGE);
   for (const [dx, dy] of VIEW_SHIFTS) {
-    for (let j = 0; j < CELL_IMAGE; j++) for (let i = 0; i < CELL_IMAGE; i++) view[j * CELL_IMAGE + i] = big[(j + pad + dy) * n + i + pad + dx]!;
-    const p = classify(model.net, view, extras);
+    const p = model.runner.classify(big, extras, { stride: n, x: pad + dx, y: pad + dy });
     for (let k = 0; k < sum.length; k++) sum[k]! += p[k]! / VIEW_SHIFTS.length;
   }
   return sum;

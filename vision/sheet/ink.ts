@@ -6,30 +6,53 @@
  */
 import type { GreyImage } from './markers.js';
 
-/** Running max (or min) over a window of 2r+1 along rows, then columns (van Herk / Gil-Werman). */
+/**
+ * Running max (or min) over a window of 2r+1 along rows, then columns (van Herk / Gil-Werman: the
+ * extreme so far from each block's start, and from its end, blocks 2r+1 long). Written out once
+ * per direction of comparison, block by block: a comparison function passed in (Math.max) and a
+ * modulo per pixel cost most of the reader's ink time.
+ */
 function filter1d(src: Float32Array, W: number, H: number, r: number, horizontal: boolean, max: boolean): Float32Array {
   const out = new Float32Array(W * H);
   const n = horizontal ? W : H;
   const lines = horizontal ? H : W;
   const k = 2 * r + 1;
-  const g = new Float32Array(n + k);
-  const h = new Float32Array(n + k);
-  const pick = max ? Math.max : Math.min;
+  const m = n + 2 * r;
+  // Doubles hold the float32 values exactly and spare a conversion per access.
+  const g = new Float64Array(m);
+  const h = new Float64Array(m);
+  const line = new Float64Array(m);
   const pad = max ? -Infinity : Infinity;
-  const line = new Float32Array(n + 2 * r);
+  line.fill(pad, 0, r);
+  line.fill(pad, n + r, m);
+  // Along a row the source and the output step by 1, down a column by W.
+  const step = horizontal ? 1 : W;
   for (let l = 0; l < lines; l++) {
-    for (let i = 0; i < n + 2 * r; i++) {
-      const p = i - r;
-      line[i] = p < 0 || p >= n ? pad : horizontal ? src[l * W + p]! : src[p * W + l]!;
+    const first = horizontal ? l * W : l;
+    for (let i = 0, q = first; i < n; i++, q += step) line[i + r] = src[q]!;
+    for (let b0 = 0; b0 < m; b0 += k) {
+      const e = Math.min(b0 + k, m);
+      let v = line[b0]!;
+      g[b0] = v;
+      if (max) for (let i = b0 + 1; i < e; i++) g[i] = v = line[i]! > v ? line[i]! : v;
+      else for (let i = b0 + 1; i < e; i++) g[i] = v = line[i]! < v ? line[i]! : v;
+      v = line[e - 1]!;
+      h[e - 1] = v;
+      if (max) for (let i = e - 2; i >= b0; i--) h[i] = v = line[i]! > v ? line[i]! : v;
+      else for (let i = e - 2; i >= b0; i--) h[i] = v = line[i]! < v ? line[i]! : v;
     }
-    const m = n + 2 * r;
-    for (let i = 0; i < m; i++) g[i] = i % k === 0 ? line[i]! : pick(g[i - 1]!, line[i]!);
-    for (let i = m - 1; i >= 0; i--) h[i] = i === m - 1 || (i + 1) % k === 0 ? line[i]! : pick(h[i + 1]!, line[i]!);
-    for (let i = 0; i < n; i++) {
-      const v = pick(h[i]!, g[i + 2 * r]!);
-      if (horizontal) out[l * W + i] = v;
-      else out[i * W + l] = v;
-    }
+    if (max)
+      for (let i = 0, q = first; i < n; i++, q += step) {
+        const a = h[i]!;
+        const b = g[i + 2 * r]!;
+        out[q] = a < b ? b : a;
+      }
+    else
+      for (let i = 0, q = first; i < n; i++, q += step) {
+        const a = h[i]!;
+        const b = g[i + 2 * r]!;
+        out[q] = a > b ? b : a;
+      }
   }
   return out;
 }

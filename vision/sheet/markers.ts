@@ -36,14 +36,17 @@ export function adaptiveThreshold(img: GreyImage, r: number, ratio: number): Uin
   }
   const out = new Uint8Array(W * H);
   for (let y = 0; y < H; y++) {
-    const y0 = Math.max(0, y - r);
-    const y1 = Math.min(H, y + r + 1);
+    const y0 = y - r < 0 ? 0 : y - r;
+    const y1 = y + r + 1 > H ? H : y + r + 1;
+    const top = y0 * (W + 1);
+    const bottom = y1 * (W + 1);
+    const rows = y1 - y0;
+    const at = y * W;
     for (let x = 0; x < W; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(W, x + r + 1);
-      const sum = I[y1 * (W + 1) + x1]! - I[y0 * (W + 1) + x1]! - I[y1 * (W + 1) + x0]! + I[y0 * (W + 1) + x0]!;
-      const n = (x1 - x0) * (y1 - y0);
-      if (data[y * W + x]! * n < sum * ratio) out[y * W + x] = 1;
+      const x0 = x - r < 0 ? 0 : x - r;
+      const x1 = x + r + 1 > W ? W : x + r + 1;
+      const sum = I[bottom + x1]! - I[top + x1]! - I[bottom + x0]! + I[top + x0]!;
+      if (data[at + x]! * (x1 - x0) * rows < sum * ratio) out[at + x] = 1;
     }
   }
   return out;
@@ -78,41 +81,49 @@ export function components(bin: Uint8Array, W: number, H: number): { labels: Int
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
       if (!bin[i]) continue;
-      const n: number[] = [];
-      if (x > 0 && labels[i - 1]) n.push(labels[i - 1]!);
-      if (y > 0) {
-        if (labels[i - W]) n.push(labels[i - W]!);
-        if (x > 0 && labels[i - W - 1]) n.push(labels[i - W - 1]!);
-        if (x < W - 1 && labels[i - W + 1]) n.push(labels[i - W + 1]!);
-      }
-      if (n.length === 0) {
+      // The labelled neighbours (0: none) without an array per pixel.
+      const n0 = x > 0 ? labels[i - 1]! : 0;
+      const n1 = y > 0 ? labels[i - W]! : 0;
+      const n2 = y > 0 && x > 0 ? labels[i - W - 1]! : 0;
+      const n3 = y > 0 && x < W - 1 ? labels[i - W + 1]! : 0;
+      let m = 0;
+      if (n0 && (!m || n0 < m)) m = n0;
+      if (n1 && (!m || n1 < m)) m = n1;
+      if (n2 && (!m || n2 < m)) m = n2;
+      if (n3 && (!m || n3 < m)) m = n3;
+      if (!m) {
         parent.push(parent.length);
         labels[i] = parent.length - 1;
       } else {
-        let m = n[0]!;
-        for (const v of n) m = Math.min(m, v);
         labels[i] = m;
-        for (const v of n) if (v !== m) union(v, m);
+        if (n0 && n0 !== m) union(n0, m);
+        if (n1 && n1 !== m) union(n1, m);
+        if (n2 && n2 !== m) union(n2, m);
+        if (n3 && n3 !== m) union(n3, m);
       }
     }
-  const byRoot = new Map<number, Blob>();
+  // Blobs in the order their first pixel is met; indexed by root label (a Map lookup per pixel was slow).
+  const blobs: Blob[] = [];
+  const blobOf = new Int32Array(parent.length).fill(-1);
   for (let y = 0; y < H; y++)
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
       if (!labels[i]) continue;
       const r = find(labels[i]!);
       labels[i] = r;
-      let b = byRoot.get(r);
-      if (!b) {
-        b = { label: r, area: 0, x0: x, y0: y, x1: x, y1: y };
-        byRoot.set(r, b);
+      let k = blobOf[r]!;
+      if (k < 0) {
+        k = blobs.length;
+        blobOf[r] = k;
+        blobs.push({ label: r, area: 0, x0: x, y0: y, x1: x, y1: y });
       }
+      const b = blobs[k]!;
       b.area++;
       if (x < b.x0) b.x0 = x;
       if (x > b.x1) b.x1 = x;
       if (y > b.y1) b.y1 = y;
     }
-  return { labels, blobs: [...byRoot.values()] };
+  return { labels, blobs };
 }
 
 function cross(o: Pt, a: Pt, b: Pt): number {

@@ -22,11 +22,20 @@ export interface Decoded {
   grey: GreyImage;
 }
 
-async function decode(bytes: Uint8Array, maxSide: number | null, grey: boolean): Promise<{ data: Uint8Array; width: number; height: number; channels: number }> {
+/** Decoded pixels, interleaved: `channels` bytes each, R G B first. */
+export interface RgbImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: number;
+}
+
+/** Upright sRGB pixels, the long side at most `maxSide` (shrunk on load where the JPEG allows). */
+async function decode(bytes: Uint8Array, maxSide: number | null): Promise<RgbImage> {
   try {
     let s = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PIXELS }).rotate();
     if (maxSide) s = s.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true, fastShrinkOnLoad: true });
-    s = grey ? s.greyscale() : s.removeAlpha().toColourspace('srgb');
+    s = s.removeAlpha().toColourspace('srgb');
     const { data, info } = await s.raw().toBuffer({ resolveWithObject: true });
     return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels };
   } catch (error) {
@@ -34,6 +43,45 @@ async function decode(bytes: Uint8Array, maxSide: number | null, grey: boolean):
     const kind = /unsupported image format/i.test(why) ? 'not an image clew can read (JPEG, PNG, WebP, HEIF, TIFF)' : 'a corrupt or truncated image';
     throw new SheetReadError('photo/unreadable', `the photo is ${kind} (${bytes.length} bytes): ${why}`);
   }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Grey (0.30 R + 0.59 G + 0.11 B, in integers: (77 R + 150 G + 29 B) >> 8) of decoded pixels.
+ * Done here rather than by sharp: libvips's greyscale goes through linear light and cost two thirds
+ * of the marker copy's decode. Three-channel pixels are read four at a time as three 32-bit words
+ * (twice as fast on a 10-megapixel copy); the same numbers as pixel by pixel.
+ */
+export function greyOf(img: RgbImage): GreyImage {
+  const n = img.width * img.height;
+  const out = new Uint8Array(n);
+  const d = img.data;
+  const c = img.channels;
+  if (c < 3) {
+    for (let i = 0; i < n; i++) out[i] = d[i * c]!;
+    return { width: img.width, height: img.height, data: out };
+  }
+  let i = 0;
+  if (c === 3 && LITTLE_ENDIAN && d.byteOffset % 4 === 0) {
+    const quads = n >> 2;
+    const w = new Uint32Array(d.buffer, d.byteOffset, quads * 3);
+    const o = new Uint32Array(out.buffer, 0, quads);
+    for (let q = 0, k = 0; q < quads; q++, k += 3) {
+      const a = w[k]!;
+      const b = w[k + 1]!;
+      const e = w[k + 2]!;
+      // Bytes: a = R0 G0 B0 R1, b = G1 B1 R2 G2, e = B2 R3 G3 B3 (lowest first).
+      const p0 = ((a & 255) * 77 + ((a >>> 8) & 255) * 150 + ((a >>> 16) & 255) * 29) >> 8;
+      const p1 = ((a >>> 24) * 77 + (b & 255) * 150 + ((b >>> 8) & 255) * 29) >> 8;
+      const p2 = (((b >>> 16) & 255) * 77 + (b >>> 24) * 150 + (e & 255) * 29) >> 8;
+      const p3 = (((e >>> 8) & 255) * 77 + ((e >>> 16) & 255) * 150 + (e >>> 24) * 29) >> 8;
+      o[q] = p0 | (p1 << 8) | (p2 << 16) | (p3 << 24);
+    }
+    i = quads * 4;
+  }
+  for (let j = i * c; i < n; i++, j += c) out[i] = (d[j]! * 77 + d[j + 1]! * 150 + d[j + 2]! * 29) >> 8;
+  return { width: img.width, height: img.height, data: out };
 }
 
 export interface RegisteredPhoto {
@@ -55,8 +103,8 @@ export function chaptersMatching(markers: readonly FoundMarker[]): string[] {
 
 export async function registerPhoto(bytes: Uint8Array, chapter: Chapter): Promise<RegisteredPhoto> {
   if (!(bytes instanceof Uint8Array) || bytes.length === 0) throw new SheetReadError('photo/empty', 'the photo is empty (0 bytes): send the image file as the request body');
-  const small = await decode(bytes, DETECT_SIDE, true);
-  const det: GreyImage = { width: small.width, height: small.height, data: small.data };
+  const small = await decode(bytes, DETECT_SIDE);
+  const det = greyOf(small);
   const markers = findMarkers(det);
   if (markers.length < 3) {
     const seen = markers.map((m) => CORNER_NAMES[m.corner]).join(', ');
@@ -90,11 +138,12 @@ export async function registerPhoto(bytes: Uint8Array, chapter: Chapter): Promis
   const detPpm = side / MARKER_SIZE;
   const fullPpm = detPpm * (Math.max(fullW, fullH) / Math.max(small.width, small.height));
   const target = fullPpm <= READ_PPM ? null : Math.round((Math.max(fullW, fullH) * READ_PPM) / fullPpm);
-  const big = await decode(bytes, target && target < Math.max(fullW, fullH) ? target : null, false);
-  const grey = new Uint8Array(big.width * big.height);
+  const reduce = target && target < Math.max(fullW, fullH) ? target : null;
+  // A photo no bigger than the marker copy was decoded whole already: the same pixels, not decoded twice.
+  const whole = small.width === fullW && small.height === fullH;
+  const big = whole && !reduce ? small : await decode(bytes, reduce);
+  const img = big === small ? det : greyOf(big);
   const c = big.channels;
-  for (let i = 0, j = 0; i < grey.length; i++, j += c) grey[i] = (big.data[j]! * 77 + big.data[j + 1]! * 150 + big.data[j + 2]! * 29) >> 8;
-  const img: GreyImage = { width: big.width, height: big.height, data: grey };
   const sx = big.width / small.width;
   const sy = big.height / small.height;
   const scaled = markers.map((m) => ({ ...m, points: m.points.map(([x, y]) => [x * sx, y * sy] as [number, number]) }));

@@ -60,15 +60,18 @@ export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapte
   const ch = chapterOf(chapter);
   const model = loadCellModel();
   const photo = await registerPhoto(bytes, ch);
+  // The preview does not depend on the reading: its JPEG is encoded on sharp's thread while the cells are read.
+  const b = photo.layout.board;
+  const rect = { x: b.x - PREVIEW_MARGIN, y: b.y - PREVIEW_MARGIN, w: b.columns * b.cell + 2 * PREVIEW_MARGIN, h: b.rows * b.cell + 2 * PREVIEW_MARGIN };
+  const pv = rectifyRgb(photo.rgb, photo.grey.width, photo.grey.height, photo.registration, rect, PREVIEW_PPM);
+  const encoding = sharp(pv.data, { raw: { width: pv.width, height: pv.height, channels: 3 } }).jpeg({ quality: 82 }).toBuffer();
+  // Awaited below; this only keeps a failure from counting as unhandled if reading the cells throws first.
+  encoding.catch(() => undefined);
   const measured = measureRegistered(photo);
   const g = geometry(ch);
   const { inputs, joins } = classifyCells(model, g, measured.raster, measured.cells);
   const a = assemble(ch, g, inputs, joins, DEFAULT_ASSEMBLE);
-
-  const b = photo.layout.board;
-  const rect = { x: b.x - PREVIEW_MARGIN, y: b.y - PREVIEW_MARGIN, w: b.columns * b.cell + 2 * PREVIEW_MARGIN, h: b.rows * b.cell + 2 * PREVIEW_MARGIN };
-  const pv = rectifyRgb(photo.rgb, photo.grey.width, photo.grey.height, photo.registration, rect, PREVIEW_PPM);
-  const jpeg = await sharp(pv.data, { raw: { width: pv.width, height: pv.height, channels: 3 } }).jpeg({ quality: 82 }).toBuffer();
+  const jpeg = await encoding;
   const reg = photo.registration;
   return {
     chapter: ch.id,
