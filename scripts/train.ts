@@ -19,13 +19,14 @@ import { FACE_CLASSES, classOf } from '../vision/faces/classes.js';
 import { initBackend, type BackendName } from '../vision/model/backend.js';
 import { registerLeanBatchNormGradient } from '../vision/model/batchnorm-gradient.js';
 import { CROP_PIXELS, type DatasetSpec } from '../vision/model/dataset.js';
-import { loadOrRenderDataset, rendererHash, type CropSet } from '../vision/model/dataset-store.js';
+import { allocCropSet, loadOrRenderDataset, rendererHash, type CropSet } from '../vision/model/dataset-store.js';
 import { evaluate, fitTemperatureOn } from '../vision/model/evaluate.js';
 import { saveModel } from '../vision/model/io.js';
 import { readSetFolders } from '../vision/model/labelled-folder.js';
 import type { ModelMeta } from '../vision/model/meta.js';
 import { foldForInference } from '../vision/model/net.js';
 import { DEFAULT_PREPROCESSING } from '../vision/model/preprocess.js';
+import { trainClassifierParallel } from '../vision/model/parallel-trainer.js';
 import { predictCrops, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
 import { RECIPE } from '../vision/model/recipe.js';
 
@@ -37,6 +38,7 @@ const program = new Command()
   .option('--train-count <n>', 'synthetic training crops', String(RECIPE.trainCount))
   .option('--epochs <n>', 'epochs', String(RECIPE.epochs))
   .option('--threads <n>', 'render threads', String(os.availableParallelism()))
+  .option('--workers <n>', 'training threads (the result depends on this number)', String(RECIPE.workers))
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .option('--real-crops <dir>', 'real labelled crops: DIR/<set>/<face>/*.jpg')
   .option('--backend <name>', 'tfjs backend (wasm, cpu, tensorflow)', 'wasm')
@@ -45,7 +47,7 @@ const program = new Command()
   .option('--difficulty <lo,hi>', 'renderer difficulty range', RECIPE.difficulty.join(','))
   .parse();
 
-const opts = program.opts<{ seed: string; out: string; trainCount: string; epochs: string; threads: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string }>();
+const opts = program.opts<{ seed: string; out: string; trainCount: string; epochs: string; threads: string; workers: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string }>();
 
 function positiveInt(name: string, value: string): number {
   const n = Number(value);
@@ -60,6 +62,7 @@ const quick = Boolean(opts.quick);
 const trainCount = quick ? 256 : positiveInt('train-count', opts.trainCount);
 const epochs = quick ? 1 : positiveInt('epochs', opts.epochs);
 const threads = positiveInt('threads', opts.threads);
+const workers = positiveInt('workers', opts.workers);
 const valCount = quick ? 128 : RECIPE.valCount;
 const testCount = quick ? 128 : RECIPE.testCount;
 
@@ -70,7 +73,7 @@ log(`backend ${backend.name}${backend.simd ? ' (SIMD)' : ''}; renderer ${rendere
 
 const difficulty = opts.difficulty.split(',').map(Number) as [number, number];
 if (difficulty.length !== 2 || !difficulty.every((d) => d >= 0 && d <= 1) || difficulty[0] > difficulty[1]) throw new Error(`--difficulty must be lo,hi within 0..1, got "${opts.difficulty}"`);
-const spec = (split: string, count: number): DatasetSpec => ({ seed: opts.seed, split, count, difficulty });
+const spec = (split: string, count: number): DatasetSpec => ({ seed: opts.seed, split, count, difficulty, knobs: RECIPE.knobs });
 const render = async (split: string, count: number): Promise<CropSet> => {
   let last = 0;
   const set = await loadOrRenderDataset(spec(split, count), {
@@ -94,7 +97,7 @@ if (opts.realCrops) {
   const real = await readSetFolders(opts.realCrops);
   log(`real crops: ${real.length} from ${opts.realCrops}, each repeated ${RECIPE.realRepeat}×`);
   const n = train.count + real.length * RECIPE.realRepeat;
-  const merged: CropSet = { count: n, classes: new Uint8Array(n), sets: new Uint8Array(n), pixels: new Uint8Array(n * CROP_PIXELS) };
+  const merged = allocCropSet(n);
   merged.classes.set(train.classes);
   merged.sets.set(train.sets);
   merged.pixels.set(train.pixels);
@@ -122,9 +125,14 @@ const config: TrainConfig = {
   augment: RECIPE.augment,
 };
 const trainStart = performance.now();
-const trained = await trainClassifier(train, config, {
-  onEpoch: (r) => { log(`epoch ${r.epoch}/${epochs}: loss ${r.loss.toFixed(3)}, train accuracy ${(100 * r.trainAccuracy).toFixed(1)}% (${r.seconds.toFixed(0)} s)`); },
-});
+const onEpoch = (r: { epoch: number; loss: number; trainAccuracy: number; seconds: number }) => {
+  log(`epoch ${r.epoch}/${epochs}: loss ${r.loss.toFixed(3)}, train accuracy ${(100 * r.trainAccuracy).toFixed(1)}% (${r.seconds.toFixed(0)} s)`);
+};
+log(`training ${train.count} crops, ${epochs} epochs, ${workers} worker${workers === 1 ? '' : 's'}`);
+// One worker trains in this thread; more run data-parallel in worker threads (one core each).
+const trained = workers === 1
+  ? await trainClassifier(train, config, { onEpoch })
+  : await trainClassifierParallel(train, config, { workers, backend: backend.name }, { onEpoch });
 const trainSeconds = (performance.now() - trainStart) / 1000;
 const model = foldForInference(trained, RECIPE.net, FACE_CLASSES.length);
 trained.dispose();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { FACE_CLASSES } from '../../vision/faces/classes.js';
-import { MIRROR_SAFE, augmentCrop } from '../../vision/model/augment.js';
+import { MIRROR_SAFE, augmentCrop, repeatEdge } from '../../vision/model/augment.js';
 import { classSchedule } from '../../vision/model/dataset.js';
 import { toFloat16Bits } from '../../vision/model/io.js';
 import { bestFace, classMask, maskedSoftmax } from '../../vision/model/postprocess.js';
@@ -143,8 +143,21 @@ describe('augmentation', () => {
   });
 
   it('at strength 0 only turns the crop by quarter turns (pixels are moved, not changed)', () => {
-    const out = augmentCrop(src, createRng('q'), { strength: 0, mirror: false });
+    const out = augmentCrop(src, createRng('q'), { strength: 0, mirror: false, edgeChance: 0 });
     expect([...out].map(Math.round).sort((x, y) => x - y)).toEqual([...src].sort((x, y) => x - y));
+  });
+
+  it('repeats the edge row or column outwards, as squareCrop does at the frame edge', () => {
+    const img = Float32Array.from({ length: 64 * 64 * 3 }, (_, i) => i);
+    const at = (x: number, y: number) => [...img.subarray((y * 64 + x) * 3, (y * 64 + x) * 3 + 3)];
+    const before = [at(10, 5), at(10, 20), at(60, 30)];
+    repeatEdge(img, 0, 5); // top: rows 0..4 become row 5
+    expect(at(10, 0)).toEqual(before[0]);
+    expect(at(10, 4)).toEqual(before[0]);
+    expect(at(10, 20)).toEqual(before[1]);
+    repeatEdge(img, 1, 3); // right: columns 61..63 become column 60
+    expect(at(63, 30)).toEqual(before[2]);
+    expect(at(61, 30)).toEqual(before[2]);
   });
 
   it('mirrors only faces whose mirror image is the same face', () => {

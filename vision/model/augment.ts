@@ -17,6 +17,12 @@ export interface AugmentOptions {
   /** 0 = none … 1 = full strength. */
   strength: number;
   mirror: boolean;
+  /**
+   * Chance of cutting the crop at one side and repeating the last row or column outwards, as
+   * `squareCrop` does when a die lies near the frame's edge or a loose crop is not square
+   * (default 0.15; independent of strength).
+   */
+  edgeChance?: number;
 }
 
 const SIZE = 64;
@@ -67,6 +73,7 @@ export function augmentCrop(src: Uint8Array, rng: Rng, options: AugmentOptions):
       }
     }
   }
+  if (rng.next() < (options.edgeChance ?? 0.15)) repeatEdge(out, rng.int(0, 3), rng.int(3, 16));
   if (s <= 0) return out;
   // Blur (a 3×3 binomial pass) sometimes, before noise as in a camera.
   if (rng.next() < 0.25 * s) blur3(out);
@@ -126,6 +133,28 @@ const NOISE_TABLE: Float32Array = (() => {
   const rng = createRng('clew-augment-noise');
   return Float32Array.from({ length: 1 << 16 }, () => rng.normal());
 })();
+
+/**
+ * Repeats the row or column `depth` pixels in from one side (0 top, 1 right, 2 bottom, 3 left)
+ * over everything outside it: the streaks squareCrop leaves where its square leaves the image.
+ */
+export function repeatEdge(img: Float32Array, side: number, depth: number): void {
+  const last = SIZE - 1;
+  for (let y = 0; y < SIZE; y++) {
+    for (let x = 0; x < SIZE; x++) {
+      let sx = x, sy = y;
+      if (side === 0 && y < depth) sy = depth;
+      else if (side === 1 && x > last - depth) sx = last - depth;
+      else if (side === 2 && y > last - depth) sy = last - depth;
+      else if (side === 3 && x < depth) sx = depth;
+      else continue;
+      const o = (y * SIZE + x) * 3, q = (sy * SIZE + sx) * 3;
+      img[o] = img[q]!;
+      img[o + 1] = img[q + 1]!;
+      img[o + 2] = img[q + 2]!;
+    }
+  }
+}
 
 function blur3(img: Float32Array): void {
   const tmp = new Float32Array(img.length);

@@ -5,11 +5,11 @@
  * The cache key includes a hash of the renderer's source: a changed renderer renders afresh.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, appendFileSync, openSync, closeSync, readSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync, openSync, closeSync, readSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { startTsWorker } from './ts-worker.js';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
 import { CROP_PIXELS, classSchedule, renderSample, type DatasetSpec } from './dataset.js';
 
@@ -24,6 +24,15 @@ export interface CropSet {
 }
 
 const RECORD = 2 + CROP_PIXELS;
+
+/**
+ * An empty crop set whose arrays live in shared memory, so training worker threads read the
+ * crops without a copy (a 100,000-crop set is 1.2 GB).
+ */
+export function allocCropSet(count: number): CropSet {
+  const shared = (n: number) => new Uint8Array(new SharedArrayBuffer(Math.max(1, n)), 0, n);
+  return { count, classes: shared(count), sets: shared(count), pixels: shared(count * CROP_PIXELS) };
+}
 const here = path.dirname(fileURLToPath(import.meta.url));
 const visionDir = path.resolve(here, '..');
 
@@ -49,7 +58,10 @@ export function rendererHash(): string {
 
 export function datasetKey(spec: DatasetSpec, renderer = rendererHash()): string {
   const w = spec.classWeights ? JSON.stringify(Object.entries(spec.classWeights).sort()) : '';
-  const id = createHash('sha256').update(JSON.stringify([spec.seed, spec.split, spec.difficulty, w, renderer])).digest('hex').slice(0, 12);
+  // Knobs join the key only when given, so the keys of existing caches stay valid.
+  const parts: unknown[] = [spec.seed, spec.split, spec.difficulty, w, renderer];
+  if (spec.knobs) parts.push(Object.entries(spec.knobs).sort(([a], [b]) => a.localeCompare(b)));
+  const id = createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 12);
   return `${spec.split}-${id}`;
 }
 
@@ -62,7 +74,7 @@ export interface RenderOptions {
 }
 
 function readCached(file: string, want: number): { set: CropSet; have: number } {
-  const set: CropSet = { count: want, classes: new Uint8Array(want), sets: new Uint8Array(want), pixels: new Uint8Array(want * CROP_PIXELS) };
+  const set = allocCropSet(want);
   if (!existsSync(file)) return { set, have: 0 };
   const have = Math.min(want, Math.floor(statSync(file).size / RECORD));
   const fd = openSync(file, 'r');
@@ -88,6 +100,45 @@ export async function loadOrRenderDataset(spec: DatasetSpec, options: RenderOpti
   mkdirSync(options.cacheDir, { recursive: true });
   const renderer = options.pinRenderer ?? rendererHash();
   const key = datasetKey(spec, renderer);
+  // Two processes appending to one cache file would interleave their records: one at a time.
+  const release = await lockFile(path.join(options.cacheDir, `${key}.lock`));
+  try {
+    return await loadOrRenderLocked(spec, options, renderer, key);
+  } finally {
+    release();
+  }
+}
+
+/** Takes `lock` (created exclusively), waiting while another process holds it; a lock whose process is gone is taken over. */
+async function lockFile(lock: string): Promise<() => void> {
+  for (let waited = 0; ; waited++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(lock, 'utf8'));
+      if (!processAlive(owner)) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (waited % 60 === 0) process.stderr.write(`waiting for process ${owner} to finish rendering (${lock})\n`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function loadOrRenderLocked(spec: DatasetSpec, options: RenderOptions, renderer: string, key: string): Promise<CropSet> {
   const file = path.join(options.cacheDir, `${key}.bin`);
   writeFileSync(path.join(options.cacheDir, `${key}.json`), JSON.stringify({ ...spec, count: undefined, renderer }, null, 2));
   const { set, have } = readCached(file, spec.count);
@@ -147,20 +198,10 @@ export async function loadOrRenderDataset(spec: DatasetSpec, options: RenderOpti
   return set;
 }
 
-/**
- * A worker running a TypeScript module: the worker registers tsx's loader itself (loader flags
- * of the parent do not reach worker threads on Node 20), then imports the module.
- */
-function startTsWorker(url: URL): Worker {
-  const api = import.meta.resolve('tsx/esm/api');
-  const source = `(async () => { const { register } = await import(${JSON.stringify(api)}); register(); await import(${JSON.stringify(url.href)}); })()`;
-  return new Worker(source, { eval: true });
-}
-
 /** Renders a small dataset in this thread (tests, quick checks). */
 export function renderDatasetInline(spec: DatasetSpec): CropSet {
   const schedule = classSchedule(spec);
-  const set: CropSet = { count: spec.count, classes: new Uint8Array(spec.count), sets: new Uint8Array(spec.count), pixels: new Uint8Array(spec.count * CROP_PIXELS) };
+  const set = allocCropSet(spec.count);
   for (let i = 0; i < spec.count; i++) {
     const s = renderSample(spec, i, schedule[i]!);
     set.classes[i] = s.cls;

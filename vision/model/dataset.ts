@@ -7,6 +7,7 @@ import { createRng } from '../../shared/rng.js';
 import type { DiceSetId } from '../../shared/dice.js';
 import { FACE_CLASSES, type FaceClass } from '../faces/classes.js';
 import { renderCropDetail } from '../synth/index.js';
+import type { SynthKnobs } from '../synth/knobs.js';
 
 export const CROP_PIXELS = 64 * 64 * 3;
 
@@ -17,6 +18,8 @@ export interface DatasetSpec {
   count: number;
   /** Difficulty range of the renderer, drawn uniformly per crop. */
   difficulty: [number, number];
+  /** Renderer knobs that override the difficulty's (e.g. loose framing); part of the cache key. */
+  knobs?: Partial<SynthKnobs>;
   /** Relative class frequencies (default 1 each); pips classes are the commonest dice. */
   classWeights?: Partial<Record<FaceClass, number>>;
 }
@@ -51,7 +54,7 @@ export function renderSample(spec: DatasetSpec, index: number, cls: number): Cro
   const difficulty = rng.range(spec.difficulty[0], spec.difficulty[1]);
   const name = FACE_CLASSES[cls];
   if (name === undefined) throw new Error(`renderSample: class index ${cls} out of range`);
-  const detail = renderCropDetail(rng, name, { difficulty });
+  const detail = renderCropDetail(rng, name, { difficulty, ...(spec.knobs ? { knobs: spec.knobs } : {}) });
   if (detail.image.width !== 64 || detail.image.height !== 64) throw new Error('renderSample: the renderer returned a crop that is not 64×64');
   return { cls, set: detail.set, pixels: detail.image.data };
 }

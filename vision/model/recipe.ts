@@ -11,6 +11,8 @@ export const RECIPE = {
   valCount: 2_000,
   testCount: 2_800,
   difficulty: [0.2, 0.9] as [number, number],
+  /** Renderer knobs on top of the difficulty: loose and shifted framings, as locators give. */
+  knobs: { framing: [1, 1.45] as [number, number], boxJitter: 0.05 },
   net: {
     blocks: [
       { filters: 16, kernel: 3, stride: 2 },
@@ -33,5 +35,7 @@ export const RECIPE = {
   /** Times each real labelled crop is repeated per epoch. */
   realRepeat: 8,
   views: 1 as 1 | 2 | 4,
+  /** Training threads (data-parallel); the weights depend on this number. */
+  workers: 2,
 };
 

@@ -56,6 +56,18 @@ export function makeBatch(data: CropSet, indices: readonly number[], rng: Rng, s
   }));
 }
 
+/** The training loss of one batch (label-smoothed cross-entropy) and how many it got right. */
+export function batchLoss(model: tf.LayersModel, x: tf.Tensor4D, y: tf.Tensor2D, labelSmoothing: number): { loss: tf.Scalar; correct: number } {
+  const [logits] = model.apply(x, { training: true }) as tf.Tensor[];
+  const correct = tf.tidy(() => tf.sum(tf.cast(tf.equal(tf.argMax(logits!, 1), tf.argMax(y, 1)), 'int32')).dataSync()[0]!);
+  return { loss: tf.losses.softmaxCrossEntropy(y, logits!, undefined, labelSmoothing) as tf.Scalar, correct };
+}
+
+/** Decoupled weight decay on the kernels, after the optimiser's step. */
+export function decayKernels(kernels: readonly tf.Variable[], lr: number, weightDecay: number): void {
+  if (weightDecay > 0) tf.tidy(() => { for (const k of kernels) k.assign(tf.mul(k, 1 - lr * weightDecay)); });
+}
+
 /** The learning rate at a step: linear warm-up, then cosine decay to 2% of the peak. */
 export function learningRateAt(step: number, steps: number, config: Pick<TrainConfig, 'learningRate' | 'warmup'>): number {
   const warm = Math.max(1, Math.round(config.warmup * steps));
@@ -64,7 +76,7 @@ export function learningRateAt(step: number, steps: number, config: Pick<TrainCo
   return config.learningRate * (0.02 + 0.98 * 0.5 * (1 + Math.cos(Math.PI * Math.min(1, t))));
 }
 
-function variablesOf(model: tf.LayersModel): tf.Variable[] {
+export function variablesOf(model: tf.LayersModel): tf.Variable[] {
   // LayerVariable keeps its tf.Variable in `val`; minimize needs the variables themselves.
   return model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
 }
@@ -93,13 +105,11 @@ export async function trainClassifier(data: CropSet, config: TrainConfig, hooks:
         const { x, y } = makeBatch(data, order.slice(b * config.batchSize, (b + 1) * config.batchSize), rng, config.augment);
         let correct = 0;
         const loss = optimizer.minimize(() => {
-          const [logits] = model.apply(x, { training: true }) as tf.Tensor[];
-          correct = tf.tidy(() => tf.sum(tf.cast(tf.equal(tf.argMax(logits!, 1), tf.argMax(y, 1)), 'int32')).dataSync()[0]!);
-          return tf.losses.softmaxCrossEntropy(y, logits!, undefined, config.labelSmoothing) as tf.Scalar;
+          const out = batchLoss(model, x, y, config.labelSmoothing);
+          correct = out.correct;
+          return out.loss;
         }, true, vars);
-        if (config.weightDecay > 0) {
-          tf.tidy(() => { for (const k of kernels) k.assign(tf.mul(k, 1 - lr * config.weightDecay)); });
-        }
+        decayKernels(kernels, lr, config.weightDecay);
         const value = loss!.dataSync()[0]!;
         tf.dispose([x, y, loss!]);
         lossSum += value;
@@ -115,7 +125,7 @@ export async function trainClassifier(data: CropSet, config: TrainConfig, hooks:
   return model;
 }
 
-function buildSeeded(config: TrainConfig, rng: Rng): tf.LayersModel {
+export function buildSeeded(config: Pick<TrainConfig, 'net'>, rng: Rng): tf.LayersModel {
   const model = buildNet(config.net, NUM_CLASSES);
   // Re-initialise every kernel from our seeded rng (He normal), so runs reproduce exactly.
   for (const layer of model.layers) {

@@ -108,7 +108,7 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
     const q = project(camera, p)!;
     a = Math.min(a, q[0]); b = Math.min(b, q[1]); c = Math.max(c, q[0]); d = Math.max(d, q[1]);
   }
-  const sq = squareAround([a, b, c, d], scale * (1 + 2 * knobs.boxJitter));
+  const sq = squareAround([a, b, c, d], scale * (1 + 2 * knobs.boxJitter) * knobs.framing[1]);
   const margin = 3; // room for the blur kernel; the crop square stays inside
   const x0 = Math.floor(sq[0]) - margin, y0 = Math.floor(sq[1]) - margin;
   const w = Math.ceil(sq[2]) + margin - x0, h = Math.ceil(sq[3]) + margin - y0;
@@ -124,6 +124,14 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
     const cx = (box[0] + box[2]) / 2 + rng.range(-j, j) * bw, cy = (box[1] + box[3]) / 2 + rng.range(-j, j) * bh;
     const k = 1 + rng.range(-j, j) * 1.5;
     framed = [cx - (bw * k) / 2, cy - (bh * k) / 2, cx + (bw * k) / 2, cy + (bh * k) / 2];
+  }
+  // Loose framing: the same centre, a larger box (no draw when the range is [1, 1], so the
+  // default renders stay what they were).
+  if (knobs.framing[1] > 1 || knobs.framing[0] < 1) {
+    const f = knobs.framing[0] === knobs.framing[1] ? knobs.framing[0] : rng.range(knobs.framing[0], knobs.framing[1]);
+    const cx = (framed[0] + framed[2]) / 2, cy = (framed[1] + framed[3]) / 2;
+    const hw = ((framed[2] - framed[0]) * f) / 2, hh = ((framed[3] - framed[1]) * f) / 2;
+    framed = [cx - hw, cy - hh, cx + hw, cy + hh];
   }
   const image = squareCrop(window, framed, { size, scale });
   return {

@@ -32,6 +32,12 @@ export interface SynthKnobs {
   /** Crop only: random error of the box fed to squareCrop, as a fraction of the die's size (0 = the true box). */
   boxJitter: number;
   /**
+   * Crop only: [min, max] factor on the framed box's size. Above 1 the die sits smaller in the
+   * crop, with more table and neighbours around it, as when a locator's box takes in a shadow or
+   * a crop comes from someone else's detector. [1, 1] (the default) frames the true box.
+   */
+  framing: [number, number];
+  /**
    * Crop only: die size in camera pixels before framing, [min, max]. In the 64 px crop the die is
    * 64 / 1.15 ≈ 56 px across, so rendering it bigger than ~60 px only costs time.
    */
@@ -53,6 +59,7 @@ export const EASY_KNOBS: Readonly<SynthKnobs> = {
   hardLooks: 0,
   shadow: [0.2, 0.4],
   boxJitter: 0,
+  framing: [1, 1],
   cropDieSize: [40, 60],
   tables: TABLE_KINDS,
 };
@@ -70,6 +77,7 @@ export const HARD_KNOBS: Readonly<SynthKnobs> = {
   hardLooks: 1,
   shadow: [0.3, 0.85],
   boxJitter: 0,
+  framing: [1, 1],
   cropDieSize: [18, 60],
   tables: TABLE_KINDS,
 };
@@ -94,11 +102,13 @@ export function knobsFor(difficulty: number = DEFAULT_DIFFICULTY, overrides: Par
     hardLooks: lerp(e.hardLooks, h.hardLooks, t),
     shadow: [lerp(e.shadow[0], h.shadow[0], t), lerp(e.shadow[1], h.shadow[1], t)],
     boxJitter: lerp(e.boxJitter, h.boxJitter, t),
+    framing: [lerp(e.framing[0], h.framing[0], t), lerp(e.framing[1], h.framing[1], t)],
     cropDieSize: [lerp(e.cropDieSize[0], h.cropDieSize[0], t), lerp(e.cropDieSize[1], h.cropDieSize[1], t)],
     tables: h.tables,
     ...overrides,
   };
   if (k.maxTilt >= 45) throw new RangeError(`maxTilt must stay under 45° so the top face is still the top, got ${k.maxTilt}`);
+  if (!(k.framing[0] > 0 && k.framing[0] <= k.framing[1])) throw new RangeError(`framing must be [min, max] with 0 < min ≤ max, got [${k.framing.join(', ')}]`);
   if (k.tables.length === 0) throw new RangeError('tables: give at least one table kind');
   return k;
 }
