@@ -36,7 +36,11 @@ export interface LoadDiceReaderOptions {
   cropFraming?: FramingMode;
   /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json. */
   views?: 1 | 2 | 4;
-  /** How dice are found in a frame: the learned detector (default) or classical segmentation. */
+  /**
+   * How dice are found in a frame: classical segmentation (default), or 'detector': the same plus
+   * the learned detector's confident extras (opt-in; about 30 ms more a frame, and the detector
+   * alone does not transfer to real frames: docs/notes/vision-locate.md).
+   */
   locator?: 'detector' | 'classical';
   locate?: LocateOptions;
 }
@@ -97,7 +101,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   let detector: DieDetector | undefined;
   let detectorLoading: Promise<DieDetector> | undefined;
   const locateOptions = async (): Promise<LocateOptions> => {
-    if ((options.locator ?? 'detector') !== 'detector') return { ...options.locate };
+    if ((options.locator ?? 'classical') !== 'detector') return { ...options.locate };
     detectorLoading ??= loadDieDetector().then((d) => (detector = d));
     return { ...options.locate, detector: await detectorLoading };
   };
@@ -186,7 +190,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       for (const p of list) {
         const mirror = MIRROR_SAFE.has(classOf(set, p.face));
         for (let v = 0; v < CALIBRATION_VIEWS; v++) {
-          const pixels = v === 0 ? p.crop.data : Uint8Array.from(augmentCrop(p.crop.data, rng, { strength: 0.4, mirror }), (x) => Math.round(x));
+          const pixels = v === 0 ? p.crop.data : Uint8Array.from(augmentCrop(p.crop.data, rng, { strength: 0.4, mirror, edgeChance: 0 }), (x) => Math.round(x));
           views.push({ width: 64, height: 64, data: pixels });
           faces.push(p.face);
         }

@@ -48,21 +48,30 @@ function cellStats(lab: LabPlanes, cell: number, nx: number, ny: number): CellSt
   const m = nx * ny;
   const sL = new Float64Array(m), sa = new Float64Array(m), sb = new Float64Array(m);
   const sqL = new Float64Array(m), sqC = new Float64Array(m), cnt = new Float64Array(m);
-  const colCell = new Int32Array(width);
-  for (let x = 0; x < width; x++) colCell[x] = (x / cell) | 0;
   const pL = lab.L, pa = lab.a, pb = lab.b;
+  // Row by row, one cell's stretch of the row at a time, summing in local variables (the same
+  // additions in the same order as pixel by pixel into the arrays).
   for (let y = 0; y < height; y++) {
     const row = ((y / cell) | 0) * nx;
     const base = y * width;
-    for (let x = 0; x < width; x++) {
-      const c = row + colCell[x]!;
-      const L = pL[base + x]!, a = pa[base + x]!, b = pb[base + x]!;
-      sL[c]! += L;
-      sa[c]! += a;
-      sb[c]! += b;
-      sqL[c]! += L * L;
-      sqC[c]! += a * a + b * b;
-      cnt[c]! += 1;
+    for (let i = 0; i < nx; i++) {
+      const c = row + i;
+      const x0 = i * cell, x1 = Math.min(width, x0 + cell);
+      let tL = sL[c]!, ta = sa[c]!, tb = sb[c]!, qL = sqL[c]!, qC = sqC[c]!;
+      for (let k = base + x0, end = base + x1; k < end; k++) {
+        const L = pL[k]!, a = pa[k]!, b = pb[k]!;
+        tL += L;
+        ta += a;
+        tb += b;
+        qL += L * L;
+        qC += a * a + b * b;
+      }
+      sL[c] = tL;
+      sa[c] = ta;
+      sb[c] = tb;
+      sqL[c] = qL;
+      sqC[c] = qC;
+      cnt[c]! += x1 - x0;
     }
   }
   const out: CellStats = {
@@ -88,11 +97,51 @@ function cellStats(lab: LabPlanes, cell: number, nx: number, ny: number): CellSt
   return out;
 }
 
-function median(values: ArrayLike<number>): number {
-  const s = Float32Array.from(values).sort();
-  if (s.length === 0) return 0;
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+let medianScratch = new Float32Array(0);
+
+/**
+ * The median (mean of the two middle values for an even count), by selection rather than a full
+ * sort: the same value a sort gives, in linear time. Assumes no NaN (none arises here).
+ */
+function median(values: Float32Array): number {
+  const n = values.length;
+  if (n === 0) return 0;
+  if (medianScratch.length < n) medianScratch = new Float32Array(n);
+  const s = medianScratch;
+  s.set(values);
+  const h = n >> 1;
+  select(s, n, h);
+  if (n % 2) return s[h]!;
+  // After selecting h, everything before it is at most s[h]: the other middle value is their largest.
+  let lower = s[0]!;
+  for (let i = 1; i < h; i++) if (s[i]! > lower) lower = s[i]!;
+  return (lower + s[h]!) / 2;
+}
+
+/** Rearranges s[0..n) so that s[k] is the k-th smallest, smaller ones before it (Hoare's selection). */
+function select(s: Float32Array, n: number, k: number): void {
+  let lo = 0, hi = n - 1;
+  while (hi > lo) {
+    // Median of three as the pivot keeps sorted or constant runs linear.
+    const mid = (lo + hi) >> 1;
+    const a = s[lo]!, b = s[mid]!, c = s[hi]!;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (s[i]! < pivot) i++;
+      while (s[j]! > pivot) j--;
+      if (i <= j) {
+        const t = s[i]!;
+        s[i] = s[j]!;
+        s[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
 }
 
 function gaussianKernel(sigma: number): Float32Array {
@@ -102,22 +151,81 @@ function gaussianKernel(sigma: number): Float32Array {
   return k;
 }
 
-/** Separable blur of a small grid, zero outside (weights are blurred the same way). */
-function blurGrid(src: Float32Array, nx: number, ny: number, kernel: Float32Array): Float32Array {
+/** The narrow fill: a Gaussian of 1.5 cells, and its weights' sum over a full square. */
+const NARROW = gaussianKernel(1.5);
+const NARROW_NORM = NARROW.reduce((s, v) => s + v, 0) ** 2;
+/** The wide fill: σ = 6 cells as three box blurs of radius WIDE_R (sum of weights WIDE_TOTAL). */
+const WIDE_SIGMA = 6;
+const WIDE_R = Math.max(1, Math.round((Math.sqrt(4 * WIDE_SIGMA * WIDE_SIGMA + 1) - 1) / 2));
+const WIDE_TOTAL = (2 * WIDE_R + 1) ** 6;
+
+let gridTmp = new Float32Array(0), gridTmp2 = new Float32Array(0), gridLine = new Float32Array(0);
+function gridScratch(m: number, line: number): void {
+  if (gridTmp.length < m) (gridTmp = new Float32Array(m)), (gridTmp2 = new Float32Array(m));
+  if (gridLine.length < line) gridLine = new Float32Array(line);
+}
+
+/**
+ * Separable blur of a small grid into `out`, zero outside (weights are blurred the same way).
+ * Away from the grid's edges every tap is inside: that stretch skips the per-cell bounds (the sums
+ * are made in the same order either way).
+ */
+function blurGrid(src: Float32Array, nx: number, ny: number, kernel: Float32Array, out: Float32Array): Float32Array {
   const r = (kernel.length - 1) >> 1;
-  const tmp = new Float32Array(nx * ny);
+  const K = kernel.length;
+  // The narrow kernel's 11 taps in locals (the common case, unrolled below).
+  const k0 = kernel[0] ?? 0, k1 = kernel[1] ?? 0, k2 = kernel[2] ?? 0, k3 = kernel[3] ?? 0, k4 = kernel[4] ?? 0, k5 = kernel[5] ?? 0;
+  const k6 = kernel[6] ?? 0, k7 = kernel[7] ?? 0, k8 = kernel[8] ?? 0, k9 = kernel[9] ?? 0, k10 = kernel[10] ?? 0;
+  gridScratch(nx * ny, 0);
+  const tmp = gridTmp;
   for (let j = 0; j < ny; j++) {
+    const rowStart = j * nx;
     for (let i = 0; i < nx; i++) {
       let s = 0;
-      for (let k = Math.max(-r, -i); k <= Math.min(r, nx - 1 - i); k++) s += src[j * nx + i + k]! * kernel[k + r]!;
-      tmp[j * nx + i] = s;
+      const row = rowStart + i;
+      if (K === 11 && i >= r && i < nx - r) {
+        const q = row - 5;
+        s += src[q]! * k0;
+        s += src[q + 1]! * k1;
+        s += src[q + 2]! * k2;
+        s += src[q + 3]! * k3;
+        s += src[q + 4]! * k4;
+        s += src[q + 5]! * k5;
+        s += src[q + 6]! * k6;
+        s += src[q + 7]! * k7;
+        s += src[q + 8]! * k8;
+        s += src[q + 9]! * k9;
+        s += src[q + 10]! * k10;
+      } else if (i >= r && i < nx - r) {
+        for (let k = 0, q = row - r; k < K; k++, q++) s += src[q]! * kernel[k]!;
+      } else {
+        for (let k = Math.max(-r, -i), end = Math.min(r, nx - 1 - i); k <= end; k++) s += src[row + k]! * kernel[k + r]!;
+      }
+      tmp[row] = s;
     }
   }
-  const out = new Float32Array(nx * ny);
   for (let j = 0; j < ny; j++) {
+    const inner = j >= r && j < ny - r;
     for (let i = 0; i < nx; i++) {
       let s = 0;
-      for (let k = Math.max(-r, -j); k <= Math.min(r, ny - 1 - j); k++) s += tmp[(j + k) * nx + i]! * kernel[k + r]!;
+      if (K === 11 && inner) {
+        const q = (j - 5) * nx + i;
+        s += tmp[q]! * k0;
+        s += tmp[q + nx]! * k1;
+        s += tmp[q + 2 * nx]! * k2;
+        s += tmp[q + 3 * nx]! * k3;
+        s += tmp[q + 4 * nx]! * k4;
+        s += tmp[q + 5 * nx]! * k5;
+        s += tmp[q + 6 * nx]! * k6;
+        s += tmp[q + 7 * nx]! * k7;
+        s += tmp[q + 8 * nx]! * k8;
+        s += tmp[q + 9 * nx]! * k9;
+        s += tmp[q + 10 * nx]! * k10;
+      } else if (inner) {
+        for (let k = 0, q = (j - r) * nx + i; k < K; k++, q += nx) s += tmp[q]! * kernel[k]!;
+      } else {
+        for (let k = Math.max(-r, -j), end = Math.min(r, ny - 1 - j); k <= end; k++) s += tmp[(j + k) * nx + i]! * kernel[k + r]!;
+      }
       out[j * nx + i] = s;
     }
   }
@@ -125,67 +233,78 @@ function blurGrid(src: Float32Array, nx: number, ny: number, kernel: Float32Arra
 }
 
 /**
- * Wide blur of a small grid as three box blurs (≈ a Gaussian of the given sigma), zero outside:
- * the cost does not grow with the width, which matters for the 300 px dice this must bridge.
+ * Wide blur of a small grid as three box blurs (≈ a Gaussian of σ = WIDE_SIGMA) into `out`, zero
+ * outside: the cost does not grow with the width, which matters for the 300 px dice this must
+ * bridge. Box sums from float32 running sums (along rows, then down columns, a row of columns at
+ * a time).
  */
-function wideBlurGrid(src: Float32Array, nx: number, ny: number, sigma: number): Float32Array {
-  const r = Math.max(1, Math.round((Math.sqrt(4 * sigma * sigma + 1) - 1) / 2));
+function wideBlurGrid(src: Float32Array, nx: number, ny: number, out: Float32Array): Float32Array {
+  const r = WIDE_R;
+  gridScratch(nx * ny, (ny + 1) * nx);
+  const line = gridLine, next = gridTmp;
   let cur = src;
-  const line = new Float32Array(Math.max(nx, ny) + 1);
   for (let pass = 0; pass < 3; pass++) {
-    const next = new Float32Array(nx * ny);
     for (let j = 0; j < ny; j++) {
+      const row = j * nx;
       line[0] = 0;
-      for (let i = 0; i < nx; i++) line[i + 1] = line[i]! + cur[j * nx + i]!;
-      for (let i = 0; i < nx; i++) next[j * nx + i] = line[Math.min(nx, i + r + 1)]! - line[Math.max(0, i - r)]!;
+      for (let i = 0; i < nx; i++) line[i + 1] = line[i]! + cur[row + i]!;
+      for (let i = 0; i < nx; i++) next[row + i] = line[i + r + 1 < nx ? i + r + 1 : nx]! - line[i - r > 0 ? i - r : 0]!;
     }
-    const out = new Float32Array(nx * ny);
-    for (let i = 0; i < nx; i++) {
-      line[0] = 0;
-      for (let j = 0; j < ny; j++) line[j + 1] = line[j]! + next[j * nx + i]!;
-      for (let j = 0; j < ny; j++) out[j * nx + i] = line[Math.min(ny, j + r + 1)]! - line[Math.max(0, j - r)]!;
+    // Column running sums for all columns at once: line[(j + 1) * nx + i] = sum of rows < j + 1.
+    line.fill(0, 0, nx);
+    for (let j = 0; j < ny; j++) {
+      const a = j * nx, b = a + nx;
+      for (let i = 0; i < nx; i++) line[b + i] = line[a + i]! + next[a + i]!;
+    }
+    for (let j = 0; j < ny; j++) {
+      const hi = (j + r + 1 < ny ? j + r + 1 : ny) * nx, lo = (j - r > 0 ? j - r : 0) * nx, o = j * nx;
+      for (let i = 0; i < nx; i++) out[o + i] = line[hi + i]! - line[lo + i]!;
     }
     cur = out;
   }
-  return cur;
+  return out;
 }
 
+/** The tray cells' weights blurred as the fill blurs the values (shared by every channel). */
+interface TrayWeights {
+  weight: Float32Array;
+  narrow: Float32Array;
+  wide: Float32Array;
+}
+
+function trayWeights(weight: Float32Array, nx: number, ny: number): TrayWeights {
+  const m = nx * ny;
+  return { weight, narrow: blurGrid(weight, nx, ny, NARROW, new Float32Array(m)), wide: wideBlurGrid(weight, nx, ny, new Float32Array(m)) };
+}
+
+let fillScratch = new Float32Array(0);
+
 /**
- * Fill each channel from the cells with weight 1: a narrow blur where enough tray is near, a wide
+ * Fill a channel from the cells with weight 1: a narrow blur where enough tray is near, a wide
  * one under big dice, the global value where neither reaches.
  */
-function fillFromTray(
-  channels: Float32Array[],
-  weight: Float32Array,
-  nx: number,
-  ny: number,
-  fallback: number[],
-): Float32Array[] {
-  const narrow = gaussianKernel(1.5);
-  const wideSigma = 6;
-  const wN = blurGrid(weight, nx, ny, narrow);
-  const wW = wideBlurGrid(weight, nx, ny, wideSigma);
-  // Sum of the wide filter's weights (all cells with weight 1, far from the grid's edges).
-  const wideR = Math.max(1, Math.round((Math.sqrt(4 * wideSigma * wideSigma + 1) - 1) / 2));
-  const wideTotal = (2 * wideR + 1) ** 6;
-  return channels.map((ch, idx) => {
-    const weighted = new Float32Array(ch.length);
-    for (let c = 0; c < ch.length; c++) weighted[c] = ch[c]! * weight[c]!;
-    const vN = blurGrid(weighted, nx, ny, narrow);
-    const vW = wideBlurGrid(weighted, nx, ny, wideSigma);
-    const out = new Float32Array(ch.length);
-    const wideNorm = wideTotal;
-    const narrowNorm = narrow.reduce((s, v) => s + v, 0) ** 2;
-    for (let c = 0; c < ch.length; c++) {
-      // Blend: trust the narrow estimate in proportion to how much tray it saw.
-      const tN = Math.min(1, wN[c]! / (0.25 * narrowNorm));
-      const wideVal = wW[c]! > 1e-3 * wideNorm ? vW[c]! / wW[c]! : fallback[idx]!;
-      const narrowVal = wN[c]! > 1e-6 ? vN[c]! / wN[c]! : wideVal;
-      out[c] = tN * narrowVal + (1 - tN) * wideVal;
-    }
-    return out;
-  });
+function fillFromTray(ch: Float32Array, tw: TrayWeights, nx: number, ny: number, fallback: number): Float32Array {
+  const m = nx * ny;
+  if (fillScratch.length < 3 * m) fillScratch = new Float32Array(3 * m);
+  const weighted = fillScratch.subarray(0, m), vN = fillScratch.subarray(m, 2 * m), vW = fillScratch.subarray(2 * m, 3 * m);
+  const { weight, narrow: wN, wide: wW } = tw;
+  for (let c = 0; c < m; c++) weighted[c] = ch[c]! * weight[c]!;
+  blurGrid(weighted, nx, ny, NARROW, vN);
+  wideBlurGrid(weighted, nx, ny, vW);
+  const out = new Float32Array(m);
+  const wideFloor = 1e-3 * WIDE_TOTAL, narrowScale = 0.25 * NARROW_NORM;
+  for (let c = 0; c < m; c++) {
+    // Blend: trust the narrow estimate in proportion to how much tray it saw.
+    const tN = Math.min(1, wN[c]! / narrowScale);
+    const wideVal = wW[c]! > wideFloor ? vW[c]! / wW[c]! : fallback;
+    const narrowVal = wN[c]! > 1e-6 ? vN[c]! / wN[c]! : wideVal;
+    out[c] = tN * narrowVal + (1 - tN) * wideVal;
+  }
+  return out;
 }
+
+/** The blurred tray weights of each estimated background, for `trayLevel` (same cells, same weights). */
+const weightsOf = new WeakMap<Background, TrayWeights>();
 
 export function estimateBackground(lab: LabPlanes, options: BackgroundOptions = {}): Background {
   const { width, height } = lab;
@@ -196,9 +315,9 @@ export function estimateBackground(lab: LabPlanes, options: BackgroundOptions = 
   const st = cellStats(lab, cell, nx, ny);
 
   // Round 1: against the whole frame.
-  const ref = [median(st.L), median(st.a), median(st.b)];
+  const ref = [median(st.L), median(st.a), median(st.b)] as const;
   const dist = new Float32Array(m);
-  for (let c = 0; c < m; c++) dist[c] = Math.hypot(st.L[c]! - ref[0]!, st.a[c]! - ref[1]!, st.b[c]! - ref[2]!);
+  for (let c = 0; c < m; c++) dist[c] = Math.hypot(st.L[c]! - ref[0], st.a[c]! - ref[1], st.b[c]! - ref[2]);
   const mad = median(dist);
   const spreadMed = median(st.spread);
   const weight = new Float32Array(m);
@@ -209,18 +328,28 @@ export function estimateBackground(lab: LabPlanes, options: BackgroundOptions = 
   }
 
   // Round 2: against the neighbourhood, with the tray's local texture as the yardstick.
-  let [L, a, b] = fillFromTray([st.L, st.a, st.b], weight, nx, ny, ref);
-  const [noise] = fillFromTray([st.spread], weight, nx, ny, [spreadMed]);
+  const w1 = trayWeights(weight, nx, ny);
+  let L = fillFromTray(st.L, w1, nx, ny, ref[0]);
+  let a = fillFromTray(st.a, w1, nx, ny, ref[1]);
+  let b = fillFromTray(st.b, w1, nx, ny, ref[2]);
+  const noise = fillFromTray(st.spread, w1, nx, ny, spreadMed);
+  const weight2 = new Float32Array(m);
   for (let c = 0; c < m; c++) {
-    const d = Math.hypot(st.L[c]! - L![c]!, st.a[c]! - a![c]!, st.b[c]! - b![c]!);
-    const n = noise![c]!;
-    weight[c] = d > Math.max(2.5 * n, 6) || st.spread[c]! > 2.5 * n + 4 ? 0 : 1;
+    const d = Math.hypot(st.L[c]! - L[c]!, st.a[c]! - a[c]!, st.b[c]! - b[c]!);
+    const n = noise[c]!;
+    weight2[c] = d > Math.max(2.5 * n, 6) || st.spread[c]! > 2.5 * n + 4 ? 0 : 1;
   }
-  [L, a, b] = fillFromTray([st.L, st.a, st.b], weight, nx, ny, ref);
-  const [noiseL, noiseC] = fillFromTray([st.spreadL, st.spreadC], weight, nx, ny, [median(st.spreadL), median(st.spreadC)]);
+  const w2 = trayWeights(weight2, nx, ny);
+  L = fillFromTray(st.L, w2, nx, ny, ref[0]);
+  a = fillFromTray(st.a, w2, nx, ny, ref[1]);
+  b = fillFromTray(st.b, w2, nx, ny, ref[2]);
+  const noiseL = fillFromTray(st.spreadL, w2, nx, ny, median(st.spreadL));
+  const noiseC = fillFromTray(st.spreadC, w2, nx, ny, median(st.spreadC));
   const foreign = new Uint8Array(m);
-  for (let c = 0; c < m; c++) foreign[c] = weight[c] ? 0 : 1;
-  return { cell, nx, ny, L: L!, a: a!, b: b!, noiseL: noiseL!, noiseC: noiseC!, foreign };
+  for (let c = 0; c < m; c++) foreign[c] = weight2[c] ? 0 : 1;
+  const bg: Background = { cell, nx, ny, L, a, b, noiseL, noiseC, foreign };
+  weightsOf.set(bg, w2);
+  return bg;
 }
 
 /**
@@ -229,19 +358,27 @@ export function estimateBackground(lab: LabPlanes, options: BackgroundOptions = 
  */
 export function trayLevel(plane: Float32Array, width: number, height: number, bg: Background): Float32Array {
   const { cell, nx, ny } = bg;
-  const sum = new Float32Array(nx * ny), cnt = new Float32Array(nx * ny);
+  const m = nx * ny;
+  const sum = new Float32Array(m), cnt = new Float32Array(m);
   for (let y = 0; y < height; y++) {
     const row = ((y / cell) | 0) * nx;
-    for (let x = 0; x < width; x++) {
-      const c = row + ((x / cell) | 0);
-      sum[c]! += plane[y * width + x]!;
-      cnt[c]! += 1;
+    const base = y * width;
+    for (let i = 0; i < nx; i++) {
+      const c = row + i;
+      const x0 = i * cell, x1 = Math.min(width, x0 + cell);
+      // A float32 running sum, as when adding into the Float32Array pixel by pixel.
+      let s = sum[c]!;
+      for (let k = base + x0, end = base + x1; k < end; k++) s = Math.fround(s + plane[k]!);
+      sum[c] = s;
+      cnt[c]! += x1 - x0;
     }
   }
-  const weight = new Float32Array(nx * ny);
-  for (let c = 0; c < nx * ny; c++) {
-    sum[c] = sum[c]! / Math.max(1, cnt[c]!);
-    weight[c] = bg.foreign[c] ? 0 : 1;
+  for (let c = 0; c < m; c++) sum[c] = sum[c]! / Math.max(1, cnt[c]!);
+  let tw = weightsOf.get(bg);
+  if (!tw) {
+    const weight = new Float32Array(m);
+    for (let c = 0; c < m; c++) weight[c] = bg.foreign[c] ? 0 : 1;
+    tw = trayWeights(weight, nx, ny);
   }
-  return fillFromTray([sum], weight, nx, ny, [median(sum)])[0]!;
+  return fillFromTray(sum, tw, nx, ny, median(sum));
 }

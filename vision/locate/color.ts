@@ -18,6 +18,9 @@ import type { Box, RgbImage } from '../types.js';
 
 export type Lab = [number, number, number];
 
+/** Whether typed arrays are little-endian here (the radix sort below reads doubles as two words). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** Per-channel gains in linear light that make the frame's light neutral. */
 export type WhiteGains = [number, number, number];
 
@@ -44,24 +47,80 @@ export function estimateLight(image: RgbImage): { logRG: number; logBG: number; 
   const stepPx = Math.max(1, Math.floor(Math.sqrt((width * height) / 40000)));
   const lin = SRGB_TO_LINEAR;
   const eps = 1e-3;
-  const samples: { y: number; rg: number; bg: number }[] = [];
+  // Every sample's luminance first; chromaticity (two logarithms) only for the brightest fifth.
+  const cap = Math.ceil(height / stepPx) * Math.ceil(width / stepPx);
+  const lum = new Float64Array(cap);
+  const at = new Int32Array(cap);
+  let count = 0;
   for (let y = 0; y < height; y += stepPx) {
     for (let x = 0; x < width; x += stepPx) {
       const p = (y * width + x) * 3;
       if (data[p]! >= 250 || data[p + 1]! >= 250 || data[p + 2]! >= 250) continue;
-      const r = lin[data[p]!]!, g = lin[data[p + 1]!]!, b = lin[data[p + 2]!]!;
-      samples.push({ y: 0.2126 * r + 0.7152 * g + 0.0722 * b, rg: Math.log((r + eps) / (g + eps)), bg: Math.log((b + eps) / (g + eps)) });
+      lum[count] = 0.2126 * lin[data[p]!]! + 0.7152 * lin[data[p + 1]!]! + 0.0722 * lin[data[p + 2]!]!;
+      at[count++] = p;
     }
   }
-  if (samples.length === 0) return { logRG: 0, logBG: 0, brightY: 1 };
-  samples.sort((p, q) => q.y - p.y);
-  const bright = samples.slice(0, Math.max(1, Math.ceil(samples.length * 0.2)));
-  const brightY = bright.slice(0, Math.max(1, Math.ceil(bright.length / 10))).reduce((s, v) => s + v.y, 0) / Math.max(1, Math.ceil(bright.length / 10));
+  if (count === 0) return { logRG: 0, logBG: 0, brightY: 1 };
+  // The brightest fifth in the order a stable sort by luminance (brightest first) gives: find the
+  // cut by selection, then order only those.
+  const k = Math.max(1, Math.ceil(count * 0.2));
+  const values = lum.slice(0, count);
+  select(values, count, count - k);
+  const cut = values[count - k]!;
+  let above = 0;
+  for (let i = 0; i < count; i++) if (lum[i]! > cut) above++;
+  let chosen = new Int32Array(k);
+  let nb = 0, ties = k - above;
+  for (let i = 0; i < count; i++) {
+    const v = lum[i]!;
+    if (v > cut) chosen[nb++] = i;
+    else if (v === cut && ties > 0) (chosen[nb++] = i), ties--;
+  }
+  // Brightest first, ties in sample order: a stable radix sort of the luminances' bit patterns
+  // (for non-negative doubles they order as the values do), a byte at a time, complemented.
+  const bits = new Uint32Array(lum.buffer, lum.byteOffset, 2 * count);
+  const low = LITTLE_ENDIAN ? 0 : 1;
+  let from = chosen, to = new Int32Array(nb);
+  const counts = new Int32Array(257);
+  for (let pass = 0; pass < 8; pass++) {
+    const word = pass < 4 ? low : 1 - low, shift = (pass & 3) * 8;
+    counts.fill(0);
+    for (let s = 0; s < nb; s++) counts[256 - ((bits[2 * from[s]! + word]! >>> shift) & 255)]!++;
+    let same = false;
+    for (let d = 1; d <= 256; d++) if (counts[d] === nb) same = true;
+    if (same) continue; // every key has this byte: the pass would change nothing
+    for (let d = 1; d <= 256; d++) counts[d]! += counts[d - 1]!;
+    for (let s = 0; s < nb; s++) {
+      const i = from[s]!;
+      to[counts[255 - ((bits[2 * i + word]! >>> shift) & 255)]!++] = i;
+    }
+    const t = from;
+    from = to;
+    to = t;
+  }
+  chosen = from;
+  const brightLum = new Float64Array(nb), brightRG = new Float64Array(nb), brightBG = new Float64Array(nb);
+  for (let s = 0; s < nb; s++) {
+    const i = chosen[s]!, p = at[i]!;
+    const r = lin[data[p]!]!, g = lin[data[p + 1]!]!, b = lin[data[p + 2]!]!;
+    brightLum[s] = lum[i]!;
+    brightRG[s] = Math.log((r + eps) / (g + eps));
+    brightBG[s] = Math.log((b + eps) / (g + eps));
+  }
+  const top = Math.max(1, Math.ceil(nb / 10));
+  let topSum = 0;
+  for (let s = 0; s < top; s++) topSum += brightLum[s]!;
+  const brightY = topSum / top;
   // Chromaticity histogram over ±0.8 in 0.05 bins, smoothed 3×3, weighted towards neutral.
-  const BINS = 33, SPAN = 0.8, bin = (v: number) => Math.round(((v + SPAN) / (2 * SPAN)) * (BINS - 1));
+  const BINS = 33, SPAN = 0.8;
+  const binRG = new Int32Array(nb), binBG = new Int32Array(nb);
+  for (let s = 0; s < nb; s++) {
+    binRG[s] = Math.round(((brightRG[s]! + SPAN) / (2 * SPAN)) * (BINS - 1));
+    binBG[s] = Math.round(((brightBG[s]! + SPAN) / (2 * SPAN)) * (BINS - 1));
+  }
   const hist = new Float32Array(BINS * BINS);
-  for (const s of bright) {
-    const i = bin(s.rg), j = bin(s.bg);
+  for (let s = 0; s < nb; s++) {
+    const i = binRG[s]!, j = binBG[s]!;
     if (i >= 0 && j >= 0 && i < BINS && j < BINS) hist[j * BINS + i]! += 1;
   }
   let best = -1, bestI = (BINS - 1) / 2, bestJ = (BINS - 1) / 2;
@@ -75,12 +134,37 @@ export function estimateLight(image: RgbImage): { logRG: number; logBG: number; 
     }
   }
   if (best <= 0) return { logRG: 0, logBG: 0, brightY };
-  // Refine: the mean of the samples in the winning 3×3 bins.
+  // Refine: the mean of the samples in the winning 3×3 bins (summed brightest first).
   let rg = 0, bg = 0, n = 0;
-  for (const s of bright) {
-    if (Math.abs(bin(s.rg) - bestI) <= 1 && Math.abs(bin(s.bg) - bestJ) <= 1) (rg += s.rg), (bg += s.bg), n++;
+  for (let s = 0; s < nb; s++) {
+    if (Math.abs(binRG[s]! - bestI) <= 1 && Math.abs(binBG[s]! - bestJ) <= 1) (rg += brightRG[s]!), (bg += brightBG[s]!), n++;
   }
   return { logRG: rg / n, logBG: bg / n, brightY };
+}
+
+/** Rearranges v[0..n) so that v[k] is the k-th smallest, smaller ones before it (Hoare's selection). */
+function select(v: Float64Array, n: number, k: number): void {
+  let lo = 0, hi = n - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1;
+    const a = v[lo]!, b = v[mid]!, c = v[hi]!;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (v[i]! < pivot) i++;
+      while (v[j]! > pivot) j--;
+      if (i <= j) {
+        const t = v[i]!;
+        v[i] = v[j]!;
+        v[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
 }
 
 /** Gains that neutralise the estimated light: fully along warm–cold, a third along green–magenta. */
@@ -94,23 +178,67 @@ export function whiteGains(image: RgbImage): WhiteGains {
   return [Math.exp(-(warm + green)) * exposure, exposure, Math.exp(-(-warm + green)) * exposure];
 }
 
-const gainCache = new WeakMap<RgbImage, WhiteGains>();
+/** Per image: its white gains and, per channel, each byte's white-balanced byte. */
+interface Balance {
+  gains: WhiteGains;
+  r: Uint8Array;
+  g: Uint8Array;
+  b: Uint8Array;
+}
 
-function gainsFor(image: RgbImage): WhiteGains {
-  let g = gainCache.get(image);
-  if (!g) {
-    g = whiteGains(image);
-    gainCache.set(image, g);
+const balanceCache = new WeakMap<RgbImage, Balance>();
+
+function balanceFor(image: RgbImage): Balance {
+  let bal = balanceCache.get(image);
+  if (!bal) {
+    const gains = whiteGains(image);
+    // The byte after balance depends on the byte alone: 256 look-ups per channel instead of a
+    // multiply and a rounding per sample.
+    const table = (gain: number) => Uint8Array.from(SRGB_TO_LINEAR, (v) => LINEAR_TO_SRGB_BYTE[Math.min(1024, Math.round(v * gain * 1024))]!);
+    bal = { gains, r: table(gains[0]), g: table(gains[1]), b: table(gains[2]) };
+    balanceCache.set(image, bal);
   }
-  return g;
+  return bal;
 }
 
-/** Lab of one pixel after white balance. */
-function balancedLab(data: Uint8Array, p: number, gains: WhiteGains): Lab {
-  const lin = SRGB_TO_LINEAR;
-  const to = (v: number) => LINEAR_TO_SRGB_BYTE[Math.min(1024, Math.round(v * 1024))]!;
-  return rgbToLab(to(lin[data[p]!]! * gains[0]), to(lin[data[p + 1]!]! * gains[1]), to(lin[data[p + 2]!]! * gains[2]));
+function labF(t: number): number {
+  return t > 216 / 24389 ? Math.cbrt(t) : (841 / 108) * t + 4 / 29;
 }
+
+/**
+ * Lab of one pixel after white balance, written at `out[at..at+2]`: `rgbToLab` of the balanced
+ * bytes, the same formula (so the same numbers) without a fresh array per sample.
+ */
+function balancedLabInto(data: Uint8Array, p: number, bal: Balance, out: Float64Array, at: number): void {
+  const r = bal.r[data[p]!]!, g = bal.g[data[p + 1]!]!, b = bal.b[data[p + 2]!]!;
+  // A die's pixels repeat the same few colours: remember recent conversions (a pure function of
+  // the three bytes, so the cache changes no result).
+  const key = (r << 16) | (g << 8) | b;
+  const slot = Math.imul(key, 0x9e3779b1) >>> 20;
+  if (labCacheKey[slot] === key) {
+    out[at] = labCacheVal[3 * slot]!;
+    out[at + 1] = labCacheVal[3 * slot + 1]!;
+    out[at + 2] = labCacheVal[3 * slot + 2]!;
+    return;
+  }
+  const R = SRGB_TO_LINEAR[r]!, G = SRGB_TO_LINEAR[g]!, B = SRGB_TO_LINEAR[b]!;
+  const X = (0.4124 * R + 0.3576 * G + 0.1805 * B) / 0.95047;
+  const Y = 0.2126 * R + 0.7152 * G + 0.0722 * B;
+  const Z = (0.0193 * R + 0.1192 * G + 0.9505 * B) / 1.08883;
+  const fx = labF(X), fy = labF(Y), fz = labF(Z);
+  const L = 116 * fy - 16, A = 500 * (fx - fy), Bb = 200 * (fy - fz);
+  labCacheKey[slot] = key;
+  labCacheVal[3 * slot] = L;
+  labCacheVal[3 * slot + 1] = A;
+  labCacheVal[3 * slot + 2] = Bb;
+  out[at] = L;
+  out[at + 1] = A;
+  out[at + 2] = Bb;
+}
+
+const LAB_CACHE = 4096; // slots: the top 12 bits of a 32-bit hash
+const labCacheKey = new Int32Array(LAB_CACHE).fill(-1);
+const labCacheVal = new Float64Array(3 * LAB_CACHE);
 
 /** Colour distance for naming: CIE76 with lightness at half weight. */
 export function namingDistance(p: Lab, q: Lab): number {
@@ -125,109 +253,272 @@ function checkPalette(palette: string[]): void {
   }
 }
 
+/** The palette's colours in Lab, converted once per name. */
+const paletteLab = new Map<string, Lab>();
+
 /** The nearest palette name to a (white-balanced) Lab colour. */
 export function nearestColor(lab: Lab, palette: string[]): string {
   checkPalette(palette);
   let best = palette[0]!, bestD = Infinity;
   for (const name of palette) {
-    const [r, g, b] = DIE_COLORS[name]!;
-    const d = namingDistance(lab, rgbToLab(r, g, b));
+    let q = paletteLab.get(name);
+    if (!q) {
+      const [r, g, b] = DIE_COLORS[name]!;
+      q = rgbToLab(r, g, b);
+      paletteLab.set(name, q);
+    }
+    const d = namingDistance(lab, q);
     if (d < bestD) (bestD = d), (best = name);
   }
   return best;
 }
 
+/** Samples as flat Lab triples (scratch between calls; dieColor never nests). */
+let sampleLab = new Float64Array(0);
+let sampleWeight = new Float64Array(0);
+let sampleAssign = new Int32Array(0);
+let sampleOrder = new Int32Array(0);
+let sampleValues = new Float64Array(0);
+
+function growSamples(n: number): void {
+  if (sampleWeight.length >= n) return;
+  const size = Math.max(n, 2 * sampleWeight.length, 2048);
+  const lab = new Float64Array(3 * size);
+  lab.set(sampleLab);
+  sampleLab = lab;
+  const w = new Float64Array(size);
+  w.set(sampleWeight);
+  sampleWeight = w;
+  sampleAssign = new Int32Array(size);
+  sampleOrder = new Int32Array(size);
+  sampleValues = new Float64Array(size);
+}
+
+/**
+ * Rearranges order[from..n) (sample indices, none of them before any of order[0..from) by
+ * lightness) so that order[k] is the k-th sample by lightness, ties in sample order (the one a
+ * stable sort by lightness puts at k), by Hoare's selection.
+ */
+function selectByLightness(order: Int32Array, lab: Float64Array, from: number, n: number, k: number): void {
+  let lo = from, hi = n - 1;
+  while (hi > lo) {
+    // Median of three (by lightness, then index) as the pivot.
+    const mid = (lo + hi) >> 1;
+    let a = order[lo]!, b = order[mid]!, c = order[hi]!, t: number;
+    if (lab[3 * b]! < lab[3 * a]! || (lab[3 * b] === lab[3 * a] && b < a)) (t = a), (a = b), (b = t);
+    if (lab[3 * c]! < lab[3 * b]! || (lab[3 * c] === lab[3 * b] && c < b)) (t = b), (b = c), (c = t);
+    if (lab[3 * b]! < lab[3 * a]! || (lab[3 * b] === lab[3 * a] && b < a)) (t = a), (a = b), (b = t);
+    const pivot = b, pv = lab[3 * pivot]!;
+    let i = lo, j = hi;
+    while (i <= j) {
+      for (;;) {
+        const q = order[i]!, v = lab[3 * q]!;
+        if (v < pv || (v === pv && q < pivot)) i++;
+        else break;
+      }
+      for (;;) {
+        const q = order[j]!, v = lab[3 * q]!;
+        if (pv < v || (v === pv && pivot < q)) j--;
+        else break;
+      }
+      if (i <= j) {
+        const s = order[i]!;
+        order[i] = order[j]!;
+        order[j] = s;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+/** The value at `at` (0..1) of channel `ch` over the members, as sorting them ascending would give. */
+function channelQuantile(lab: Float64Array, members: Int32Array, count: number, ch: number, at: number): number {
+  const v = sampleValues;
+  for (let i = 0; i < count; i++) v[i] = lab[3 * members[i]! + ch]!;
+  const k = Math.min(count - 1, Math.floor(at * count));
+  select(v, count, k);
+  return v[k]!;
+}
+
 interface Cluster {
   centre: Lab;
   weight: number;
-  members: number[];
+  /** Indices of the samples in this cluster, in sample order. */
+  members: Int32Array;
+}
+
+/**
+ * One round of 3-means: assign each sample to its nearest centre (first on ties), then move each
+ * centre to its samples' weighted mean (a centre with none stays). False when no assignment
+ * changed (and `force` is off): the centres are then already where they would go.
+ */
+function kmeansRound3(lab: Float64Array, weights: Float64Array, n: number, cen: Float64Array, assign: Int32Array, force: boolean): boolean {
+  const a0 = cen[0]!, a1 = cen[1]!, a2 = cen[2]!, b0 = cen[3]!, b1 = cen[4]!, b2 = cen[5]!, c0 = cen[6]!, c1 = cen[7]!, c2 = cen[8]!;
+  let changed = force;
+  let sa0 = 0, sa1 = 0, sa2 = 0, sa3 = 0, sb0 = 0, sb1 = 0, sb2 = 0, sb3 = 0, sc0 = 0, sc1 = 0, sc2 = 0, sc3 = 0;
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const p0 = lab[j]!, p1 = lab[j + 1]!, p2 = lab[j + 2]!;
+    let e0 = p0 - a0, e1 = p1 - a1, e2 = p2 - a2;
+    const da = e0 * e0 + e1 * e1 + e2 * e2;
+    e0 = p0 - b0;
+    e1 = p1 - b1;
+    e2 = p2 - b2;
+    const db = e0 * e0 + e1 * e1 + e2 * e2;
+    e0 = p0 - c0;
+    e1 = p1 - c1;
+    e2 = p2 - c2;
+    const dc = e0 * e0 + e1 * e1 + e2 * e2;
+    let best = 0, bestD = Infinity;
+    if (da < bestD) (bestD = da), (best = 0);
+    if (db < bestD) (bestD = db), (best = 1);
+    if (dc < bestD) (bestD = dc), (best = 2);
+    if (assign[i] !== best) (assign[i] = best), (changed = true);
+    const w = weights[i]!;
+    if (best === 0) (sa0 += p0 * w), (sa1 += p1 * w), (sa2 += p2 * w), (sa3 += w);
+    else if (best === 1) (sb0 += p0 * w), (sb1 += p1 * w), (sb2 += p2 * w), (sb3 += w);
+    else (sc0 += p0 * w), (sc1 += p1 * w), (sc2 += p2 * w), (sc3 += w);
+  }
+  if (!changed) return false;
+  if (sa3 > 0) (cen[0] = sa0 / sa3), (cen[1] = sa1 / sa3), (cen[2] = sa2 / sa3);
+  if (sb3 > 0) (cen[3] = sb0 / sb3), (cen[4] = sb1 / sb3), (cen[5] = sb2 / sb3);
+  if (sc3 > 0) (cen[6] = sc0 / sc3), (cen[7] = sc1 / sc3), (cen[8] = sc2 / sc3);
+  return true;
 }
 
 /** A few rounds of weighted k-means in Lab, seeded at lightness quantiles. */
-function clusterColours(colours: Lab[], weights: number[], k: number): Cluster[] {
-  const order = colours.map((_, i) => i).sort((i, j) => colours[i]![0] - colours[j]![0]);
-  let centres: Lab[] = Array.from({ length: k }, (_, c) => colours[order[Math.floor(((c + 0.5) / k) * order.length)]!]!.slice() as Lab);
-  const assign = new Int32Array(colours.length);
+function clusterColours(lab: Float64Array, weights: Float64Array, n: number, k: number): Cluster[] {
+  // Seeds: the samples at the lightness quantiles, ties in sample order (as a stable sort by L).
+  const order = sampleOrder;
+  for (let i = 0; i < n; i++) order[i] = i;
+  // Each selection leaves the samples before its rank no lighter and those after no darker, so
+  // the next rank up is looked for only above it.
+  let centres: Lab[] = [];
+  let floor = 0;
+  for (let c = 0; c < k; c++) {
+    const at = Math.floor(((c + 0.5) / k) * n);
+    selectByLightness(order, lab, floor, n, at);
+    floor = at + 1;
+    const i = order[at]!;
+    centres.push([lab[3 * i]!, lab[3 * i + 1]!, lab[3 * i + 2]!]);
+  }
+  const assign = sampleAssign;
+  // Centres as a flat array (k ≤ 3), the sums likewise: the same arithmetic as with arrays of triples.
+  const cen = new Float64Array(3 * k), sums = new Float64Array(4 * k);
+  for (let c = 0; c < k; c++) (cen[3 * c] = centres[c]![0]), (cen[3 * c + 1] = centres[c]![1]), (cen[3 * c + 2] = centres[c]![2]);
   for (let round = 0; round < 8; round++) {
-    for (let i = 0; i < colours.length; i++) {
+    if (k === 3) {
+      // The usual case, unrolled: the same comparisons and sums, kept in locals.
+      if (!kmeansRound3(lab, weights, n, cen, assign, round === 0)) break;
+      continue;
+    }
+    let changed = round === 0;
+    for (let i = 0; i < n; i++) {
       let best = 0, bestD = Infinity;
+      const p0 = lab[3 * i]!, p1 = lab[3 * i + 1]!, p2 = lab[3 * i + 2]!;
       for (let c = 0; c < k; c++) {
-        const q = centres[c]!, p = colours[i]!;
-        const d = (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 + (p[2] - q[2]) ** 2;
+        const d0 = p0 - cen[3 * c]!, d1 = p1 - cen[3 * c + 1]!, d2 = p2 - cen[3 * c + 2]!;
+        const d = d0 * d0 + d1 * d1 + d2 * d2;
         if (d < bestD) (bestD = d), (best = c);
       }
-      assign[i] = best;
+      if (assign[i] !== best) (assign[i] = best), (changed = true);
     }
-    const sums = Array.from({ length: k }, () => [0, 0, 0, 0]);
-    for (let i = 0; i < colours.length; i++) {
-      const s = sums[assign[i]!]!, p = colours[i]!, w = weights[i]!;
-      s[0]! += p[0] * w;
-      s[1]! += p[1] * w;
-      s[2]! += p[2] * w;
-      s[3]! += w;
+    // Same assignment as last round: the centres would come out the same, and so would every
+    // later round.
+    if (!changed) break;
+    sums.fill(0);
+    for (let i = 0; i < n; i++) {
+      const s = 4 * assign[i]!, w = weights[i]!;
+      sums[s]! += lab[3 * i]! * w;
+      sums[s + 1]! += lab[3 * i + 1]! * w;
+      sums[s + 2]! += lab[3 * i + 2]! * w;
+      sums[s + 3]! += w;
     }
-    centres = sums.map((s, c) => (s[3]! > 0 ? [s[0]! / s[3]!, s[1]! / s[3]!, s[2]! / s[3]!] : centres[c]!) as Lab);
+    for (let c = 0; c < k; c++) {
+      const w = sums[4 * c + 3]!;
+      if (w > 0) for (let d = 0; d < 3; d++) cen[3 * c + d] = sums[4 * c + d]! / w;
+    }
   }
-  const clusters: Cluster[] = centres.map((centre) => ({ centre, weight: 0, members: [] }));
-  for (let i = 0; i < colours.length; i++) {
-    const c = clusters[assign[i]!]!;
-    c.weight += weights[i]!;
-    c.members.push(i);
+  centres = Array.from({ length: k }, (_, c): Lab => [cen[3 * c]!, cen[3 * c + 1]!, cen[3 * c + 2]!]);
+  const sizes = new Int32Array(k);
+  const weightOf = new Float64Array(k);
+  for (let i = 0; i < n; i++) {
+    sizes[assign[i]!]!++;
+    weightOf[assign[i]!]! += weights[i]!;
+  }
+  const clusters: Cluster[] = centres.map((centre, c) => ({ centre, weight: weightOf[c]!, members: new Int32Array(sizes[c]!) }));
+  const fill = new Int32Array(k);
+  for (let i = 0; i < n; i++) {
+    const c = assign[i]!;
+    clusters[c]!.members[fill[c]!++] = i;
   }
   return clusters.filter((c) => c.members.length > 0);
-}
-
-/** Per-channel quantiles of a cluster's colours (0.5 = median). */
-function quantileLab(colours: Lab[], members: number[], qL = 0.5): Lab {
-  const q = (k: 0 | 1 | 2, at: number) => {
-    const v = members.map((i) => colours[i]![k]).sort((a, b) => a - b);
-    return v[Math.min(v.length - 1, Math.floor(at * v.length))]!;
-  };
-  return [q(0, qL), q(1, 0.5), q(2, 0.5)];
-}
-
-function medianLab(colours: Lab[], members: number[]): Lab {
-  return quantileLab(colours, members);
 }
 
 /** The die body's white-balanced Lab colour (see the module comment). */
 export function bodyColour(image: RgbImage, box: Box): Lab {
   const { width, height, data } = image;
-  const gains = gainsFor(image);
+  const bal = balanceFor(image);
   const [bx0, by0, bx1, by1] = box;
   const bw = bx1 - bx0, bh = by1 - by0;
   const cx = (bx0 + bx1) / 2, cy = (by0 + by1) / 2;
   // About 1500 samples whatever the die's size.
   const stride = Math.max(1, Math.floor(Math.sqrt((bw * bh) / 1500)));
-  const colours: Lab[] = [];
-  const weights: number[] = [];
-  for (let y = Math.max(0, Math.floor(by0)); y < Math.min(height, Math.ceil(by1)); y += stride) {
-    for (let x = Math.max(0, Math.floor(bx0)); x < Math.min(width, Math.ceil(bx1)); x += stride) {
+  const xa = Math.max(0, Math.floor(bx0)), xb = Math.min(width, Math.ceil(bx1));
+  const ya = Math.max(0, Math.floor(by0)), yb = Math.min(height, Math.ceil(by1));
+  growSamples(Math.ceil((xb - xa) / stride) * Math.ceil((yb - ya) / stride) + 1);
+  const lab = sampleLab, weights = sampleWeight;
+  // Each sample's place in the ellipse's units, per column and per row (the same quotients as
+  // per sample).
+  const us = new Float64Array(Math.max(0, Math.ceil((xb - xa) / stride)));
+  for (let x = xa, j = 0; x < xb; x += stride, j++) us[j] = (x + 0.5 - cx) / (bw / 2);
+  let n = 0;
+  for (let y = ya; y < yb; y += stride) {
+    const v = (y + 0.5 - cy) / (bh / 2);
+    const vv = v * v;
+    for (let x = xa, j = 0; x < xb; x += stride, j++) {
       // Inside the inscribed ellipse, fading towards its rim: a rotated die's box corners are tray.
-      const r = Math.hypot((x + 0.5 - cx) / (bw / 2), (y + 0.5 - cy) / (bh / 2));
-      if (r > 0.95) continue;
-      colours.push(balancedLab(data, (y * width + x) * 3, gains));
-      weights.push(r < 0.6 ? 1 : (0.95 - r) / 0.35);
+      // Math.hypot only where it decides something: well inside r < 0.6 or outside r > 0.95, the
+      // squared radius says so alike.
+      const u = us[j]!;
+      const q = u * u + vv;
+      if (q > 0.9025 * (1 + 1e-9)) continue;
+      let weight = 1;
+      if (q > 0.36 * (1 - 1e-9)) {
+        const r = Math.hypot(u, v);
+        if (r > 0.95) continue;
+        weight = r < 0.6 ? 1 : (0.95 - r) / 0.35;
+      }
+      balancedLabInto(data, (y * width + x) * 3, bal, lab, 3 * n);
+      weights[n++] = weight;
     }
   }
-  if (colours.length === 0) {
+  if (n === 0) {
     const x = Math.min(width - 1, Math.max(0, Math.floor(cx))), y = Math.min(height - 1, Math.max(0, Math.floor(cy)));
-    return balancedLab(data, (y * width + x) * 3, gains);
+    const one = new Float64Array(3);
+    balancedLabInto(data, (y * width + x) * 3, bal, one, 0);
+    return [one[0]!, one[1]!, one[2]!];
   }
   // The tray: a ring just outside the box.
   const ring: Lab[] = [];
   const m = Math.max(2, 0.12 * Math.max(bw, bh));
   const ringStep = Math.max(1, Math.floor((2 * (bw + bh)) / 64));
+  const px = new Float64Array(3);
   const ringPoint = (x: number, y: number) => {
     const xi = Math.floor(x), yi = Math.floor(y);
-    if (xi >= 0 && yi >= 0 && xi < width && yi < height) ring.push(balancedLab(data, (yi * width + xi) * 3, gains));
+    if (xi >= 0 && yi >= 0 && xi < width && yi < height) {
+      balancedLabInto(data, (yi * width + xi) * 3, bal, px, 0);
+      ring.push([px[0]!, px[1]!, px[2]!]);
+    }
   };
   for (let x = bx0 - m; x <= bx1 + m; x += ringStep) ringPoint(x, by0 - m), ringPoint(x, by1 + m);
   for (let y = by0 - m; y <= by1 + m; y += ringStep) ringPoint(bx0 - m, y), ringPoint(bx1 + m, y);
-  const tray = ring.length ? medianLab(ring, ring.map((_, i) => i)) : null;
+  const tray = ring.length ? medianLab(ring) : null;
 
-  const clusters = clusterColours(colours, weights, Math.min(3, colours.length));
-  const total = clusters.reduce((s, c) => s + c.weight, 0);
+  const clusters = clusterColours(lab, weights, n, Math.min(3, n));
   // The largest cluster is the body, unless it matches the tray and another cluster nearly as big
   // does not (then the largest is tray showing around a rotated die). Pips and glare are small.
   const bySize = clusters.slice().sort((p, q) => q.weight - p.weight);
@@ -238,7 +529,22 @@ export function bodyColour(image: RgbImage, box: Box): Lab {
     if (other && other.weight >= 0.5 * body.weight) body = other;
   }
   // Lightness from the lit part of the body: side faces and shade would make white read grey.
-  return quantileLab(colours, body.members, 0.7);
+  const count = body.members.length;
+  return [channelQuantile(lab, body.members, count, 0, 0.7), channelQuantile(lab, body.members, count, 1, 0.5), channelQuantile(lab, body.members, count, 2, 0.5)];
+}
+
+/** Per-channel medians (the upper one of an even count) of a few colours (the tray ring). */
+function medianLab(colours: Lab[]): Lab {
+  const n = colours.length;
+  const v = new Float64Array(n);
+  const out: Lab = [0, 0, 0];
+  const k = Math.min(n - 1, Math.floor(0.5 * n));
+  for (let ch = 0; ch < 3; ch++) {
+    for (let i = 0; i < n; i++) v[i] = colours[i]![ch]!;
+    select(v, n, k);
+    out[ch] = v[k]!;
+  }
+  return out;
 }
 
 /** The die body's colour as the nearest name in `palette` (names from DIE_COLORS). */

@@ -1,7 +1,11 @@
 /**
  * Connected regions of a mask (8-connected), with the measurements the locator filters on.
+ *
+ * Labelled by runs: each row's runs of set pixels join the runs of the row above that they touch
+ * (diagonals included); labels are numbered in raster order of each region's first pixel, as a
+ * pixel-by-pixel flood fill in raster order would number them.
  */
-import { scratchStack, type Mask } from './mask.js';
+import type { Mask } from './mask.js';
 
 export interface Region {
   /** Label in `labels` (1-based). */
@@ -23,43 +27,88 @@ export interface Labelling {
   regions: Region[];
 }
 
+/** Run bookkeeping, kept between calls (never returned). */
+let rx0 = new Int32Array(0), rx1 = new Int32Array(0), ry = new Int32Array(0), parent = new Int32Array(0);
+
+function grow(n: number): void {
+  if (rx0.length >= n) return;
+  const size = Math.max(n, 2 * rx0.length, 1024);
+  const keep = (a: Int32Array) => {
+    const b = new Int32Array(size);
+    b.set(a);
+    return b;
+  };
+  rx0 = keep(rx0);
+  rx1 = keep(rx1);
+  ry = keep(ry);
+  parent = keep(parent);
+}
+
+function rootOf(i: number): number {
+  let r = i;
+  while (parent[r] !== r) r = parent[r]!;
+  while (parent[i] !== r) {
+    const next = parent[i]!;
+    parent[i] = r;
+    i = next;
+  }
+  return r;
+}
+
 export function labelRegions(mask: Mask): Labelling {
   const { width, height, data } = mask;
   const labels = new Int32Array(width * height);
-  const stack = scratchStack(width * height);
-  const regions: Region[] = [];
-  for (let start = 0; start < data.length; start++) {
-    if (!data[start] || labels[start]) continue;
-    const label = regions.length + 1;
-    const r: Region = { label, area: 0, x0: width, y0: height, x1: 0, y1: 0, touchesBorder: false };
-    let top = 0;
-    stack[top++] = start;
-    labels[start] = label;
-    while (top > 0) {
-      const p = stack[--top]!;
-      const x = p % width;
-      const y = (p - x) / width;
-      r.area++;
-      if (x < r.x0) r.x0 = x;
-      if (x + 1 > r.x1) r.x1 = x + 1;
-      if (y < r.y0) r.y0 = y;
-      if (y + 1 > r.y1) r.y1 = y + 1;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= width) continue;
-          const q = yy * width + xx;
-          if (data[q] && !labels[q]) {
-            labels[q] = label;
-            stack[top++] = q;
-          }
-        }
+  let count = 0;
+  let prevStart = 0, prevEnd = 0;
+  for (let y = 0; y < height; y++) {
+    const r = y * width;
+    const rowStart = count;
+    let k = prevStart;
+    let x = 0;
+    while (x < width) {
+      while (x < width && !data[r + x]) x++;
+      if (x >= width) break;
+      const x0 = x;
+      while (x < width && data[r + x]) x++;
+      if (count >= rx0.length) grow(count + 1);
+      const id = count++;
+      rx0[id] = x0;
+      rx1[id] = x;
+      ry[id] = y;
+      parent[id] = id;
+      // Runs above touching this one, diagonals included: columns x0-1 .. x.
+      while (k < prevEnd && rx1[k]! < x0) k++;
+      for (let j = k; j < prevEnd && rx0[j]! <= x; j++) {
+        const a = rootOf(j), b = rootOf(id);
+        if (a === b) continue;
+        // The root is always the region's earliest run, so roots come in raster order.
+        if (a < b) parent[b] = a;
+        else parent[a] = b;
       }
     }
-    r.touchesBorder = r.x0 === 0 || r.y0 === 0 || r.x1 === width || r.y1 === height;
-    regions.push(r);
+    prevStart = rowStart;
+    prevEnd = count;
   }
+  const regions: Region[] = [];
+  // Runs are in raster order: a root is met before any other run of its region.
+  const labelOfRun = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const root = rootOf(i);
+    let label: number;
+    if (root === i) {
+      label = regions.length + 1;
+      regions.push({ label, area: 0, x0: width, y0: height, x1: 0, y1: 0, touchesBorder: false });
+    } else label = labelOfRun[root]!;
+    labelOfRun[i] = label;
+    const reg = regions[label - 1]!;
+    const x0 = rx0[i]!, x1 = rx1[i]!, y = ry[i]!;
+    reg.area += x1 - x0;
+    if (x0 < reg.x0) reg.x0 = x0;
+    if (x1 > reg.x1) reg.x1 = x1;
+    if (y < reg.y0) reg.y0 = y;
+    if (y + 1 > reg.y1) reg.y1 = y + 1;
+    labels.fill(label, y * width + x0, y * width + x1);
+  }
+  for (const reg of regions) reg.touchesBorder = reg.x0 === 0 || reg.y0 === 0 || reg.x1 === width || reg.y1 === height;
   return { width, height, labels, regions };
 }

@@ -8,14 +8,13 @@
  * segmentation missed. Why this split: docs/notes/vision-locate.md (measured on real frames and
  * rendered scenes: the detector alone, trained from renders, fails on real frames).
  */
-import { cropRect } from '../image/image.js';
 import type { Box, RgbImage } from '../types.js';
 import type { DieDetector } from './detector/index.js';
 import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
-import { edgeEvidence, trayEvidence } from './evidence.js';
+import { edgeEvidence, FineEvidence, trayEvidence } from './evidence.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
-import { dilate3, erode3, fillHoles, hysteresis, open3, union, type Mask } from './mask.js';
+import { dilate3, erode3, fillHoles, hysteresis, minus, open3, scratchStack, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
 import { regionShape, type RegionShape } from './shape.js';
 import { splitByDistance } from './split.js';
@@ -104,21 +103,57 @@ interface Piece {
   parts: Int32Array;
   id: number;
   shapeScore: number;
+  /** The piece's own extent in its window (pixel-edge) and its area, in coarse pixels. */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  area: number;
 }
 
-function measurePart(parts: Int32Array, w: number, id: number, limits: Limits): number {
-  let area = 0, x0 = w, y0 = Infinity, x1 = 0, y1 = 0;
-  for (let i = 0; i < parts.length; i++) {
-    if (parts[i] !== id) continue;
-    area++;
-    const x = i % w, y = (i - x) / w;
-    if (x < x0) x0 = x;
-    if (x + 1 > x1) x1 = x + 1;
-    if (y < y0) y0 = y;
-    if (y + 1 > y1) y1 = y + 1;
+/** Area and extent of each part 1..count of a window, in one pass. */
+interface PartStats {
+  area: Int32Array;
+  x0: Int32Array;
+  y0: Int32Array;
+  x1: Int32Array;
+  y1: Int32Array;
+}
+
+function partStats(parts: Int32Array, w: number, h: number, count: number): PartStats {
+  const s: PartStats = {
+    area: new Int32Array(count + 1),
+    x0: new Int32Array(count + 1).fill(w),
+    y0: new Int32Array(count + 1).fill(h),
+    x1: new Int32Array(count + 1),
+    y1: new Int32Array(count + 1),
+  };
+  for (let y = 0; y < h; y++) {
+    for (let x = 0, i = y * w; x < w; x++, i++) {
+      const id = parts[i]!;
+      if (id <= 0 || id > count) continue;
+      s.area[id]!++;
+      if (x < s.x0[id]!) s.x0[id] = x;
+      if (x + 1 > s.x1[id]!) s.x1[id] = x + 1;
+      if (y < s.y0[id]!) s.y0[id] = y;
+      if (y + 1 > s.y1[id]!) s.y1[id] = y + 1;
+    }
   }
-  if (area === 0) return 0;
-  return dieShapeScore(regionShape(parts, w, id, { x0, y0, x1, y1 }), area, limits);
+  return s;
+}
+
+/** The window's die-shaped parts (score > 0), with their measurements. */
+function shapedParts(parts: Int32Array, w: number, h: number, count: number, base: { ox: number; oy: number }, limits: Limits): Piece[] {
+  const s = partStats(parts, w, h, count);
+  const out: Piece[] = [];
+  for (let id = 1; id <= count; id++) {
+    const area = s.area[id]!;
+    if (area === 0) continue;
+    const box = { x0: s.x0[id]!, y0: s.y0[id]!, x1: s.x1[id]!, y1: s.y1[id]! };
+    const score = dieShapeScore(regionShape(parts, w, id, box), area, limits);
+    if (score > 0) out.push({ ox: base.ox, oy: base.oy, w, h, parts, id, shapeScore: score, ...box, area });
+  }
+  return out;
 }
 
 /**
@@ -127,32 +162,35 @@ function measurePart(parts: Int32Array, w: number, id: number, limits: Limits): 
  * cores big enough to be a die, and grow them back over the whole region, nearest core first.
  */
 function splitByEdges(inside: Uint8Array, w: number, h: number, edges: Float32Array, minCore: number): { parts: Int32Array; count: number } {
-  const core = new Uint8Array(w * h);
-  for (let i = 0; i < core.length; i++) core[i] = inside[i]! && edges[i]! < EDGE_CUT ? 1 : 0;
+  const n = w * h;
+  const core = new Uint8Array(n);
+  for (let i = 0; i < n; i++) core[i] = inside[i]! && edges[i]! < EDGE_CUT ? 1 : 0;
   const filled = erode3(fillHoles({ width: w, height: h, data: core }, minCore));
   const { labels, regions } = labelRegions(filled);
   const keep = new Int32Array(regions.length + 1);
   let count = 0;
   for (const r of regions) if (r.area >= minCore) keep[r.label] = ++count;
-  const parts = new Int32Array(w * h);
+  const parts = new Int32Array(n);
   if (count < 2) return { parts, count };
-  // Grow the cores back over the region, breadth first (each pixel joins the nearest core).
-  let frontier: number[] = [];
-  for (let i = 0; i < parts.length; i++) {
+  // Grow the cores back over the region, breadth first (each pixel joins the nearest core): one
+  // queue in order is the frontiers one after another.
+  const queue = scratchStack(n);
+  let head = 0, tail = 0;
+  for (let i = 0; i < n; i++) {
     const k = keep[labels[i]!]!;
-    if (k) (parts[i] = k), frontier.push(i);
+    if (k) (parts[i] = k), (queue[tail++] = i);
   }
-  while (frontier.length) {
-    const next: number[] = [];
-    for (const p of frontier) {
-      const x = p % w;
-      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
-        if (q < 0 || q >= parts.length || parts[q] || !inside[q]) continue;
-        parts[q] = parts[p]!;
-        next.push(q);
-      }
-    }
-    frontier = next;
+  while (head < tail) {
+    const p = queue[head++]!;
+    const x = p % w, id = parts[p]!;
+    let q = p - 1;
+    if (x > 0 && !parts[q] && inside[q]) (parts[q] = id), (queue[tail++] = q);
+    q = p + 1;
+    if (x < w - 1 && !parts[q] && inside[q]) (parts[q] = id), (queue[tail++] = q);
+    q = p - w;
+    if (q >= 0 && !parts[q] && inside[q]) (parts[q] = id), (queue[tail++] = q);
+    q = p + w;
+    if (q < n && !parts[q] && inside[q]) (parts[q] = id), (queue[tail++] = q);
   }
   return { parts, count };
 }
@@ -161,17 +199,35 @@ function splitByEdges(inside: Uint8Array, w: number, h: number, edges: Float32Ar
  * How much of a piece's inside (two coarse pixels in from its outline) shows edges: a die's face
  * carries pips, numerals or icons; a dot of a polka-dot cloth or a plain counter carries none.
  * Null when the piece is too small to have an inside worth measuring.
+ *
+ * "Two pixels in" is the piece eroded twice by 3×3 with the window's outside unset, i.e. the
+ * pixels whose whole 5×5 neighbourhood is in the window and in the piece.
  */
 function interiorDetail(piece: Piece, edges: Float32Array, coarseW: number): number | null {
   const { w, h, parts, id, ox, oy } = piece;
-  let m: Mask = { width: w, height: h, data: Uint8Array.from(parts, (v) => (v === id ? 1 : 0)) };
-  m = erode3(erode3(m));
+  // Only the piece's own extent can hold such pixels.
+  const x0 = Math.max(2, piece.x0 + 2), x1 = Math.min(w - 2, piece.x1 - 2);
+  const y0 = Math.max(2, piece.y0 + 2), y1 = Math.min(h - 2, piece.y1 - 2);
+  if (x1 <= x0 || y1 <= y0) return null;
+  // Per column of the extent: how many rows in a row (up to the current one) are in the piece
+  // across x-2..x+2.
+  const cols = x1 - x0;
+  const runDown = new Int32Array(cols);
   let n = 0, busy = 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      if (!m.data[y * w + x]) continue;
-      n++;
-      if (edges[(y + oy) * coarseW + x + ox]! >= DETAIL_EDGE) busy++;
+  for (let y = y0 - 2; y < y1 + 2; y++) {
+    const r = y * w;
+    // Horizontal run of the piece ending at each x+2.
+    let run = 0;
+    for (let x = x0 - 2; x < x1 + 2; x++) {
+      run = parts[r + x] === id ? run + 1 : 0;
+      if (x < x0 + 2) continue;
+      const c = x - 2 - x0;
+      runDown[c] = run >= 5 ? runDown[c]! + 1 : 0;
+      if (y >= y0 + 2 && runDown[c]! >= 5) {
+        // The pixel (x - 2, y - 2) has its 5×5 neighbourhood in the piece.
+        n++;
+        if (edges[(y - 2 + oy) * coarseW + x - 2 + ox]! >= DETAIL_EDGE) busy++;
+      }
     }
   }
   return n >= 12 ? busy / n : null;
@@ -193,21 +249,22 @@ function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, 
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
   const inside = new Uint8Array(w * h);
   const edgeWindow = new Float32Array(w * h);
+  const whole = new Int32Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const src = (y + r.y0) * width + x + r.x0;
-      inside[y * w + x] = labels[src] === r.label ? 1 : 0;
-      edgeWindow[y * w + x] = edges ? edges[src]! : 0;
+      const own = labels[src] === r.label ? 1 : 0;
+      inside[y * w + x] = own;
+      whole[y * w + x] = own;
+      if (edges) edgeWindow[y * w + x] = edges[src]!;
     }
   }
-  const whole = Int32Array.from(inside);
-  const base = { ox: r.x0, oy: r.y0, w, h };
-  const wholeScore = measurePart(whole, w, 1, limits);
+  const base = { ox: r.x0, oy: r.y0 };
+  // The region itself: its extent is the window and its area is known.
+  const wholeScore = dieShapeScore(regionShape(whole, w, 1, { x0: 0, y0: 0, x1: w, y1: h }), r.area, limits);
+  const wholePieces: Piece[] = wholeScore > 0 ? [{ ...base, w, h, parts: whole, id: 1, shapeScore: wholeScore, x0: 0, y0: 0, x1: w, y1: h, area: r.area }] : [];
 
-  let best: { pieces: Piece[]; goodness: number } = {
-    pieces: wholeScore > 0 ? [{ ...base, parts: whole, id: 1, shapeScore: wholeScore }] : [],
-    goodness: wholeScore,
-  };
+  let best: { pieces: Piece[]; goodness: number } = { pieces: wholePieces, goodness: wholeScore };
   const fallback: Piece[][] = [];
   const splits = [
     splitByDistance(inside, w, h, { minPeak: limits.minSide * 0.35 }),
@@ -215,16 +272,11 @@ function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, 
   ];
   for (const { parts, count } of splits) {
     if (count < 2) continue;
-    const good: Piece[] = [];
+    const good = shapedParts(parts, w, h, count, base, limits);
     let goodArea = 0, weighted = 0;
-    for (let id = 1; id <= count; id++) {
-      const score = measurePart(parts, w, id, limits);
-      if (score <= 0) continue;
-      let area = 0;
-      for (let i = 0; i < parts.length; i++) if (parts[i] === id) area++;
-      good.push({ ...base, parts, id, shapeScore: score });
-      goodArea += area;
-      weighted += score * area;
+    for (const p of good) {
+      goodArea += p.area;
+      weighted += p.shapeScore * p.area;
     }
     if (good.length >= 2 && goodArea >= 0.7 * r.area) {
       const goodness = weighted / r.area;
@@ -257,93 +309,120 @@ function splitAlongAxis(labels: Int32Array, width: number, r: Region, limits: Li
       parts[y * w + x] = 1 + Math.min(k - 1, Math.max(0, Math.floor(((u - minU) / (maxU - minU)) * k)));
     }
   }
-  const out: Piece[] = [];
-  for (let id = 1; id <= k; id++) {
-    const s = measurePart(parts, w, id, limits);
-    if (s > 0) out.push({ ox: r.x0, oy: r.y0, w, h, parts, id, shapeScore: s });
-  }
+  const out = shapedParts(parts, w, h, k, { ox: r.x0, oy: r.y0 }, limits);
   return out.length === k ? out : [];
 }
+
+/** Per-frame state of the box measurement: the tray evidence of the fine frame, on demand. */
+interface FineContext {
+  evidence: FineEvidence;
+  step: number;
+  grow: number;
+}
+
+/** Scratch for refineBox (one frame at a time; never returned). */
+let refineEv = new Float32Array(0);
+let refineRows = new Int32Array(0), refineCols = new Int32Array(0);
+let refineAllowed = new Uint8Array(0);
 
 /**
  * The piece's box at full working size: the extent of the fine pixels that differ from the tray,
  * within the piece grown by one coarse pixel (never into a neighbouring piece or region).
  */
-function refineBox(piece: Piece, labels: Int32Array, coarseW: number, coarseH: number, fine: RgbImage, step: number, bg: Background, grow: number): { box: Box; contrast: number } {
+function refineBox(piece: Piece, labels: Int32Array, coarseW: number, coarseH: number, fine: FineContext): { box: Box; contrast: number } {
   const { ox, oy, w, h, parts, id } = piece;
-  // Coarse pixels the piece may claim: its own, and unclaimed ones next to it.
-  const cw = w + 2, ch = h + 2;
-  const allowed = new Uint8Array(cw * ch);
+  const { step, grow } = fine;
+  const image = fine.evidence.image;
+  // Coarse pixels the piece may claim: its own, and unclaimed ones next to it (8-neighbours).
+  const cw = w + 2, ch = h + 2, cn = cw * ch;
+  if (refineAllowed.length < 3 * cn) refineAllowed = new Uint8Array(Math.max(3 * cn, 2 * refineAllowed.length));
+  const allowed = refineAllowed, own = refineAllowed.subarray(cn, 2 * cn), near = refineAllowed.subarray(2 * cn, 3 * cn);
+  own.fill(0);
+  for (let ly = piece.y0; ly < piece.y1; ly++) {
+    for (let lx = piece.x0, i = ly * w + lx, o = (ly + 1) * cw + lx + 1; lx < piece.x1; lx++, i++, o++) own[o] = parts[i] === id ? 1 : 0;
+  }
+  // Own pixels grown by one (3×3), rows then columns.
+  for (let o = 0; o < cn; o++) {
+    const x = o % cw;
+    near[o] = own[o]! | (x > 0 ? own[o - 1]! : 0) | (x < cw - 1 ? own[o + 1]! : 0);
+  }
   for (let ly = -1; ly <= h; ly++) {
+    const cy = ly + oy;
     for (let lx = -1; lx <= w; lx++) {
-      const cx = lx + ox, cy = ly + oy;
-      if (cx < 0 || cy < 0 || cx >= coarseW || cy >= coarseH) continue;
-      const own = lx >= 0 && ly >= 0 && lx < w && ly < h && parts[ly * w + lx] === id;
-      let ok = own;
-      if (!own && labels[cy * coarseW + cx] === 0) {
-        for (let dy = -1; dy <= 1 && !ok; dy++) {
-          for (let dx = -1; dx <= 1; dx++) {
-            const ax = lx + dx, ay = ly + dy;
-            if (ax >= 0 && ay >= 0 && ax < w && ay < h && parts[ay * w + ax] === id) {
-              ok = true;
-              break;
-            }
-          }
-        }
+      const o = (ly + 1) * cw + lx + 1;
+      const cx = lx + ox;
+      if (cx < 0 || cy < 0 || cx >= coarseW || cy >= coarseH) {
+        allowed[o] = 0;
+        continue;
       }
-      allowed[(ly + 1) * cw + lx + 1] = ok ? 1 : 0;
+      if (own[o]) {
+        allowed[o] = 1;
+        continue;
+      }
+      const grown = near[o]! | (o >= cw ? near[o - cw]! : 0) | (o + cw < cn ? near[o + cw]! : 0);
+      allowed[o] = grown && labels[cy * coarseW + cx] === 0 ? 1 : 0;
     }
   }
   const fx0 = Math.max(0, (ox - 1) * step), fy0 = Math.max(0, (oy - 1) * step);
-  const fx1 = Math.min(fine.width, (ox + w + 1) * step), fy1 = Math.min(fine.height, (oy + h + 1) * step);
+  const fx1 = Math.min(image.width, (ox + w + 1) * step), fy1 = Math.min(image.height, (oy + h + 1) * step);
   const fw = fx1 - fx0, fh = fy1 - fy0;
-  const window = cropRect(fine, fx0, fy0, fx1, fy1);
-  const ev = trayEvidence(toLabPlanes(window), bg, { originX: fx0, originY: fy0, scale: step });
-  const rowCount = new Int32Array(fh), colCount = new Int32Array(fw);
+  if (refineRows.length < fh) refineRows = new Int32Array(Math.max(fh, 2 * refineRows.length));
+  if (refineCols.length < fw) refineCols = new Int32Array(Math.max(fw, 2 * refineCols.length));
+  if (refineEv.length < fw) refineEv = new Float32Array(Math.max(fw, 2 * refineEv.length));
+  const rowCount = refineRows, colCount = refineCols, ev = refineEv;
+  rowCount.fill(0, 0, fh);
+  colCount.fill(0, 0, fw);
   let evSum = 0, evN = 0;
+  // Row by row (the order the mean is summed in), over the runs of allowed coarse pixels only.
   for (let y = 0; y < fh; y++) {
     const ay = Math.floor((y + fy0) / step) - oy + 1;
-    for (let x = 0; x < fw; x++) {
-      const ax = Math.floor((x + fx0) / step) - ox + 1;
-      if (ax < 0 || ay < 0 || ax >= cw || ay >= ch || !allowed[ay * cw + ax]) continue;
-      const v = ev[y * fw + x]!;
-      evSum += v;
-      evN++;
-      if (v >= grow) {
-        rowCount[y]!++;
-        colCount[x]!++;
+    if (ay < 0 || ay >= ch) continue;
+    const arow = ay * cw;
+    let ax = 0;
+    while (ax < cw) {
+      while (ax < cw && !allowed[arow + ax]) ax++;
+      if (ax >= cw) break;
+      const runStart = ax;
+      while (ax < cw && allowed[arow + ax]) ax++;
+      // Fine columns of coarse columns runStart..ax-1, within the window.
+      const sx0 = Math.max(fx0, (runStart + ox - 1) * step), sx1 = Math.min(fx1, (ax + ox - 1) * step);
+      if (sx1 <= sx0) continue;
+      fine.evidence.span(y + fy0, sx0, sx1, ev, 0);
+      for (let k = 0, x = sx0 - fx0; k < sx1 - sx0; k++, x++) {
+        const v = ev[k]!;
+        evSum += v;
+        evN++;
+        if (v >= grow) {
+          rowCount[y]!++;
+          colCount[x]!++;
+        }
       }
     }
   }
   // Ignore lone specks on the outline: a row or column must hold two contrasting pixels.
-  const first = (c: Int32Array) => c.findIndex((v) => v >= 2);
-  const last = (c: Int32Array) => {
-    for (let i = c.length - 1; i >= 0; i--) if (c[i]! >= 2) return i;
-    return -1;
-  };
-  const x0 = first(colCount), x1 = last(colCount), y0 = first(rowCount), y1 = last(rowCount);
+  let x0 = -1, x1 = -1, y0 = -1, y1 = -1;
+  for (let i = 0; i < fw; i++) if (colCount[i]! >= 2) (x1 = i), x0 < 0 && (x0 = i);
+  for (let i = 0; i < fh; i++) if (rowCount[i]! >= 2) (y1 = i), y0 < 0 && (y0 = i);
   const contrast = evN ? evSum / evN : 0;
   // The piece's own extent in the coarse mask (its window may hold other pieces too).
-  let px0 = w, py0 = h, px1 = 0, py1 = 0;
-  for (let ly = 0; ly < h; ly++) {
-    for (let lx = 0; lx < w; lx++) {
-      if (parts[ly * w + lx] !== id) continue;
-      if (lx < px0) px0 = lx;
-      if (lx + 1 > px1) px1 = lx + 1;
-      if (ly < py0) py0 = ly;
-      if (ly + 1 > py1) py1 = ly + 1;
-    }
-  }
-  const coarseBox: Box = [(ox + px0) * step, (oy + py0) * step, (ox + px1) * step, (oy + py1) * step];
+  const coarseBox: Box = [(ox + piece.x0) * step, (oy + piece.y0) * step, (ox + piece.x1) * step, (oy + piece.y1) * step];
   if (x0 < 0 || y0 < 0) return { box: coarseBox, contrast };
   // Where the body barely differs from the tray (a white die's lit side), the fine edge can fall
   // well inside the die: never move a side more than a coarse pixel and a half from the mask's.
   const lim = 1.5 * step;
-  const clampTo = (v: number, ref: number) => Math.min(ref + lim, Math.max(ref - lim, v));
   return {
-    box: [clampTo(fx0 + x0, coarseBox[0]), clampTo(fy0 + y0, coarseBox[1]), clampTo(fx0 + x1 + 1, coarseBox[2]), clampTo(fy0 + y1 + 1, coarseBox[3])],
+    box: [
+      clampNear(fx0 + x0, coarseBox[0], lim),
+      clampNear(fy0 + y0, coarseBox[1], lim),
+      clampNear(fx0 + x1 + 1, coarseBox[2], lim),
+      clampNear(fy0 + y1 + 1, coarseBox[3], lim),
+    ],
     contrast,
   };
+}
+
+function clampNear(v: number, ref: number, lim: number): number {
+  return Math.min(ref + lim, Math.max(ref - lim, v));
 }
 
 /**
@@ -352,11 +431,22 @@ function refineBox(piece: Piece, labels: Int32Array, coarseW: number, coarseH: n
  * nothing, so edges never glue a die to the texture around it. Gaps of a pixel are bridged.
  */
 function enclosedBy(edges: Mask): Mask {
-  const closed = dilate3(edges);
-  const filled = fillHoles(closed, (edges.width * edges.height) / 8);
-  const inner = new Uint8Array(filled.data.length);
-  for (let i = 0; i < inner.length; i++) inner[i] = filled.data[i]! & (closed.data[i]! ^ 1);
-  return dilate3(dilate3({ width: edges.width, height: edges.height, data: inner }));
+  const n = edges.data.length;
+  const [a, b, c] = maskScratch(n);
+  const closed = dilate3(edges, a);
+  const filled = fillHoles(closed, n / 8, b);
+  const inner = minus(filled, closed, c);
+  return dilate3(dilate3(inner, a));
+}
+
+/**
+ * Three scratch masks for the steps of `diceMask` that nobody keeps (one frame at a time): fresh
+ * 100 KB arrays per step were a good part of the collector's work.
+ */
+let scratchMasks: Uint8Array[] = [];
+function maskScratch(n: number): [Uint8Array, Uint8Array, Uint8Array] {
+  if (!scratchMasks[0] || scratchMasks[0].length < n) scratchMasks = [new Uint8Array(n), new Uint8Array(n), new Uint8Array(n)];
+  return [scratchMasks[0]!.subarray(0, n), scratchMasks[1]!.subarray(0, n), scratchMasks[2]!.subarray(0, n)];
 }
 
 /** The stages of the coarse die mask (exported for tests and for looking at). */
@@ -376,7 +466,8 @@ export function diceMask(lab: LabPlanes, bg: Background, options: LocateOptions 
   const edgeStrength = edgeEvidence(lab, bg);
   const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 4, options.edgeSeed ?? 8);
   const enclosed = enclosedBy(edges);
-  const mask = open3(fillHoles(union(colour, enclosed), (width * height) / 8));
+  const [a, b] = maskScratch(width * height);
+  const mask = open3(fillHoles(union(colour, enclosed, a), (width * height) / 8, b));
   return { colour, edges, edgeStrength, enclosed, mask };
 }
 
@@ -419,6 +510,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
   };
   const found: LocatedDie[] = [];
+  const fineCtx: FineContext = { evidence: new FineEvidence(fine, bg, step), step, grow };
   for (const r of regions) {
     if (r.touchesBorder) continue; // a die cut by the frame's edge cannot be read
     const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
@@ -426,7 +518,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     for (const piece of piecesOf(labels, coarse.width, r, limits, options.edgeSplit === false ? null : edgeStrength)) {
       const detail = interiorDetail(piece, edgeStrength, coarse.width);
       if (detail !== null && detail < (options.minDetail ?? MIN_DETAIL)) continue;
-      const { box, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fine, step, bg, grow);
+      const { box, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
       const s = pyr.fineScale;
       const contrastScore = Math.min(1, contrast / (2 * seed));
       found.push({

@@ -76,9 +76,28 @@ export function minAreaRect(hull: Point[]): { long: number; short: number; area:
   return best;
 }
 
-/** Hull of the pixels labelled `label` inside the box, from each row's outermost pixels. */
+let ptX = new Int32Array(0), ptY = new Int32Array(0), sortX = new Int32Array(0), sortY = new Int32Array(0);
+let chainX = new Int32Array(0), chainY = new Int32Array(0);
+let xCount = new Int32Array(0);
+
+/**
+ * Hull of the pixels labelled `label` inside the box, from each row's outermost pixels. Same
+ * points, same order and the same monotone chain as `convexHull`: the points come row by row, so
+ * for each x their y already ascend, and a stable counting sort by x orders them as sorting the
+ * pairs would (this runs for every candidate piece of every frame).
+ */
 export function regionShape(labels: Int32Array, width: number, label: number, box: { x0: number; y0: number; x1: number; y1: number }): RegionShape {
-  const pts: Point[] = [];
+  const rows = box.y1 - box.y0;
+  if (ptX.length < 4 * rows) {
+    const size = Math.max(4 * rows, 2 * ptX.length);
+    ptX = new Int32Array(size);
+    ptY = new Int32Array(size);
+    sortX = new Int32Array(size);
+    sortY = new Int32Array(size);
+  }
+  const span = box.x1 - box.x0 + 2;
+  if (xCount.length < span) xCount = new Int32Array(Math.max(span, 2 * xCount.length));
+  let m = 0;
   for (let y = box.y0; y < box.y1; y++) {
     const r = y * width;
     let lo = -1, hi = -1;
@@ -89,9 +108,52 @@ export function regionShape(labels: Int32Array, width: number, label: number, bo
       }
     }
     if (lo < 0) continue;
-    pts.push([lo, y], [lo, y + 1], [hi + 1, y], [hi + 1, y + 1]);
+    ptX[m] = lo;
+    ptY[m++] = y;
+    ptX[m] = lo;
+    ptY[m++] = y + 1;
+    ptX[m] = hi + 1;
+    ptY[m++] = y;
+    ptX[m] = hi + 1;
+    ptY[m++] = y + 1;
   }
-  const hull = convexHull(pts);
+  // Counting sort by x (offset from box.x0), stable.
+  const count = xCount;
+  count.fill(0, 0, span + 1);
+  for (let i = 0; i < m; i++) count[ptX[i]! - box.x0 + 1]!++;
+  for (let k = 1; k <= span; k++) count[k]! += count[k - 1]!;
+  for (let i = 0; i < m; i++) {
+    const at = count[ptX[i]! - box.x0]!++;
+    sortX[at] = ptX[i]!;
+    sortY[at] = ptY[i]!;
+  }
+  let hull: Point[];
+  if (m < 3) {
+    hull = [];
+    for (let i = 0; i < m; i++) hull.push([sortX[i]!, sortY[i]!]);
+  } else {
+    if (chainX.length < 2 * m) (chainX = new Int32Array(2 * m)), (chainY = new Int32Array(2 * m));
+    const hx = chainX, hy = chainY;
+    // Lower chain, then upper chain, each without its last point (as convexHull).
+    let top = 0;
+    for (let k = 0; k < m; k++) {
+      const px = sortX[k]!, py = sortY[k]!;
+      while (top >= 2 && (hx[top - 1]! - hx[top - 2]!) * (py - hy[top - 2]!) - (hy[top - 1]! - hy[top - 2]!) * (px - hx[top - 2]!) <= 0) top--;
+      hx[top] = px;
+      hy[top++] = py;
+    }
+    const lowerEnd = top - 1;
+    const upperStart = top;
+    for (let k = m - 1; k >= 0; k--) {
+      const px = sortX[k]!, py = sortY[k]!;
+      while (top - upperStart >= 2 && (hx[top - 1]! - hx[top - 2]!) * (py - hy[top - 2]!) - (hy[top - 1]! - hy[top - 2]!) * (px - hx[top - 2]!) <= 0) top--;
+      hx[top] = px;
+      hy[top++] = py;
+    }
+    hull = [];
+    for (let i = 0; i < lowerEnd; i++) hull.push([hx[i]!, hy[i]!]);
+    for (let i = upperStart; i < top - 1; i++) hull.push([hx[i]!, hy[i]!]);
+  }
   const rect = minAreaRect(hull);
   return { hullArea: polygonArea(hull), long: rect.long, short: rect.short, rectArea: rect.area, angle: rect.angle, hull };
 }

@@ -33,29 +33,68 @@ function edt1d(f: Float32Array, n: number, d: Float32Array, v: Int32Array, z: Fl
   }
 }
 
+let dtGrid = new Float32Array(0), dtF = new Float32Array(0), dtD = new Float32Array(0), dtZ = new Float32Array(0);
+let dtV = new Int32Array(0), dtUp = new Int32Array(0);
+
+/**
+ * The squared distances on the padded (w+2)×(h+2) grid (0 on the padding), in scratch memory
+ * (overwritten by the next call). Down the columns the nearest unset pixel is found by two
+ * running counts (exactly what the parabola envelope gives for a 0/∞ column, for far less work),
+ * then along the rows by the envelope.
+ */
+function squaredDistances(inside: Uint8Array, w: number, h: number): Float32Array {
+  const W = w + 2, H = h + 2;
+  if (dtGrid.length < W * H) dtGrid = new Float32Array(Math.max(W * H, 2 * dtGrid.length));
+  if (dtUp.length < W) dtUp = new Int32Array(Math.max(W, 2 * dtUp.length));
+  const g = dtGrid, run = dtUp;
+  g.fill(0, 0, W * H);
+  // Rows above: distance to the nearest unset pixel above (the padding row is unset).
+  run.fill(0, 0, W);
+  for (let y = 0; y < h; y++) {
+    const r = (y + 1) * W + 1, s = y * w;
+    for (let x = 0; x < w; x++) g[r + x] = run[x] = inside[s + x] ? run[x]! + 1 : 0;
+  }
+  // Rows below, and the nearer of the two, squared.
+  run.fill(0, 0, W);
+  for (let y = h - 1; y >= 0; y--) {
+    const r = (y + 1) * W + 1, s = y * w;
+    for (let x = 0; x < w; x++) {
+      const down = (run[x] = inside[s + x] ? run[x]! + 1 : 0);
+      const d = Math.min(down, g[r + x]!);
+      g[r + x] = d * d;
+    }
+  }
+  if (dtF.length < W + 1) {
+    dtF = new Float32Array(W + 1);
+    dtD = new Float32Array(W + 1);
+    dtZ = new Float32Array(W + 1);
+    dtV = new Int32Array(W + 1);
+  }
+  const f = dtF, d = dtD, z = dtZ, v = dtV;
+  // Padding rows are all 0 and stay 0. Along a row only the stretch from the pixel before its
+  // first set one to the pixel after its last changes: outside it every pixel is its own nearest
+  // unset pixel, and the envelope over the stretch (bounded by two zeros) gives the same minima.
+  for (let y = 1; y < H - 1; y++) {
+    const r = y * W;
+    let lo = 1, hi = W - 2;
+    while (lo <= hi && g[r + lo] === 0) lo++;
+    if (lo > hi) continue;
+    while (g[r + hi] === 0) hi--;
+    const from = r + lo - 1, n = hi - lo + 3;
+    for (let x = 0; x < n; x++) f[x] = g[from + x]!;
+    edt1d(f, n, d, v, z);
+    for (let x = 0; x < n; x++) g[from + x] = d[x]!;
+  }
+  return g;
+}
+
 /**
  * Euclidean distance from each set pixel to the nearest unset one (pixels outside the grid count
  * as unset). `inside[i]` is 1 for set pixels of a w×h grid.
  */
 export function distanceTransform(inside: Uint8Array, w: number, h: number): Float32Array {
-  const BIG = 1e12;
-  // Pad by one pixel so that the frame outside counts as unset.
-  const W = w + 2, H = h + 2;
-  const g = new Float32Array(W * H);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) g[(y + 1) * W + x + 1] = inside[y * w + x] ? BIG : 0;
-  const n = Math.max(W, H);
-  const f = new Float32Array(n), d = new Float32Array(n), z = new Float32Array(n + 1);
-  const v = new Int32Array(n);
-  for (let x = 0; x < W; x++) {
-    for (let y = 0; y < H; y++) f[y] = g[y * W + x]!;
-    edt1d(f, H, d, v, z);
-    for (let y = 0; y < H; y++) g[y * W + x] = d[y]!;
-  }
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) f[x] = g[y * W + x]!;
-    edt1d(f, W, d, v, z);
-    for (let x = 0; x < W; x++) g[y * W + x] = d[x]!;
-  }
+  const g = squaredDistances(inside, w, h);
+  const W = w + 2;
   const out = new Float32Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out[y * w + x] = Math.sqrt(g[(y + 1) * W + x + 1]!);
   return out;
@@ -68,70 +107,125 @@ export interface SplitOptions {
   relativeDynamics?: number;
 }
 
+/** Union-find over a window's padded pixels, and the flooding order (scratch, kept between calls). */
+let ufParent = new Int32Array(0);
+let ufPeak = new Float32Array(0);
+let ufOrder = new Int32Array(0);
+let ufId = new Int32Array(0);
+let ufBucket = new Int32Array(0);
+
+function findRoot(p: number): number {
+  const parent = ufParent;
+  let r = p;
+  while (parent[r] !== r) r = parent[r]!;
+  while (parent[p] !== r) {
+    const next = parent[p]!;
+    parent[p] = r;
+    p = next;
+  }
+  return r;
+}
+
 /**
  * Partition the set pixels of a w×h grid into hills of the distance transform. Returns a label per
  * pixel (0 = unset, 1..count) and the number of parts.
+ *
+ * Pixels are flooded highest first, ties in pixel order; each joins the highest hill among its
+ * already flooded 8-neighbours, and the other hills there merge into it unless they are clearly
+ * dice of their own. Works on the padded grid (the padding is never flooded), so neighbours need
+ * no bounds checks.
  */
 export function splitByDistance(inside: Uint8Array, w: number, h: number, options: SplitOptions): { parts: Int32Array; count: number } {
-  const dt = distanceTransform(inside, w, h);
+  const W = w + 2, H = h + 2, N = W * H;
   const rel = options.relativeDynamics ?? 0.3;
-  const order: number[] = [];
-  for (let i = 0; i < w * h; i++) if (inside[i]) order.push(i);
-  order.sort((p, q) => dt[q]! - dt[p]!);
-  const parent = new Int32Array(w * h).fill(-1);
-  const peak = new Float32Array(w * h);
-  const find = (p: number): number => {
-    let r = p;
-    while (parent[r] !== r) r = parent[r]!;
-    while (parent[p] !== r) {
-      const next = parent[p]!;
-      parent[p] = r;
-      p = next;
+  const minPeak = options.minPeak;
+  if (ufParent.length < N) {
+    const size = Math.max(N, 2 * ufParent.length);
+    ufParent = new Int32Array(size);
+    ufPeak = new Float32Array(size);
+    ufOrder = new Int32Array(size);
+    ufId = new Int32Array(size);
+  }
+  const g = squaredDistances(inside, w, h);
+  const parent = ufParent, peak = ufPeak, order = ufOrder;
+  parent.fill(-1, 0, N);
+  // Squared distances are small integers: order by them with a counting sort (highest first,
+  // ties in pixel order, as a stable sort by distance gives).
+  let maxD2 = 0, m = 0;
+  for (let P = W + 1; P < N - W - 1; P++) {
+    const d2 = g[P]!;
+    if (d2 > maxD2) maxD2 = d2;
+  }
+  if (ufBucket.length < maxD2 + 2) ufBucket = new Int32Array(Math.max(maxD2 + 2, 2 * ufBucket.length));
+  const bucket = ufBucket;
+  bucket.fill(0, 0, maxD2 + 2);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0, P = (y + 1) * W + 1, i = y * w; x < w; x++, P++, i++) {
+      if (!inside[i]) continue;
+      bucket[maxD2 - g[P]! + 1]!++;
+      m++;
     }
-    return r;
-  };
-  const roots: number[] = [];
-  for (const p of order) {
-    const x = p % w, y = (p - x) / w;
-    const level = dt[p]!;
-    roots.length = 0;
-    for (let dy = -1; dy <= 1; dy++) {
-      const yy = y + dy;
-      if (yy < 0 || yy >= h) continue;
-      for (let dx = -1; dx <= 1; dx++) {
-        const xx = x + dx;
-        if (xx < 0 || xx >= w || (dx === 0 && dy === 0)) continue;
-        const q = yy * w + xx;
-        if (parent[q]! < 0) continue;
-        const r = find(q);
-        if (!roots.includes(r)) roots.push(r);
-      }
+  }
+  for (let k = 1; k <= maxD2 + 1; k++) bucket[k]! += bucket[k - 1]!;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0, P = (y + 1) * W + 1, i = y * w; x < w; x++, P++, i++) {
+      if (!inside[i]) continue;
+      order[bucket[maxD2 - g[P]!]!++] = P;
     }
-    if (roots.length === 0) {
+  }
+  const roots = [0, 0, 0, 0, 0, 0, 0, 0];
+  const offsets = [-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1];
+  for (let k = 0; k < m; k++) {
+    const p = order[k]!;
+    const level = Math.fround(Math.sqrt(g[p]!));
+    let nr = 0, last = -1;
+    for (let j = 0; j < 8; j++) {
+      const q = p + offsets[j]!;
+      const pq = parent[q]!;
+      if (pq < 0) continue;
+      const r = pq === q || parent[pq] === pq ? pq : findRoot(q);
+      if (r === last) continue; // the usual case: the same hill as the neighbour before
+      last = r;
+      let seen = false;
+      for (let t = 0; t < nr; t++) if (roots[t] === r) seen = true;
+      if (!seen) roots[nr++] = r;
+    }
+    if (nr === 0) {
       parent[p] = p;
       peak[p] = level;
       continue;
     }
     // Join the highest neighbouring hill; merge any other hill that is not clearly its own die.
-    roots.sort((a, b) => peak[b]! - peak[a]!);
+    // (Insertion sort, highest peak first, ties in the order met, as a stable sort.)
+    for (let i = 1; i < nr; i++) {
+      const r = roots[i]!;
+      let j = i - 1;
+      while (j >= 0 && peak[roots[j]!]! < peak[r]!) {
+        roots[j + 1] = roots[j]!;
+        j--;
+      }
+      roots[j + 1] = r;
+    }
     const main = roots[0]!;
     parent[p] = main;
-    for (let k = 1; k < roots.length; k++) {
-      const r = roots[k]!;
-      const separate = peak[r]! >= options.minPeak && peak[r]! - level >= rel * peak[r]!;
+    for (let i = 1; i < nr; i++) {
+      const r = roots[i]!;
+      const separate = peak[r]! >= minPeak && peak[r]! - level >= rel * peak[r]!;
       if (!separate) parent[r] = main;
     }
   }
+  // Parts numbered in the order their first pixel was flooded.
   const parts = new Int32Array(w * h);
-  const ids = new Map<number, number>();
-  for (const p of order) {
-    const r = find(p);
-    let id = ids.get(r);
-    if (id === undefined) {
-      id = ids.size + 1;
-      ids.set(r, id);
-    }
-    parts[p] = id;
+  const rootId = ufId;
+  rootId.fill(0, 0, N);
+  let count = 0;
+  for (let k = 0; k < m; k++) {
+    const P = order[k]!;
+    const r = findRoot(P);
+    let id = rootId[r]!;
+    if (id === 0) id = rootId[r] = ++count;
+    const y = ((P / W) | 0) - 1, x = P - (y + 1) * W - 1;
+    parts[y * w + x] = id;
   }
-  return { parts, count: ids.size };
+  return { parts, count };
 }
