@@ -18,6 +18,7 @@ import { DICE_SETS, DICE_SET_IDS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { decodeImage } from '../vision/image/decode.js';
 import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
+import type { SynthKnobs } from '../vision/synth/knobs.js';
 import { evaluate } from '../vision/model/evaluate.js';
 import { loadDiceReader } from '../vision/reader.js';
 import { iou } from '../vision/stream.js';
@@ -27,7 +28,7 @@ const program = new Command()
   .name('eval:dice')
   .option('--real <dir>', 'folder of real photos (labels.csv, catan-crops/, frames.csv, catan-frames/)', '../shared/dice-real')
   .option('--model <dir>', 'model directory (default: the committed model)')
-  .option('--framing <mode>', 'how crops are framed: whole or locate', 'whole')
+  .option('--framing <mode>', 'how crops are framed: locate (find the die in the crop, as clew frames a die it finds) or whole', 'locate')
   .option('--views <n>', 'test-time views (1, 2 or 4); default from the model')
   .option('--no-synthetic', 'skip the synthetic test split')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
@@ -103,6 +104,16 @@ const uncal = await scoreCrops(all);
 say(`### Real Catan crops (${all.length}), no calibration (target ≥ 95%)`);
 say();
 table(uncal, all.length);
+{
+  // The same crops framed the other way: the crop's own (loose, often not square) box as the die's.
+  const other = opts.framing === 'locate' ? 'whole' : 'locate';
+  const alt = await loadDiceReader({ ...(opts.model ? { modelDir: opts.model } : {}), cropFraming: other, ...(views ? { views } : {}) });
+  const readings = await alt.readCrops(crops, { sets: ['d6'] });
+  const right = readings.filter((r, i) => r.face === truth[i]).length;
+  say(`Framed "${other}" instead: ${right} of ${all.length} right (${pct(right / all.length)}).`);
+  say();
+  alt.dispose();
+}
 
 // ---------------------------------------------------------------- 2. calibrated
 const rng = createRng('eval-dice-calibration');
@@ -154,9 +165,11 @@ say();
 // ---------------------------------------------------------------- 4. synthetic
 if (opts.synthetic) {
   const metaFile = path.join(opts.model ?? 'vision/model/weights', 'meta.json');
-  const meta = JSON.parse(await readFile(metaFile, 'utf8')) as { training: { seed: string; difficulty?: [number, number]; recipe: { testCount: number; difficulty: [number, number] } }; temperature: number };
+  const meta = JSON.parse(await readFile(metaFile, 'utf8')) as { training: { seed: string; difficulty?: [number, number]; renderer?: string; recipe: { testCount: number; difficulty: [number, number]; knobs?: Partial<SynthKnobs> } }; temperature: number };
   const difficulty = meta.training.difficulty ?? meta.training.recipe.difficulty;
-  const test = await loadOrRenderDataset({ seed: meta.training.seed, split: 'test', count: meta.training.recipe.testCount, difficulty }, { cacheDir: opts.cacheDir });
+  // The test split exactly as training rendered it (same knobs); a changed renderer renders anew.
+  const knobs = meta.training.recipe.knobs;
+  const test = await loadOrRenderDataset({ seed: meta.training.seed, split: 'test', count: meta.training.recipe.testCount, difficulty, ...(knobs ? { knobs } : {}) }, { cacheDir: opts.cacheDir });
   const framed: RgbImage[] = Array.from({ length: test.count }, (_, i) => ({ width: 64, height: 64, data: test.pixels.subarray(i * 12288, (i + 1) * 12288) }));
   const { FACE_CLASSES } = await import('../vision/faces/classes.js');
   const logits = new Float32Array(test.count * FACE_CLASSES.length);

@@ -73,7 +73,9 @@ export function augmentCrop(src: Uint8Array, rng: Rng, options: AugmentOptions):
       }
     }
   }
-  if (rng.next() < (options.edgeChance ?? 0.15)) repeatEdge(out, rng.int(0, 3), rng.int(3, 16));
+  // No draw at all when the chance is 0, so callers without edges keep their random stream.
+  const edgeChance = options.edgeChance ?? 0.15;
+  if (edgeChance > 0 && rng.next() < edgeChance) repeatEdge(out, rng.int(0, 3), rng.int(3, 16));
   if (s <= 0) return out;
   // Blur (a 3×3 binomial pass) sometimes, before noise as in a camera.
   if (rng.next() < 0.25 * s) blur3(out);
