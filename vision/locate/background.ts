@@ -8,6 +8,7 @@
  * with their neighbourhood (robust to lighting gradients, vignetting and wood planks).
  */
 import type { LabPlanes } from './lab.js';
+import { select } from './select.js';
 
 export interface Background {
   /** Cell side in pixels; cell (i, j) covers x ∈ [i·cell, (i+1)·cell), y likewise. */
@@ -116,32 +117,6 @@ function median(values: Float32Array): number {
   let lower = s[0]!;
   for (let i = 1; i < h; i++) if (s[i]! > lower) lower = s[i]!;
   return (lower + s[h]!) / 2;
-}
-
-/** Rearranges s[0..n) so that s[k] is the k-th smallest, smaller ones before it (Hoare's selection). */
-function select(s: Float32Array, n: number, k: number): void {
-  let lo = 0, hi = n - 1;
-  while (hi > lo) {
-    // Median of three as the pivot keeps sorted or constant runs linear.
-    const mid = (lo + hi) >> 1;
-    const a = s[lo]!, b = s[mid]!, c = s[hi]!;
-    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
-    let i = lo, j = hi;
-    while (i <= j) {
-      while (s[i]! < pivot) i++;
-      while (s[j]! > pivot) j--;
-      if (i <= j) {
-        const t = s[i]!;
-        s[i] = s[j]!;
-        s[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return;
-  }
 }
 
 function gaussianKernel(sigma: number): Float32Array {

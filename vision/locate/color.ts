@@ -15,6 +15,7 @@
 import { DIE_COLORS } from '../../shared/dice.js';
 import { rgbToLab, SRGB_TO_LINEAR } from '../image/color.js';
 import type { Box, RgbImage } from '../types.js';
+import { select } from './select.js';
 
 export type Lab = [number, number, number];
 
@@ -140,31 +141,6 @@ export function estimateLight(image: RgbImage): { logRG: number; logBG: number; 
     if (Math.abs(binRG[s]! - bestI) <= 1 && Math.abs(binBG[s]! - bestJ) <= 1) (rg += brightRG[s]!), (bg += brightBG[s]!), n++;
   }
   return { logRG: rg / n, logBG: bg / n, brightY };
-}
-
-/** Rearranges v[0..n) so that v[k] is the k-th smallest, smaller ones before it (Hoare's selection). */
-function select(v: Float64Array, n: number, k: number): void {
-  let lo = 0, hi = n - 1;
-  while (hi > lo) {
-    const mid = (lo + hi) >> 1;
-    const a = v[lo]!, b = v[mid]!, c = v[hi]!;
-    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
-    let i = lo, j = hi;
-    while (i <= j) {
-      while (v[i]! < pivot) i++;
-      while (v[j]! > pivot) j--;
-      if (i <= j) {
-        const t = v[i]!;
-        v[i] = v[j]!;
-        v[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return;
-  }
 }
 
 /** Gains that neutralise the estimated light: fully along warm–cold, a third along green–magenta. */

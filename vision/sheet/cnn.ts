@@ -157,13 +157,18 @@ function forwardTrace(m: Cnn, image: Float32Array, extras: ArrayLike<number>): T
     probs[o] = s;
     if (s > max) max = s;
   }
-  let z = 0;
-  for (let o = 0; o < m.classes; o++) {
-    probs[o] = Math.exp(probs[o]! - max);
-    z += probs[o]!;
-  }
-  for (let o = 0; o < m.classes; o++) probs[o]! /= z;
+  softmaxInPlace(probs, max);
   return { acts, pools, flat, hidden, probs };
+}
+
+/** Logits → probabilities in place; `max` is the largest logit (subtracted for stability). */
+function softmaxInPlace(values: Float64Array, max: number): void {
+  let z = 0;
+  for (let o = 0; o < values.length; o++) {
+    values[o] = Math.exp(values[o]! - max);
+    z += values[o]!;
+  }
+  for (let o = 0; o < values.length; o++) values[o]! /= z;
 }
 
 /** Class probabilities of one cell image (size x size) with its extra scalars. */
@@ -345,12 +350,7 @@ export function cnnRunner(m: Cnn): CnnRunner {
       probs[o] = s;
       if (s > max) max = s;
     }
-    let z = 0;
-    for (let o = 0; o < m.classes; o++) {
-      probs[o] = Math.exp(probs[o]! - max);
-      z += probs[o]!;
-    }
-    for (let o = 0; o < m.classes; o++) probs[o]! /= z;
+    softmaxInPlace(probs, max);
     return probs;
   };
   return { net: m, classify: classifyOne };
