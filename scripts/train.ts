@@ -11,7 +11,8 @@
  * Nothing else trains: install and start only read the committed files.
  */
 import { Command } from 'commander';
-import { mkdir, writeFile } from 'node:fs/promises';
+import * as tf from '@tensorflow/tfjs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DICE_SET_IDS } from '../shared/dice.js';
@@ -21,9 +22,9 @@ import { registerLeanBatchNormGradient } from '../vision/model/batchnorm-gradien
 import { CROP_PIXELS, type DatasetSpec } from '../vision/model/dataset.js';
 import { allocCropSet, loadOrRenderDataset, rendererHash, type CropSet } from '../vision/model/dataset-store.js';
 import { evaluate, fitTemperatureOn } from '../vision/model/evaluate.js';
-import { saveModel } from '../vision/model/io.js';
+import { loadModel, saveModel } from '../vision/model/io.js';
 import { readSetFolders } from '../vision/model/labelled-folder.js';
-import type { ModelMeta } from '../vision/model/meta.js';
+import { parseModelMeta, type ModelMeta } from '../vision/model/meta.js';
 import { foldForInference } from '../vision/model/net.js';
 import { DEFAULT_PREPROCESSING } from '../vision/model/preprocess.js';
 import { trainClassifierParallel } from '../vision/model/parallel-trainer.js';
@@ -45,9 +46,10 @@ const program = new Command()
   .option('--quick', 'a tiny run to check the pipeline (not the committed model)')
   .option('--pin-renderer <label>', 'experiments: reuse cached crops under this label whatever the renderer source')
   .option('--difficulty <lo,hi>', 'renderer difficulty range', RECIPE.difficulty.join(','))
+  .option('--from-weights <dir>', 'skip training: take the trained net in DIR (made by this recipe) and redo only steps 4–5 (temperature, test scores, meta.json)')
   .parse();
 
-const opts = program.opts<{ seed: string; out: string; trainCount: string; epochs: string; threads: string; workers: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string }>();
+const opts = program.opts<{ seed: string; out: string; trainCount: string; epochs: string; threads: string; workers: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string; fromWeights?: string }>();
 
 function positiveInt(name: string, value: string): number {
   const n = Number(value);
@@ -91,55 +93,88 @@ const render = async (split: string, count: number): Promise<CropSet> => {
 };
 const val = await render('val', valCount);
 const test = await render('test', testCount);
-let train = await render('train', trainCount);
 
-if (opts.realCrops) {
-  const real = await readSetFolders(opts.realCrops);
-  log(`real crops: ${real.length} from ${opts.realCrops}, each repeated ${RECIPE.realRepeat}×`);
-  const n = train.count + real.length * RECIPE.realRepeat;
-  const merged = allocCropSet(n);
-  merged.classes.set(train.classes);
-  merged.sets.set(train.sets);
-  merged.pixels.set(train.pixels);
-  let i = train.count;
-  for (let r = 0; r < RECIPE.realRepeat; r++) {
-    for (const c of real) {
-      merged.classes[i] = FACE_CLASSES.indexOf(classOf(c.set, c.face));
-      merged.sets[i] = DICE_SET_IDS.indexOf(c.set);
-      merged.pixels.set(c.crop.data, i * CROP_PIXELS);
-      i++;
-    }
+/** The committed model's `training` record and weights, when only the last steps are redone. */
+async function previousRun(dir: string): Promise<{ model: tf.LayersModel; training: ModelMeta['training'] }> {
+  const old = parseModelMeta(JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8')), path.join(dir, 'meta.json'));
+  // The weights must come from this recipe: everything but the read-time views must match.
+  const { views: _oldViews, ...oldRecipe } = (old.training.recipe ?? {}) as Record<string, unknown>;
+  const { views: _views, ...recipe } = { ...RECIPE, trainCount, epochs } as Record<string, unknown>;
+  if (JSON.stringify(oldRecipe) !== JSON.stringify(JSON.parse(JSON.stringify(recipe)))) {
+    throw new Error(`--from-weights ${dir}: those weights were trained with another recipe than vision/model/recipe.ts; train afresh`);
   }
-  train = merged;
+  log(`weights from ${dir} (trained ${String(old.training.trainSeconds)} s); training skipped`);
+  return { model: await loadModel(dir), training: old.training };
 }
 
-const config: TrainConfig = {
-  seed: opts.seed,
-  net: RECIPE.net,
-  epochs,
-  batchSize: RECIPE.batchSize,
-  learningRate: RECIPE.learningRate,
-  warmup: RECIPE.warmup,
-  weightDecay: RECIPE.weightDecay,
-  labelSmoothing: RECIPE.labelSmoothing,
-  augment: RECIPE.augment,
-};
-const trainStart = performance.now();
-const onEpoch = (r: { epoch: number; loss: number; trainAccuracy: number; seconds: number }) => {
-  log(`epoch ${r.epoch}/${epochs}: loss ${r.loss.toFixed(3)}, train accuracy ${(100 * r.trainAccuracy).toFixed(1)}% (${r.seconds.toFixed(0)} s)`);
-};
-log(`training ${train.count} crops, ${epochs} epochs, ${workers} worker${workers === 1 ? '' : 's'}`);
-// One worker trains in this thread; more run data-parallel in worker threads (one core each).
-const trained = workers === 1
-  ? await trainClassifier(train, config, { onEpoch })
-  : await trainClassifierParallel(train, config, { workers, backend: backend.name }, { onEpoch });
-const trainSeconds = (performance.now() - trainStart) / 1000;
-const model = foldForInference(trained, RECIPE.net, FACE_CLASSES.length);
-trained.dispose();
+let model: tf.LayersModel;
+let training: ModelMeta['training'];
+if (opts.fromWeights) {
+  ({ model, training } = await previousRun(opts.fromWeights));
+} else {
+  let train = await render('train', trainCount);
 
-const valScores = predictCrops(model, val);
+  if (opts.realCrops) {
+    const real = await readSetFolders(opts.realCrops);
+    log(`real crops: ${real.length} from ${opts.realCrops}, each repeated ${RECIPE.realRepeat}×`);
+    const n = train.count + real.length * RECIPE.realRepeat;
+    const merged = allocCropSet(n);
+    merged.classes.set(train.classes);
+    merged.sets.set(train.sets);
+    merged.pixels.set(train.pixels);
+    let i = train.count;
+    for (let r = 0; r < RECIPE.realRepeat; r++) {
+      for (const c of real) {
+        merged.classes[i] = FACE_CLASSES.indexOf(classOf(c.set, c.face));
+        merged.sets[i] = DICE_SET_IDS.indexOf(c.set);
+        merged.pixels.set(c.crop.data, i * CROP_PIXELS);
+        i++;
+      }
+    }
+    train = merged;
+  }
+
+  const config: TrainConfig = {
+    seed: opts.seed,
+    net: RECIPE.net,
+    epochs,
+    batchSize: RECIPE.batchSize,
+    learningRate: RECIPE.learningRate,
+    warmup: RECIPE.warmup,
+    weightDecay: RECIPE.weightDecay,
+    labelSmoothing: RECIPE.labelSmoothing,
+    augment: RECIPE.augment,
+  };
+  const trainStart = performance.now();
+  const onEpoch = (r: { epoch: number; loss: number; trainAccuracy: number; seconds: number }) => {
+    log(`epoch ${r.epoch}/${epochs}: loss ${r.loss.toFixed(3)}, train accuracy ${(100 * r.trainAccuracy).toFixed(1)}% (${r.seconds.toFixed(0)} s)`);
+  };
+  log(`training ${train.count} crops, ${epochs} epochs, ${workers} worker${workers === 1 ? '' : 's'}`);
+  // One worker trains in this thread; more run data-parallel in worker threads (one core each).
+  const trained = workers === 1
+    ? await trainClassifier(train, config, { onEpoch })
+    : await trainClassifierParallel(train, config, { workers, backend: backend.name }, { onEpoch });
+  const trainSeconds = (performance.now() - trainStart) / 1000;
+  model = foldForInference(trained, RECIPE.net, FACE_CLASSES.length);
+  trained.dispose();
+  training = {
+    seed: opts.seed,
+    recipe: { ...RECIPE, trainCount, epochs },
+    renderer: opts.pinRenderer ?? rendererHash(),
+    difficulty,
+    backend: backend.name,
+    realCrops: opts.realCrops ? path.basename(opts.realCrops) : null,
+    trainCrops: train.count,
+    trainSeconds: Math.round(trainSeconds),
+    totalSeconds: Math.round((performance.now() - started) / 1000),
+    quick,
+  };
+}
+
+// Scored as the reader reads: averaged over the recipe's test-time views.
+const valScores = predictCrops(model, val, 128, DEFAULT_PREPROCESSING, RECIPE.views);
 const temperature = fitTemperatureOn(valScores.logits, val);
-const testScores = predictCrops(model, test);
+const testScores = predictCrops(model, test, 128, DEFAULT_PREPROCESSING, RECIPE.views);
 const before = evaluate(testScores.logits, test, 1);
 const after = evaluate(testScores.logits, test, temperature);
 log(`temperature ${temperature.toFixed(3)}; test accuracy ${(100 * after.overall.accuracy).toFixed(2)}%, ECE ${before.ece.toFixed(4)} → ${after.ece.toFixed(4)}`);
@@ -155,18 +190,7 @@ const meta: ModelMeta = {
   temperature,
   views: RECIPE.views,
   net: RECIPE.net,
-  training: {
-    seed: opts.seed,
-    recipe: { ...RECIPE, trainCount, epochs },
-    renderer: opts.pinRenderer ?? rendererHash(),
-    difficulty,
-    backend: backend.name,
-    realCrops: opts.realCrops ? path.basename(opts.realCrops) : null,
-    trainCrops: train.count,
-    trainSeconds: Math.round(trainSeconds),
-    totalSeconds: Math.round((performance.now() - started) / 1000),
-    quick,
-  },
+  training: { ...training, recipe: { ...RECIPE, trainCount, epochs } },
   metrics: {
     syntheticTest: {
       crops: test.count,

@@ -76,6 +76,8 @@ export interface ClewDiceReader extends DiceReader {
   classifyFramed(framed: RgbImage[], boxes: Box[], options: ReadOptions): DetailedReading[];
   readonly calibration: CalibrationControl;
   readonly modelId: string;
+  /** Quarter-turn views each die is read in (the cost of a read grows with them). */
+  readonly views: number;
   readonly uncertainBelow: number;
 }
 
@@ -222,6 +224,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   return {
     backend: classifier.backend.name,
     modelId,
+    views: classifier.views,
     uncertainBelow,
     calibration,
     classifyFramed,

@@ -1,6 +1,6 @@
 /**
  * The loaded face classifier: 64×64 crops in, per-class logits and embeddings out, batched,
- * optionally averaged over quarter-turn views (test-time augmentation). Everything it needs
+ * averaged over the model's quarter-turn views (test-time augmentation, views.ts). Everything it needs
  * (weights, class list, preprocessing, temperature) comes from the model directory.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -12,6 +12,7 @@ import { initBackend, type BackendInfo, type BackendName } from './backend.js';
 import { loadModel } from './io.js';
 import { parseModelMeta, type ModelMeta } from './meta.js';
 import { preprocessCrops } from './preprocess.js';
+import { predictViews } from './views.js';
 
 export const DEFAULT_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
 
@@ -24,6 +25,8 @@ export interface CropScores {
 
 export interface Classifier {
   readonly meta: ModelMeta;
+  /** Quarter-turn views averaged per crop (the model's, unless the loader overrode it). */
+  readonly views: 1 | 2 | 4;
   readonly backend: BackendInfo;
   /** Dense layer of the net: logits = W·embedding + b (W is [dim][classes], row-major). */
   readonly head: { weights: Float32Array; bias: Float32Array; dim: number };
@@ -38,16 +41,6 @@ export interface LoadClassifierOptions {
   views?: 1 | 2 | 4;
   /** Crops per forward pass. */
   batchSize?: number;
-}
-
-/** Quarter turns of an NHWC batch: k = 0..3 times 90° counter-clockwise. */
-export function quarterTurn(x: tf.Tensor4D, k: number): tf.Tensor4D {
-  switch (((k % 4) + 4) % 4) {
-    case 0: return x;
-    case 1: return tf.reverse(tf.transpose(x, [0, 2, 1, 3]), 1);
-    case 2: return tf.reverse(x, [1, 2]);
-    default: return tf.reverse(tf.transpose(x, [0, 2, 1, 3]), 2);
-  }
 }
 
 export async function loadClassifier(options: LoadClassifierOptions = {}): Promise<Classifier> {
@@ -70,35 +63,17 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
 
   const score = (crops: readonly RgbImage[]): CropScores => {
     if (disposed) throw new Error('the dice classifier was disposed');
-    const logits: Float32Array[] = [];
-    const embeddings: Float32Array[] = [];
     const classes = meta.classes.length;
-    for (let start = 0; start < crops.length; start += batchSize) {
-      const part = crops.slice(start, start + batchSize);
-      const data = preprocessCrops(part, meta.preprocessing);
-      tf.tidy(() => {
-        const x = tf.tensor4d(data, [part.length, meta.preprocessing.size, meta.preprocessing.size, 3]);
-        let l: tf.Tensor | undefined;
-        let e: tf.Tensor | undefined;
-        for (let v = 0; v < views; v++) {
-          const [lv, ev] = model.predict(quarterTurn(x, (v * 4) / views)) as tf.Tensor[];
-          l = l ? tf.add(l, lv!) : lv!;
-          e = e ? tf.add(e, ev!) : ev!;
-        }
-        const lv = tf.div(l!, views).dataSync() as Float32Array;
-        const ev = tf.div(e!, views).dataSync() as Float32Array;
-        const dim = ev.length / part.length;
-        for (let k = 0; k < part.length; k++) {
-          logits.push(lv.slice(k * classes, (k + 1) * classes));
-          embeddings.push(ev.slice(k * dim, (k + 1) * dim));
-        }
-      });
-    }
+    const size = meta.preprocessing.size;
+    const scores = predictViews(model, preprocessCrops(crops, meta.preprocessing), crops.length, size, views, batchSize);
+    const logits = Array.from({ length: crops.length }, (_, k) => scores.logits.slice(k * classes, (k + 1) * classes));
+    const embeddings = Array.from({ length: crops.length }, (_, k) => scores.embeddings.slice(k * scores.dim, (k + 1) * scores.dim));
     return { logits, embeddings };
   };
 
   return {
     meta,
+    views,
     backend,
     head,
     score,

@@ -34,7 +34,7 @@ export const RECIPE = {
   augment: 0.4,
   /** Times each real labelled crop is repeated per epoch. */
   realRepeat: 8,
-  views: 1 as 1 | 2 | 4,
+  views: 2 as 1 | 2 | 4,
   /** Training threads (data-parallel); the weights depend on this number. */
   workers: 2,
 };

@@ -10,6 +10,7 @@ import { CROP_PIXELS } from './dataset.js';
 import type { CropSet } from './dataset-store.js';
 import { buildNet, type NetConfig } from './net.js';
 import { DEFAULT_PREPROCESSING, standardiseInto, type Preprocessing } from './preprocess.js';
+import { predictViews } from './views.js';
 
 export interface TrainConfig {
   seed: string;
@@ -147,25 +148,9 @@ export function buildSeeded(config: Pick<TrainConfig, 'net'>, rng: Rng): tf.Laye
   return model;
 }
 
-/** Logits and embeddings of crops (no augmentation), in batches. */
-export function predictCrops(model: tf.LayersModel, data: CropSet, batchSize = 128, pre: Preprocessing = DEFAULT_PREPROCESSING): { logits: Float32Array; embeddings: Float32Array; dim: number } {
-  const logits = new Float32Array(data.count * NUM_CLASSES);
-  let embeddings = new Float32Array(0);
-  let dim = 0;
-  for (let start = 0; start < data.count; start += batchSize) {
-    const n = Math.min(batchSize, data.count - start);
-    const xs = new Float32Array(n * CROP_PIXELS);
-    for (let k = 0; k < n; k++) standardiseInto(data.pixels.subarray((start + k) * CROP_PIXELS, (start + k + 1) * CROP_PIXELS), xs, k * CROP_PIXELS, pre);
-    tf.tidy(() => {
-      const [l, e] = model.predict(tf.tensor4d(xs, [n, 64, 64, 3])) as tf.Tensor[];
-      logits.set(l!.dataSync(), start * NUM_CLASSES);
-      const ev = e!.dataSync();
-      if (dim === 0) {
-        dim = ev.length / n;
-        embeddings = new Float32Array(data.count * dim);
-      }
-      embeddings.set(ev, start * dim);
-    });
-  }
-  return { logits, embeddings, dim };
+/** Logits and embeddings of crops (no augmentation), in batches, averaged over `views` quarter turns as the reader reads them. */
+export function predictCrops(model: tf.LayersModel, data: CropSet, batchSize = 128, pre: Preprocessing = DEFAULT_PREPROCESSING, views: 1 | 2 | 4 = 1): { logits: Float32Array; embeddings: Float32Array; dim: number } {
+  const xs = new Float32Array(data.count * CROP_PIXELS);
+  for (let i = 0; i < data.count; i++) standardiseInto(data.pixels.subarray(i * CROP_PIXELS, (i + 1) * CROP_PIXELS), xs, i * CROP_PIXELS, pre);
+  return predictViews(model, xs, data.count, pre.size, views, Math.max(1, Math.floor(batchSize / views)));
 }

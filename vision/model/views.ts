@@ -1,0 +1,79 @@
+/**
+ * Test-time views: each crop is also read turned by quarter turns and the net's outputs are
+ * averaged (a die has no "up" in the camera's picture, so every turn is as honest as the first).
+ * The turns are made on the standardised pixels in JavaScript and all views of a batch go
+ * through the net in one forward pass: turning tensors with tfjs ops (transpose + reverse) cost
+ * more on wasm than the net itself.
+ */
+import * as tf from '@tensorflow/tfjs';
+
+/**
+ * Copies one size×size×3 crop from `src` (at `from`) into `dst` (at `to`) turned k quarter turns,
+ * the same turn as `tf.reverse(tf.transpose(x, [0, 2, 1, 3]), 1)` for k = 1 (row i of the
+ * result is column size−1−i of the crop read top to bottom).
+ */
+export function turnCropInto(src: Float32Array, from: number, dst: Float32Array, to: number, size: number, k: number): void {
+  const turn = ((k % 4) + 4) % 4;
+  const last = size - 1;
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      let r: number, c: number;
+      if (turn === 0) { r = i; c = j; }
+      else if (turn === 1) { r = j; c = last - i; }
+      else if (turn === 2) { r = last - i; c = last - j; }
+      else { r = last - j; c = i; }
+      const s = from + (r * size + c) * 3;
+      const d = to + (i * size + j) * 3;
+      dst[d] = src[s]!;
+      dst[d + 1] = src[s + 1]!;
+      dst[d + 2] = src[s + 2]!;
+    }
+  }
+}
+
+export interface ViewScores {
+  /** n × classes logits, each the mean over the views. */
+  logits: Float32Array;
+  /** n × dim embeddings, each the mean over the views. */
+  embeddings: Float32Array;
+  dim: number;
+}
+
+/**
+ * Logits and embeddings of `n` standardised crops (NHWC in `pixels`), averaged over `views`
+ * evenly spaced quarter turns (1, 2 or 4), `batch` crops (times the views) per forward pass.
+ */
+export function predictViews(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, views: 1 | 2 | 4, batch = 64): ViewScores {
+  const per = size * size * 3;
+  if (pixels.length !== n * per) throw new Error(`predictViews: ${pixels.length} values for ${n} crops of ${size}×${size}×3`);
+  let logits = new Float32Array(0);
+  let embeddings = new Float32Array(0);
+  let classes = 0;
+  let dim = 0;
+  for (let start = 0; start < n; start += batch) {
+    const m = Math.min(batch, n - start);
+    const input = new Float32Array(m * views * per);
+    for (let k = 0; k < m; k++) {
+      for (let v = 0; v < views; v++) turnCropInto(pixels, (start + k) * per, input, (k * views + v) * per, size, (v * 4) / views);
+    }
+    tf.tidy(() => {
+      const [l, e] = model.predict(tf.tensor4d(input, [m * views, size, size, 3])) as tf.Tensor[];
+      const lv = l!.dataSync();
+      const ev = e!.dataSync();
+      if (classes === 0) {
+        classes = lv.length / (m * views);
+        dim = ev.length / (m * views);
+        logits = new Float32Array(n * classes);
+        embeddings = new Float32Array(n * dim);
+      }
+      for (let k = 0; k < m; k++) {
+        for (let v = 0; v < views; v++) {
+          const row = k * views + v;
+          for (let c = 0; c < classes; c++) logits[(start + k) * classes + c]! += lv[row * classes + c]! / views;
+          for (let d = 0; d < dim; d++) embeddings[(start + k) * dim + d]! += ev[row * dim + d]! / views;
+        }
+      }
+    });
+  }
+  return { logits, embeddings, dim };
+}
