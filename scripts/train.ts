@@ -11,7 +11,6 @@
  * Nothing else trains: install and start only read the committed files.
  */
 import { Command } from 'commander';
-import * as tf from '@tensorflow/tfjs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +24,7 @@ import { evaluate, fitTemperatureOn } from '../vision/model/evaluate.js';
 import { loadModel, saveModel } from '../vision/model/io.js';
 import { readSetFolders } from '../vision/model/labelled-folder.js';
 import { parseModelMeta, type ModelMeta } from '../vision/model/meta.js';
-import { foldForInference } from '../vision/model/net.js';
+import { foldForInference, type LayersModel } from '../vision/model/net.js';
 import { DEFAULT_PREPROCESSING } from '../vision/model/preprocess.js';
 import { trainClassifierParallel } from '../vision/model/parallel-trainer.js';
 import { predictCrops, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
@@ -95,7 +94,7 @@ const val = await render('val', valCount);
 const test = await render('test', testCount);
 
 /** The committed model's `training` record and weights, when only the last steps are redone. */
-async function previousRun(dir: string): Promise<{ model: tf.LayersModel; training: ModelMeta['training'] }> {
+async function previousRun(dir: string): Promise<{ model: LayersModel; training: ModelMeta['training'] }> {
   const old = parseModelMeta(JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8')), path.join(dir, 'meta.json'));
   // The weights must come from this recipe: everything but the read-time views must match.
   const { views: _oldViews, ...oldRecipe } = (old.training.recipe ?? {}) as Record<string, unknown>;
@@ -107,7 +106,7 @@ async function previousRun(dir: string): Promise<{ model: tf.LayersModel; traini
   return { model: await loadModel(dir), training: old.training };
 }
 
-let model: tf.LayersModel;
+let model: LayersModel;
 let training: ModelMeta['training'];
 if (opts.fromWeights) {
   ({ model, training } = await previousRun(opts.fromWeights));

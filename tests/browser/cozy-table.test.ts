@@ -103,6 +103,8 @@ describe('Worm & Cozy at a table of three phones', () => {
     await referee.click('[data-testid="tab-setup"]');
     expect(await referee.textContent('[data-testid="join-code"]')).toBe('WORMS');
     expect(await referee.getAttribute('[data-testid="qr"]', 'data-text')).toBe(`${server.url}/?code=WORMS`);
+    // The QR code is drawn asynchronously (qrcode's toString): wait for it rather than count at once.
+    await referee.waitForSelector('[data-testid="qr"] svg');
     expect(await referee.locator('[data-testid="qr"] svg').count()).toBe(1);
     expect(await alice.locator('[data-testid="tab-setup"]').count()).toBe(0);
     await referee.click('[data-testid="tab-table"]');

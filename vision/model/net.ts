@@ -11,6 +11,9 @@
  */
 import * as tf from '@tensorflow/tfjs';
 
+/** The tfjs model type, for code outside vision/ (only vision/ imports tfjs). */
+export type LayersModel = tf.LayersModel;
+
 export interface NetBlock {
   filters: number;
   kernel: number;
