@@ -30,10 +30,11 @@ const program = new Command()
   .option('--model <dir>', 'model directory (default: the committed model)')
   .option('--framing <mode>', 'how crops are framed: locate (find the die in the crop, as clew frames a die it finds) or whole', 'locate')
   .option('--views <n>', 'test-time views (1, 2 or 4); default from the model')
+  .option('--second-look <p>', 'read dice below this confidence once more in another quarter turn (0: never); default the reader\'s')
   .option('--no-synthetic', 'skip the synthetic test split')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .parse();
-const opts = program.opts<{ real: string; model?: string; framing: string; views?: string; synthetic: boolean; cacheDir: string }>();
+const opts = program.opts<{ real: string; model?: string; framing: string; views?: string; secondLook?: string; synthetic: boolean; cacheDir: string }>();
 
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 const out: string[] = [];
@@ -54,12 +55,18 @@ if (!existsSync(opts.real)) {
   process.exit(2);
 }
 const views = opts.views ? (Number(opts.views) as 1 | 2 | 4) : undefined;
-const reader = await loadDiceReader({ ...(opts.model ? { modelDir: opts.model } : {}), cropFraming: opts.framing as 'whole' | 'locate', ...(views ? { views } : {}) });
+const secondLook = opts.secondLook !== undefined ? Number(opts.secondLook) : undefined;
+if (secondLook !== undefined && !(secondLook >= 0 && secondLook <= 1)) {
+  process.stderr.write(`eval:dice: --second-look must be a confidence from 0 to 1, got "${opts.secondLook}"\n`);
+  process.exit(2);
+}
+const readerOptions = { ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}), ...(secondLook !== undefined ? { secondLookBelow: secondLook } : {}) };
+const reader = await loadDiceReader({ ...readerOptions, cropFraming: opts.framing as 'whole' | 'locate' });
 const faces = DICE_SETS.d6.faces;
 
 say(`## Dice reading: evaluation`);
 say();
-say(`Model ${reader.modelId}, backend ${reader.backend}, crop framing "${opts.framing}"${views ? `, ${views} views` : ''}.`);
+say(`Model ${reader.modelId}, backend ${reader.backend}, crop framing "${opts.framing}", ${reader.views} views, a third view (a second look) below ${reader.secondLookBelow}.`);
 say();
 
 // ---------------------------------------------------------------- 1. crops, no calibration
@@ -107,7 +114,7 @@ table(uncal, all.length);
 {
   // The same crops framed the other way: the crop's own (loose, often not square) box as the die's.
   const other = opts.framing === 'locate' ? 'whole' : 'locate';
-  const alt = await loadDiceReader({ ...(opts.model ? { modelDir: opts.model } : {}), cropFraming: other, ...(views ? { views } : {}) });
+  const alt = await loadDiceReader({ ...readerOptions, cropFraming: other });
   const readings = await alt.readCrops(crops, { sets: ['d6'] });
   const right = readings.filter((r, i) => r.face === truth[i]).length;
   say(`Framed "${other}" instead: ${right} of ${all.length} right (${pct(right / all.length)}).`);
@@ -176,7 +183,12 @@ if (opts.synthetic) {
   // Score through the reader's own path (views, temperature) set by set.
   const { loadClassifier } = await import('../vision/model/classifier.js');
   const classifier = await loadClassifier({ ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}) });
-  const scores = classifier.score(framed);
+  // The second look as the reader takes it: a die of set S below the threshold, masked to S.
+  const { scoreWithSecondLook } = await import('../vision/model/classifier.js');
+  const { classMask, maskedSoftmax } = await import('../vision/model/postprocess.js');
+  const masks = DICE_SET_IDS.map((s) => classMask([s]));
+  const unsure = (l: Float32Array, _e: Float32Array, i: number) => Math.max(...maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature)) < reader.secondLookBelow;
+  const scores = scoreWithSecondLook(classifier, framed, unsure);
   scores.logits.forEach((l, i) => logits.set(l, i * FACE_CLASSES.length));
   classifier.dispose();
   const ev = evaluate(logits, test, meta.temperature);
@@ -187,7 +199,7 @@ if (opts.synthetic) {
   for (const set of DICE_SET_IDS) say(`| ${set} | ${ev.perSet[set]!.n} | ${pct(ev.perSet[set]!.accuracy)} |`);
   say(`| **all** | ${ev.overall.n} | **${pct(ev.overall.accuracy)}** |`);
   say();
-  say(`Expected calibration error of the tempered confidence: ${ev.ece.toFixed(4)} (temperature ${meta.temperature.toFixed(3)}).`);
+  say(`Expected calibration error of the tempered confidence: ${ev.ece.toFixed(4)} (temperature ${meta.temperature.toFixed(3)}); ${scores.lookedAgain.length} of ${test.count} crops were read a second time.`);
   say();
 }
 reader.dispose();

@@ -42,9 +42,13 @@ const bench: BenchModule = {
       const crops: RgbImage[] = Array.from({ length: 64 }, (_, i) => renderCrop(rng.fork(), FACE_CLASSES[i % 6]!, { sets: ['d6'] }));
       const boxes: Box[] = crops.map(() => [0, 0, 64, 64]);
       for (const batch of [25, 64]) {
-        const m = await measure(runs, () => reader.classifyFramed(crops.slice(0, batch), boxes.slice(0, batch), { sets: ['d6'] }));
+        let again = 0;
+        const m = await measure(runs, () => {
+          const read = reader.classifyFramed(crops.slice(0, batch), boxes.slice(0, batch), { sets: ['d6'] });
+          again = read.filter((r) => (r.views ?? reader.views) > reader.views).length;
+        });
         figures.push(
-          { id: `model.crop.batch${batch}.ms`, label: `classify one die crop (batch of ${batch}, wall, median)`, value: m.median / batch, unit: 'ms', target: { op: '<=', value: 1 }, note: `${reader.backend}, ${runs} runs; each die read in ${reader.views} view${reader.views === 1 ? '' : 's'} (quarter turns), averaged` },
+          { id: `model.crop.batch${batch}.ms`, label: `classify one die crop (batch of ${batch}, wall, median)`, value: m.median / batch, unit: 'ms', target: { op: '<=', value: 1 }, note: `${reader.backend}, ${runs} runs; each die read in ${reader.views} views (quarter turns), averaged; ${again} of ${batch} (hard renders) below ${reader.secondLookBelow} read once more in a third view` },
           { id: `model.crop.batch${batch}.cpu.ms`, label: `classify one die crop (batch of ${batch}, CPU time)`, value: m.cpu / batch, unit: 'ms' },
         );
       }

@@ -1,12 +1,15 @@
 /**
  * Test-time views: the quarter turns made in JavaScript are the turns tfjs's transpose and
- * reverse make, and predictViews averages the net's outputs over the turned crops.
+ * reverse make, and predictViews averages the net's outputs over the turned crops; a second look
+ * reads only the doubtful crops in one more turn and averages all their views.
  */
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { initBackend } from '../../vision/model/backend.js';
-import { predictViews, turnCropInto } from '../../vision/model/views.js';
+import { scoreWithSecondLook, type CropScores } from '../../vision/model/classifier.js';
+import { otherTurns, predictTurns, predictViews, secondLookTurns, turnCropInto, turnsOf } from '../../vision/model/views.js';
+import type { RgbImage } from '../../vision/types.js';
 
 const SIZE = 8;
 const rng = createRng('views');
@@ -75,5 +78,78 @@ describe('predictViews', () => {
     const input = tf.input({ shape: [SIZE, SIZE, 3] });
     const net = tf.model({ inputs: input, outputs: [input, input] });
     expect(() => predictViews(net, new Float32Array(10), 1, SIZE, 1)).toThrow(/10 values for 1 crops/);
+  });
+});
+
+/** The test net above: logits = the top-left pixel, embedding = the channel means. */
+function cornerNet(): tf.LayersModel {
+  const input = tf.input({ shape: [SIZE, SIZE, 3] });
+  const pooled = tf.layers.globalAveragePooling2d({}).apply(input) as tf.SymbolicTensor;
+  const first = tf.layers.flatten({}).apply(tf.layers.cropping2D({ cropping: [[0, SIZE - 1], [0, SIZE - 1]] }).apply(input) as tf.SymbolicTensor) as tf.SymbolicTensor;
+  return tf.model({ inputs: input, outputs: [first, pooled] });
+}
+
+describe('quarter turns', () => {
+  it('spaces the views evenly and names what is left', () => {
+    expect(turnsOf(1)).toEqual([0]);
+    expect(turnsOf(2)).toEqual([0, 2]);
+    expect(turnsOf(4)).toEqual([0, 1, 2, 3]);
+    expect(otherTurns([0, 2])).toEqual([1, 3]);
+  });
+
+  it('a second look adds the half turn to one view, a quarter turn to two, nothing to four', () => {
+    expect(secondLookTurns([0])).toEqual([2]);
+    expect(secondLookTurns([0, 2])).toEqual([1]);
+    expect(secondLookTurns([0, 1, 2, 3])).toEqual([]);
+  });
+
+  it('predictTurns with [0, 2] is predictViews with 2 views; [1] reads the quarter turn\'s corner', () => {
+    const net = cornerNet();
+    const n = 2;
+    const pixels = Float32Array.from({ length: n * crop.length }, () => rng.normal());
+    const two = predictViews(net, pixels, n, SIZE, 2);
+    expect([...predictTurns(net, pixels, n, SIZE, [0, 2]).logits]).toEqual([...two.logits]);
+    const quarter = predictTurns(net, pixels, n, SIZE, [1]);
+    // One quarter turn: row 0 of the result is column SIZE−1 of the crop, so its corner is (0, SIZE−1).
+    for (let i = 0; i < n; i++) for (let ch = 0; ch < 3; ch++) {
+      expect(quarter.logits[i * 3 + ch]).toBeCloseTo(pixels[i * crop.length + (SIZE - 1) * 3 + ch]!, 6);
+    }
+    expect(() => predictTurns(net, pixels, n, SIZE, [4])).toThrow(/quarter turns 0–3/);
+    expect(() => predictTurns(net, pixels, n, SIZE, [])).toThrow(/quarter turns 0–3/);
+    net.dispose();
+  });
+});
+
+describe('scoreWithSecondLook', () => {
+  // A classifier stand-in that reports, per crop, which turns it was read in: logits[t] = 1 for
+  // each turn t read, averaged, so the mix of first and second look is visible in the numbers.
+  const calls: { crops: number; turns: number[] }[] = [];
+  const classifier = {
+    turns: [0, 2] as readonly number[],
+    score(crops: readonly RgbImage[], turns: readonly number[] = [0, 2]): CropScores {
+      calls.push({ crops: crops.length, turns: [...turns] });
+      const row = () => Float32Array.from([0, 1, 2, 3], (t) => (turns.includes(t) ? 1 / turns.length : 0));
+      return { logits: crops.map(row), embeddings: crops.map(row) };
+    },
+  };
+  const crops: RgbImage[] = Array.from({ length: 4 }, () => ({ width: 1, height: 1, data: new Uint8Array(3) }));
+
+  it('reads only the unsure crops again, in one more turn, and weighs every view the same', () => {
+    calls.length = 0;
+    const got = scoreWithSecondLook(classifier, crops, (_l, _e, i) => i === 1 || i === 3);
+    expect(calls).toEqual([{ crops: 4, turns: [0, 2] }, { crops: 2, turns: [1] }]);
+    expect(got.lookedAgain).toEqual([1, 3]);
+    for (const i of [0, 2]) expect([...got.logits[i]!]).toEqual([0.5, 0, 0.5, 0]);
+    for (const i of [1, 3]) {
+      for (const [t, v] of [1 / 3, 1 / 3, 1 / 3, 0].entries()) expect(got.logits[i]![t]).toBeCloseTo(v, 6);
+      expect([...got.embeddings[i]!]).toEqual([...got.logits[i]!]);
+    }
+  });
+
+  it('costs nothing more when every crop is clear', () => {
+    calls.length = 0;
+    const got = scoreWithSecondLook(classifier, crops, () => false);
+    expect(calls).toHaveLength(1);
+    expect(got.lookedAgain).toEqual([]);
   });
 });

@@ -51,6 +51,28 @@ describe('reading', () => {
     }
   });
 
+  it('reads a die again in a third view exactly when its first confidence is below the second-look threshold', async () => {
+    const images = crops.map((c) => c.image);
+    const never = await loadDiceReader({ secondLookBelow: 0 });
+    const always = await loadDiceReader({ secondLookBelow: 1.01 });
+    try {
+      const first = await never.readCropsDetailed(images, { sets: ['d6'] });
+      const third = await always.readCropsDetailed(images, { sets: ['d6'] });
+      expect(first.every((r) => r.views === 2)).toBe(true);
+      expect(third.every((r) => r.views === 3)).toBe(true);
+      const mixed = await reader.readCropsDetailed(images, { sets: ['d6'] });
+      expect(new Set(mixed.map((r) => r.views)), 'the fixtures hold clear and doubtful dice').toEqual(new Set([2, 3]));
+      mixed.forEach((r, i) => {
+        const again = first[i]!.confidence < reader.secondLookBelow;
+        expect(r.views, `crop ${i}`).toBe(again ? 3 : 2);
+        expect(r.confidence, `crop ${i}`).toBeCloseTo(again ? third[i]!.confidence : first[i]!.confidence, 5);
+      });
+    } finally {
+      never.dispose();
+      always.dispose();
+    }
+  });
+
   it('reads single-die crops; probabilities cover exactly the faces of the set and sum to 1', async () => {
     const readings = await reader.readCropsDetailed(crops.map((c) => c.image), { sets: ['d6'] });
     expect(readings).toHaveLength(crops.length);

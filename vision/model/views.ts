@@ -39,13 +39,40 @@ export interface ViewScores {
   dim: number;
 }
 
+/** The quarter turns of `views` evenly spaced views: 1 → [0], 2 → [0, 2], 4 → [0, 1, 2, 3]. */
+export function turnsOf(views: 1 | 2 | 4): number[] {
+  return Array.from({ length: views }, (_, v) => (v * 4) / views);
+}
+
+/** The quarter turns not in `turns` (what a crop has not been read in yet). */
+export function otherTurns(turns: readonly number[]): number[] {
+  return [0, 1, 2, 3].filter((t) => !turns.includes(t));
+}
+
+/**
+ * The one view a second look adds to `turns`: the half turn after a single view, a quarter turn
+ * after two, nothing once all four have been read.
+ */
+export function secondLookTurns(turns: readonly number[]): number[] {
+  const rest = otherTurns(turns);
+  if (rest.length === 0) return [];
+  return rest.includes(2) ? [2] : [rest[0]!];
+}
+
 /**
  * Logits and embeddings of `n` standardised crops (NHWC in `pixels`), averaged over `views`
  * evenly spaced quarter turns (1, 2 or 4), `batch` crops (times the views) per forward pass.
  */
 export function predictViews(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, views: 1 | 2 | 4, batch = 64): ViewScores {
+  return predictTurns(model, pixels, n, size, turnsOf(views), batch);
+}
+
+/** As predictViews, for an explicit list of quarter turns (each 0–3, each read once). */
+export function predictTurns(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch = 64): ViewScores {
   const per = size * size * 3;
   if (pixels.length !== n * per) throw new Error(`predictViews: ${pixels.length} values for ${n} crops of ${size}×${size}×3`);
+  if (turns.length === 0 || turns.some((t) => !Number.isInteger(t) || t < 0 || t > 3)) throw new Error(`predictViews: turns must be quarter turns 0–3, got [${turns.join(', ')}]`);
+  const views = turns.length;
   let logits = new Float32Array(0);
   let embeddings = new Float32Array(0);
   let classes = 0;
@@ -54,7 +81,7 @@ export function predictViews(model: tf.LayersModel, pixels: Float32Array, n: num
     const m = Math.min(batch, n - start);
     const input = new Float32Array(m * views * per);
     for (let k = 0; k < m; k++) {
-      for (let v = 0; v < views; v++) turnCropInto(pixels, (start + k) * per, input, (k * views + v) * per, size, (v * 4) / views);
+      for (let v = 0; v < views; v++) turnCropInto(pixels, (start + k) * per, input, (k * views + v) * per, size, turns[v]!);
     }
     tf.tidy(() => {
       const [l, e] = model.predict(tf.tensor4d(input, [m * views, size, size, 3])) as tf.Tensor[];
