@@ -3,7 +3,8 @@
  * architecture (batch norm, fused convolutions, global pooling) gives the same loss, the same
  * gradients for every variable and the same updated weights on both backends. Also: batch
  * norms fold into the inference net without changing its outputs, the float16 model files
- * round-trip, and a short seeded training run is reproducible and learns.
+ * round-trip, a short seeded training run is reproducible and learns, and the first convolution's
+ * leaner gradient changes no number.
  */
 import * as tf from '@tensorflow/tfjs';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -85,6 +86,43 @@ describe('training the real net', () => {
     expect(wasm.grads).toHaveLength(NET.blocks.length * perBlock + head + 2);
     wasm.grads.forEach((g, i) => expect(worstRelative(g, cpu.grads[i]!), `gradient ${i}`).toBeLessThan(2e-3));
     wasm.after.forEach((w, i) => expect(worstRelative(w, cpu.after[i]!), `weight ${i}`).toBeLessThan(1e-3));
+  });
+
+  it('the first convolution skips the crops\' own gradient and trains to the same weights, bit for bit', async () => {
+    // The net runs its first conv as plain tf.conv2d (the fused op's gradient also computes the
+    // gradient of its input, here the crops, and throws it away). Against the fused op: three
+    // Adam steps give identical weights, and one step has one transposed convolution fewer.
+    const init = initialWeights();
+    const build = (fused: boolean) => {
+      const model = buildNet(NET, FACE_CLASSES.length);
+      if (fused) delete (model.getLayer('conv1') as unknown as { call?: unknown }).call; // the prototype's fused path
+      model.setWeights(init.map((w) => tf.tensor(w.values, w.shape)));
+      return model;
+    };
+    const train = async (model: tf.LayersModel) => {
+      const vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
+      const optimizer = tf.train.adam(5e-3);
+      const rng = createRng('steps');
+      let inputGradients = 0;
+      for (let step = 0; step < 3; step++) {
+        const { x, y } = makeBatch(data, [step, step + 4, step + 8, step + 12], rng, 0.5);
+        const profile = await tf.profile(() => {
+          const loss = optimizer.minimize(() => tf.losses.softmaxCrossEntropy(y, (model.apply(x, { training: true }) as tf.Tensor[])[0]!) as tf.Scalar, true, vars);
+          if (loss) loss.dispose();
+        });
+        inputGradients = profile.kernels.filter((k) => k.name === 'Conv2DBackpropInput').length;
+        tf.dispose([x, y]);
+      }
+      optimizer.dispose();
+      const weights = model.getWeights().map((w) => w.dataSync() as Float32Array);
+      model.dispose();
+      return { weights, inputGradients };
+    };
+    const plain = await train(build(false));
+    const fused = await train(build(true));
+    expect(plain.inputGradients).toBe(NET.blocks.length - 1);
+    expect(fused.inputGradients).toBe(NET.blocks.length);
+    plain.weights.forEach((w, i) => expect(Buffer.from(w.buffer).equals(Buffer.from(fused.weights[i]!.buffer)), `weights ${i}`).toBe(true));
   });
 
   it('a short seeded run is reproducible and learns the crops it sees', async () => {

@@ -65,18 +65,18 @@ export function buildNet(config: NetConfig, numClasses: number, forInference = f
   let x: tf.SymbolicTensor = input;
   const bn = config.batchNorm && !forInference;
   config.blocks.forEach((b, i) => {
-    x = tf.layers
-      .conv2d({
-        name: `conv${i + 1}`,
-        filters: b.filters,
-        kernelSize: b.kernel,
-        strides: b.stride,
-        padding: 'same',
-        useBias: !bn,
-        activation: bn ? 'linear' : 'relu',
-        kernelInitializer: 'heNormal',
-      })
-      .apply(x) as tf.SymbolicTensor;
+    const conv = tf.layers.conv2d({
+      name: `conv${i + 1}`,
+      filters: b.filters,
+      kernelSize: b.kernel,
+      strides: b.stride,
+      padding: 'same',
+      useBias: !bn,
+      activation: bn ? 'linear' : 'relu',
+      kernelInitializer: 'heNormal',
+    });
+    if (i === 0 && bn) convolvePlainly(conv, b.stride);
+    x = conv.apply(x) as tf.SymbolicTensor;
     if (bn) {
       x = tf.layers.batchNormalization({ name: `bn${i + 1}`, momentum: 0.9 }).apply(x) as tf.SymbolicTensor;
       x = tf.layers.reLU({ name: `relu${i + 1}` }).apply(x) as tf.SymbolicTensor;
@@ -104,6 +104,24 @@ export function buildNet(config: NetConfig, numClasses: number, forInference = f
   if (config.dropout > 0 && !forInference) head = tf.layers.dropout({ name: 'dropout', rate: config.dropout }).apply(head) as tf.SymbolicTensor;
   const logits = tf.layers.dense({ name: 'logits', units: numClasses }).apply(head) as tf.SymbolicTensor;
   return tf.model({ inputs: input, outputs: [logits, embedding], name: 'clew-faces' });
+}
+
+/**
+ * Makes a training graph's first convolution (no bias, linear) run as plain `tf.conv2d`.
+ * tfjs-layers runs every convolution through the fused op, whose gradient computes the input's
+ * gradient eagerly along with the filter's. For the first layer the input is the batch of crops,
+ * so that gradient, a full-resolution transposed convolution costing about 18 % of a training
+ * step on wasm, was computed and thrown away; `tf.conv2d`'s gradient computes only what the tape
+ * asks for. The forward pass and the filter's gradient are the same kernels, so training gives
+ * the same weights bit for bit (tests/vision/model-train.test.ts).
+ */
+function convolvePlainly(conv: ReturnType<typeof tf.layers.conv2d>, stride: number): void {
+  conv.call = (inputs) =>
+    tf.tidy(() => {
+      const x = Array.isArray(inputs) ? inputs[0]! : inputs;
+      const kernel = conv.trainableWeights[0]!.read() as tf.Tensor4D;
+      return tf.conv2d(x as tf.Tensor4D, kernel, stride, 'same');
+    });
 }
 
 /** An inference copy of a trained net: batch norms folded into their convolutions. */
