@@ -1,7 +1,8 @@
 /**
  * The gradient kernels clew adds to the wasm backend give the cpu backend's numbers: each kernel
  * on its own, the full gradient of conv/depthwise/fused ops through tf.grads, over several
- * shapes, strides and paddings, on seeded random inputs.
+ * shapes, strides and paddings, on seeded random inputs; and the matrix product in the
+ * transposed forms the dense layers' gradients use.
  */
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -30,8 +31,8 @@ function expectClose(actual: number[][], expected: number[][], what: string): vo
   actual.forEach((a, k) => {
     const e = expected[k]!;
     expect(a.length, `${what}: output ${k} size`).toBe(e.length);
-    const scale = Math.max(1, ...e.map(Math.abs));
-    const worst = Math.max(...a.map((v, i) => Math.abs(v - e[i]!)));
+    const scale = e.reduce((m, v) => Math.max(m, Math.abs(v)), 1);
+    const worst = a.reduce((m, v, i) => Math.max(m, Math.abs(v - e[i]!)), 0);
     expect(worst / scale, `${what}: output ${k} worst relative error`).toBeLessThan(1e-4);
   });
 }
@@ -159,6 +160,25 @@ describe('wasm gradient kernels match the cpu backend', () => {
         return tf.sum(tf.mul(y, tf.range(1, y.size + 1).reshape(y.shape)));
       })(tf.tensor4d(x, p.shape));
     expectClose(await on('wasm', run), await on('cpu', run), `avgPool ${JSON.stringify(p)}`);
+  });
+
+  it('matrix products with transposed operands (the dense layers\' gradients), batched or not, and their gradients', async () => {
+    for (const [m, k, n, batch] of [[32, 2048, 96, 0], [5, 7, 3, 0], [4, 6, 5, 3]] as const) {
+      const shape = (rows: number, cols: number) => (batch ? [batch, rows, cols] : [rows, cols]);
+      const size = (rows: number, cols: number) => (batch || 1) * rows * cols;
+      for (const [ta, tb] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+        const a = randn(`mm-a-${m}-${ta}`, size(m, k));
+        const b = randn(`mm-b-${n}-${tb}`, size(k, n));
+        const run = () => {
+          const A = tf.tensor(a, ta ? shape(k, m) : shape(m, k));
+          const B = tf.tensor(b, tb ? shape(n, k) : shape(k, n));
+          const product = tf.matMul(A, B, ta, tb);
+          const [ga, gb] = tf.grads((x: tf.Tensor, y: tf.Tensor) => tf.sum(tf.square(tf.matMul(x, y, ta, tb))))([A, B]);
+          return [product, ga!, gb!];
+        };
+        expectClose(await on('wasm', run), await on('cpu', run), `matMul ${m}×${k}×${n} batch ${batch} transposes ${ta}/${tb}`);
+      }
+    }
   });
 
   it('refuses dilated convolutions with a clear message instead of a wrong answer', async () => {
