@@ -181,10 +181,9 @@ if (opts.synthetic) {
   const { FACE_CLASSES } = await import('../vision/faces/classes.js');
   const logits = new Float32Array(test.count * FACE_CLASSES.length);
   // Score through the reader's own path (views, temperature) set by set.
-  const { loadClassifier } = await import('../vision/model/classifier.js');
+  const { loadClassifier, scoreWithSecondLook } = await import('../vision/model/classifier.js');
   const classifier = await loadClassifier({ ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}) });
   // The second look as the reader takes it: a die of set S below the threshold, masked to S.
-  const { scoreWithSecondLook } = await import('../vision/model/classifier.js');
   const { classMask, maskedSoftmax } = await import('../vision/model/postprocess.js');
   const masks = DICE_SET_IDS.map((s) => classMask([s]));
   const unsure = (l: Float32Array, _e: Float32Array, i: number) => Math.max(...maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature)) < reader.secondLookBelow;

@@ -89,7 +89,7 @@ export interface ClewDiceReader extends DiceReader {
   /** Quarter-turn views each die is read in (the cost of a read grows with them). */
   readonly views: number;
   readonly uncertainBelow: number;
-  /** Dice read below this confidence get the remaining quarter turns too. */
+  /** Dice read below this confidence are read once more in another quarter turn. */
   readonly secondLookBelow: number;
 }
 
@@ -140,12 +140,17 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const cals = opts.sets.map((s) => active.get(s)).filter((c): c is Calibration => c !== undefined);
     const probabilitiesOf = (logits: Float32Array, embedding: Float32Array): Float64Array =>
       maskedSoftmax(applyCalibrations(logits, embedding, cals), mask, classifier.meta.temperature);
-    const unsure = (logits: Float32Array, embedding: Float32Array): boolean => bestFace(probabilitiesOf(logits, embedding), opts.sets).confidence < secondLookBelow;
+    // The first read's probabilities, kept: only the dice read again need them anew.
+    const firstRead: Float64Array[] = [];
+    const unsure = (logits: Float32Array, embedding: Float32Array, i: number): boolean => {
+      firstRead[i] = probabilitiesOf(logits, embedding);
+      return bestFace(firstRead[i], opts.sets).confidence < secondLookBelow;
+    };
     const { logits, embeddings, lookedAgain } = scoreWithSecondLook(classifier, framed, unsure);
     const again = new Set(lookedAgain);
     const secondLook = secondLookTurns(classifier.turns).length;
     return framed.map((_, i) => {
-      const probs = probabilitiesOf(logits[i]!, embeddings[i]!);
+      const probs = again.has(i) || !firstRead[i] ? probabilitiesOf(logits[i]!, embeddings[i]!) : firstRead[i];
       const best = bestFace(probs, opts.sets);
       const probabilities: Record<string, number> = {};
       for (const face of DICE_SETS[best.set].faces) {

@@ -96,7 +96,7 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
 }
 
 export interface SecondLookScores extends CropScores {
-  /** Indices of the crops that were read again in the remaining turns. */
+  /** Indices of the crops that were read once more (in `secondLookTurns`). */
   lookedAgain: number[];
 }
 
