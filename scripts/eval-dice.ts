@@ -20,6 +20,7 @@ import { decodeImage } from '../vision/image/decode.js';
 import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
 import type { SynthKnobs } from '../vision/synth/knobs.js';
 import { evaluate } from '../vision/model/evaluate.js';
+import { frameDieImage } from '../vision/model/framing.js';
 import { loadDiceReader } from '../vision/reader.js';
 import { iou } from '../vision/stream.js';
 import type { Box, RgbImage } from '../vision/types.js';
@@ -74,22 +75,26 @@ const labels = csv(await readFile(path.join(opts.real, 'labels.csv'), 'utf8'));
 const crops = await Promise.all(labels.map((l) => image(path.join(opts.real, l.file!))));
 const truth = labels.map((l) => l.face!);
 
-async function scoreCrops(indices: number[]): Promise<{ correct: number; confusion: number[][]; perFace: Map<string, [number, number]> }> {
+interface CropScore { correct: number; confusion: number[][]; perFace: Map<string, [number, number]>; silentMisreads: number; marked: number }
+
+async function scoreCrops(indices: number[]): Promise<CropScore> {
   const readings = await reader.readCrops(indices.map((i) => crops[i]!), { sets: ['d6'] });
   const confusion = faces.map(() => faces.map(() => 0));
   const perFace = new Map<string, [number, number]>(faces.map((f) => [f, [0, 0]]));
-  let correct = 0;
+  let correct = 0, silentMisreads = 0, marked = 0;
   readings.forEach((r, k) => {
     const t = truth[indices[k]!]!;
     confusion[faces.indexOf(t)]![faces.indexOf(r.face)]!++;
     const pf = perFace.get(t)!;
     pf[1]++;
     if (r.face === t) { correct++; pf[0]++; }
+    if (r.uncertain) marked++;
+    else if (r.face !== t) silentMisreads++;
   });
-  return { correct, confusion, perFace };
+  return { correct, confusion, perFace, silentMisreads, marked };
 }
 
-function table(result: Awaited<ReturnType<typeof scoreCrops>>, n: number): void {
+function table(result: CropScore, n: number): void {
   say(`| face | crops | correct | accuracy |`);
   say(`|---|---|---|---|`);
   for (const f of faces) {
@@ -103,6 +108,8 @@ function table(result: Awaited<ReturnType<typeof scoreCrops>>, n: number): void 
   say(`| true \\ read | ${faces.join(' | ')} |`);
   say(`|---|${faces.map(() => '---').join('|')}|`);
   faces.forEach((f, i) => say(`| ${f} | ${result.confusion[i]!.join(' | ')} |`));
+  say();
+  say(`Marked "check" (confidence under ${reader.uncertainBelow}): ${result.marked} of ${n}; misread without the mark: ${result.silentMisreads}.`);
   say();
 }
 
@@ -118,6 +125,13 @@ table(uncal, all.length);
   const readings = await alt.readCrops(crops, { sets: ['d6'] });
   const right = readings.filter((r, i) => r.face === truth[i]).length;
   say(`Framed "${other}" instead: ${right} of ${all.length} right (${pct(right / all.length)}).`);
+  if (opts.framing === 'locate') {
+    // These crops are cut close to the die (it often fills their height), and the locator keeps
+    // no region that touches the picture's edge: say how many were framed on a found die.
+    const located = crops.filter((c) => frameDieImage(c, 'locate').located).length;
+    say();
+    say(`The locator found the die inside ${located} of ${all.length} crops; the others were framed whole.`);
+  }
   say();
   alt.dispose();
 }

@@ -1,14 +1,17 @@
 /**
  * Test-time views: the quarter turns made in JavaScript are the turns tfjs's transpose and
  * reverse make, and predictViews averages the net's outputs over the turned crops; a second look
- * reads only the doubtful crops in one more turn and averages all their views.
+ * reads only the doubtful crops in one more turn, closer, and averages all their views.
  */
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { initBackend } from '../../vision/model/backend.js';
-import { scoreWithSecondLook, type CropScores } from '../../vision/model/classifier.js';
-import { otherTurns, predictTurns, predictViews, secondLookTurns, turnCropInto, turnsOf } from '../../vision/model/views.js';
+import { SECOND_LOOK_ZOOM, scoreWithSecondLook, type CropScores } from '../../vision/model/classifier.js';
+import { squareCrop } from '../../vision/image/crop.js';
+import { createImage } from '../../vision/image/image.js';
+import { resampleRect } from '../../vision/image/resize.js';
+import { closerCrop, otherTurns, predictTurns, predictViews, secondLookTurns, turnCropInto, turnsOf } from '../../vision/model/views.js';
 import type { RgbImage } from '../../vision/types.js';
 
 const SIZE = 8;
@@ -120,24 +123,77 @@ describe('quarter turns', () => {
   });
 });
 
+describe('closerCrop', () => {
+  /** A grey frame with a dark 20×20 die at (40, 30), as a locator would box it. */
+  const frame = createImage(120, 100, [200, 200, 200]);
+  for (let y = 30; y < 50; y++) for (let x = 40; x < 60; x++) frame.data.fill(40, (y * 120 + x) * 3, (y * 120 + x) * 3 + 3);
+  const box = [40, 30, 60, 50] as const;
+
+  it('is what squareCrop gives with its margin taken off: the die fills the crop', () => {
+    const closer = closerCrop(squareCrop(frame, [...box]), SECOND_LOOK_ZOOM);
+    const direct = squareCrop(frame, [...box], { scale: 1.15 / SECOND_LOOK_ZOOM });
+    let diff = 0;
+    for (let i = 0; i < direct.data.length; i++) diff += Math.abs(closer.data[i]! - direct.data[i]!);
+    // Resampling twice blurs the die's outline a little; the pictures are otherwise the same.
+    expect(diff / direct.data.length).toBeLessThan(6);
+    expect([closer.width, closer.height]).toEqual([64, 64]);
+    // The die's outline sits at the crop's edge at scale 1.0: its centre row is dark from end to end.
+    const row = 32 * 64 * 3;
+    expect(closer.data[row + 1 * 3]).toBeLessThan(100);
+    expect(closer.data[row + 62 * 3]).toBeLessThan(100);
+    // ...while the first look's framing keeps a margin of tray round it.
+    expect(squareCrop(frame, [...box]).data[row + 1 * 3]).toBeGreaterThan(150);
+  });
+
+  it('samples where the general resampler samples (to a level of rounding)', () => {
+    const noisy = createImage(64, 64);
+    for (let i = 0; i < noisy.data.length; i++) noisy.data[i] = (i * 7919) % 256;
+    for (const zoom of [1.15, 1.5, 2]) {
+      const side = 64 / zoom;
+      const general = resampleRect(noisy, (64 - side) / 2, (64 - side) / 2, side, side, 64, 64);
+      const closer = closerCrop(noisy, zoom);
+      let worst = 0;
+      for (let i = 0; i < general.data.length; i++) worst = Math.max(worst, Math.abs(closer.data[i]! - general.data[i]!));
+      expect(worst).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('zoom 1 is the crop itself; a zoom under 1 is refused', () => {
+    const c = squareCrop(frame, [...box]);
+    expect(closerCrop(c, 1)).toBe(c);
+    expect(() => closerCrop(c, 0.8)).toThrow(/zoom must be at least 1/);
+    expect(() => closerCrop(c, Number.NaN)).toThrow(/zoom/);
+  });
+});
+
 describe('scoreWithSecondLook', () => {
   // A classifier stand-in that reports, per crop, which turns it was read in: logits[t] = 1 for
   // each turn t read, averaged, so the mix of first and second look is visible in the numbers.
   const calls: { crops: number; turns: number[] }[] = [];
+  const seen: RgbImage[][] = [];
   const classifier = {
     turns: [0, 2] as readonly number[],
     score(crops: readonly RgbImage[], turns: readonly number[] = [0, 2]): CropScores {
       calls.push({ crops: crops.length, turns: [...turns] });
+      seen.push([...crops]);
       const row = () => Float32Array.from([0, 1, 2, 3], (t) => (turns.includes(t) ? 1 / turns.length : 0));
       return { logits: crops.map(row), embeddings: crops.map(row) };
     },
   };
-  const crops: RgbImage[] = Array.from({ length: 4 }, () => ({ width: 1, height: 1, data: new Uint8Array(3) }));
+  const crops: RgbImage[] = Array.from({ length: 4 }, (_, k) => {
+    const image = createImage(8, 8, [10 * k, 0, 0]);
+    image.data.fill(255, 0, 8 * 3); // a bright top row: framed closer, it leaves the picture
+    return image;
+  });
 
-  it('reads only the unsure crops again, in one more turn, and weighs every view the same', () => {
+  it('reads only the unsure crops again, in one more turn and closer, and weighs every view the same', () => {
     calls.length = 0;
+    seen.length = 0;
     const got = scoreWithSecondLook(classifier, crops, (_l, _e, i) => i === 1 || i === 3);
     expect(calls).toEqual([{ crops: 4, turns: [0, 2] }, { crops: 2, turns: [1] }]);
+    expect(seen[0]).toEqual(crops);
+    expect(seen[1]).toEqual([closerCrop(crops[1]!, SECOND_LOOK_ZOOM), closerCrop(crops[3]!, SECOND_LOOK_ZOOM)]);
+    expect(seen[1]![0]!.data[0]).toBeLessThan(255);
     expect(got.lookedAgain).toEqual([1, 3]);
     for (const i of [0, 2]) expect([...got.logits[i]!]).toEqual([0.5, 0, 0.5, 0]);
     for (const i of [1, 3]) {

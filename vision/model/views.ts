@@ -6,6 +6,47 @@
  * more on wasm than the net itself.
  */
 import * as tf from '@tensorflow/tfjs';
+import type { RgbImage } from '../types.js';
+
+/**
+ * The centre of a crop brought `zoom` times closer, at the same size: what `squareCrop` would
+ * give with its scale divided by `zoom`, made from the crop itself (a die smaller than the crop,
+ * the usual case, loses nothing by it). Bilinear, with the sample positions `resampleRect` uses;
+ * written out here because a second look is on the reading's clock (0.09 ms against 0.24 ms
+ * through the general resampler's tap tables). zoom 1 returns the crop.
+ */
+export function closerCrop(crop: RgbImage, zoom: number): RgbImage {
+  if (!(zoom >= 1 && Number.isFinite(zoom))) throw new RangeError(`closerCrop: zoom must be at least 1, got ${zoom}`);
+  if (zoom === 1) return crop;
+  const { width: w, height: h, data: src } = crop;
+  const axis = (size: number) => {
+    const lo = new Int32Array(size), hi = new Int32Array(size), t = new Float32Array(size);
+    const step = 1 / zoom, origin = (size - size / zoom) / 2;
+    for (let i = 0; i < size; i++) {
+      const u = origin + (i + 0.5) * step - 0.5;
+      const f = Math.floor(u);
+      lo[i] = Math.min(size - 1, Math.max(0, f));
+      hi[i] = Math.min(size - 1, Math.max(0, f + 1));
+      t[i] = u - f;
+    }
+    return { lo, hi, t };
+  };
+  const X = axis(w), Y = axis(h);
+  const out = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const r0 = Y.lo[y]! * w * 3, r1 = Y.hi[y]! * w * 3, ty = Y.t[y]!;
+    for (let x = 0; x < w; x++) {
+      const c0 = X.lo[x]! * 3, c1 = X.hi[x]! * 3, tx = X.t[x]!;
+      const o = (y * w + x) * 3;
+      for (let ch = 0; ch < 3; ch++) {
+        const top = src[r0 + c0 + ch]! * (1 - tx) + src[r0 + c1 + ch]! * tx;
+        const bottom = src[r1 + c0 + ch]! * (1 - tx) + src[r1 + c1 + ch]! * tx;
+        out[o + ch] = Math.round(top * (1 - ty) + bottom * ty);
+      }
+    }
+  }
+  return { width: w, height: h, data: out };
+}
 
 /**
  * Copies one size×size×3 crop from `src` (at `from`) into `dst` (at `to`) turned k quarter turns,
