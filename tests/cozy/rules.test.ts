@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toTableGame } from '../../shared/game.js';
-import { setup, wormAndCozy } from '../../shared/games/worm-and-cozy/index.js';
+import { legalOptions, setup, wormAndCozy } from '../../shared/games/worm-and-cozy/index.js';
 import type { CozyState } from '../../shared/games/worm-and-cozy/state.js';
 import { P, play, reject, stateAt } from './helpers.js';
 
@@ -51,6 +51,19 @@ describe('illegal moves are rejected with a code and the state unchanged', () =>
     expect(reject(placed, { type: 'activate', player: P, worm: 1 }).message).toMatch(/region/);
     const firstHour = stateAt(EMPTY.replace('2   . . . . .', '2   1 1 1 1 1'), { hour: 0, roll: ['I', 'eye', 'mouth'] });
     expect(reject(firstHour, { type: 'activate', player: P, worm: 1 }).message).toMatch(/at 1 AM the only option is to place a new worm/);
+  });
+
+  it('the hour cannot end while a player still owes option A\'s organ (it cannot be passed); once drawn, it can', () => {
+    const s = play(start(), { type: 'roll', shape: 'I', organs: ['eye', 'mouth'] }, { type: 'placeWorm', player: P, cells: ['A1', 'A2', 'A3', 'A4', 'A5'] });
+    const refused = reject(s, { type: 'endHour' });
+    expect(refused.code).toBe('move/illegal');
+    expect(refused.message).toMatch(/1 AM cannot end yet: .* still has to add option A's organ to the new worm/);
+    expect(legalOptions(s).table).toEqual([]);
+    const drawn = play(s, { type: 'addOrgan', player: P, organ: 'eye', cell: 'A1', facing: 'N' });
+    expect(legalOptions(drawn).table).toEqual(['endHour']);
+    expect(play(drawn, { type: 'endHour' }).hour).toBe(1);
+    // Decisions that may be passed (the worm's own actions, chain reactions) do not hold the hour up.
+    expect(legalOptions(play(start(), { type: 'roll', shape: 'I', organs: ['eye', 'mouth'] })).table).toEqual(['endHour']);
   });
 
   it('only one option per hour, and no option after "done"', () => {

@@ -9,7 +9,7 @@ import { atOptionStep, endHourSheet, fillableBrains, optionBOrgans, optionCAllow
 import type { CozyMove, PlayerMove } from './moves.js';
 import { describePending } from './describe.js';
 import { drawOrgan, findSpot, foodCells } from './organs.js';
-import { borrowDraft, copyState, mutableWorm, releasePosition, wormAt, wormById, writableWorms, type Draft } from './position.js';
+import { borrowDraft, copyState, mutableWorm, placeOf, releasePosition, wormAt, wormById, writableWorms, type Draft } from './position.js';
 import { isPath, orderAsPath, shapeOfCells } from './shapes.js';
 import { ORGAN_TYPES, SHAPE_NAMES, type CozyState, type Dir, type Organ, type OrganType, type Pending, type PlayerSheet, type ShapeName, type Worm } from './state.js';
 import { organAt } from './worms.js';
@@ -28,6 +28,12 @@ export function applyMove(state: CozyState, move: CozyMove): Result<CozyState> {
   }
   if (move.type === 'endHour') {
     if (state.phase !== 'play') return fail(Errors.wrongPhase, `roll the dice for ${hourLabel(state.chapter, state.hour)} first`);
+    // Option A's organ cannot be passed (the rules: "Place a new worm. Add one organ to it."), so
+    // the hour cannot end over it either: the table is told who is still drawing.
+    for (let i = 0; i < state.sheets.length; i++) {
+      const must = state.sheets[i]!.stack.find((f) => f.k === 'organ' && f.must);
+      if (must) return fail(Errors.illegal, `${hourLabel(state.chapter, state.hour)} cannot end yet: ${state.players[i]!.name} still has to add option A's organ to the new worm (${describePending(placeOf(state, i), must)})`);
+    }
     const sheets: PlayerSheet[] = [];
     for (const s of state.sheets) sheets.push(endHourSheet(s));
     const hour = state.hour + 1;

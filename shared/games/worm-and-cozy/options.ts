@@ -61,7 +61,7 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
   const label = hourLabel(state.chapter, Math.min(state.hour, state.chapter.clock.hours - 1));
   const verbose = query.verbose === true;
   if (state.phase === 'over') return make(state, label, null, 'over', 'The game is over.', []);
-  if (index < 0) return make(state, label, query.player ?? null, 'done', `no player "${query.player}" at this table`, [state.phase === 'roll' ? 'roll' : 'endHour']);
+  if (index < 0) return make(state, label, query.player ?? null, 'done', `no player "${query.player}" at this table`, state.phase === 'roll' ? ['roll'] : tableMovesInPlay(state));
   const player = state.players[index]!.id;
   if (state.phase === 'roll') {
     const r = make(state, label, player, 'roll', `Roll the dice for ${label}.`, ['roll']);
@@ -96,7 +96,7 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
     if (!(f.k === 'organ' && f.must)) add(moves, book.pass);
     if (!hasMustOrgan(sheet.stack)) add(moves, book.done);
   }
-  const result = make(state, label, player, step, prompt, ['endHour']);
+  const result = make(state, label, player, step, prompt, tableMovesInPlay(state));
   result.pending = pending;
   result.dice = sheet.dice;
   result.moves = moves.list.slice(0, moves.n);
@@ -116,6 +116,12 @@ function make(state: CozyState, label: string, player: PlayerId | null, step: St
 function playerIndex(state: CozyState, id: PlayerId): number {
   for (let i = 0; i < state.players.length; i++) if (state.players[i]!.id === id) return i;
   return -1;
+}
+
+/** The hour may end unless somebody still owes option A's organ. */
+function tableMovesInPlay(state: CozyState): ('roll' | 'endHour')[] {
+  for (const s of state.sheets) if (hasMustOrgan(s.stack)) return [];
+  return ['endHour'];
 }
 
 function hasMustOrgan(stack: readonly Pending[]): boolean {
