@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLIENT_OUT = path.join(REPO, 'dist/client');
 
-/** Everything the bundle is made from: the client, the rules and face art it imports, the build config. */
-const SOURCES = ['web/client/src', 'web/client/index.html', 'shared', 'vision/faces', 'vite.config.ts', 'package.json'];
+/** Everything the bundle is made from: the client, the rules and face art it imports, the build config and recipe. */
+const SOURCES = ['web/client/src', 'web/client/index.html', 'shared', 'vision/faces', 'vite.config.ts', 'web/client/build.ts', 'package.json'];
 
 function newest(p: string): number {
   if (!existsSync(p)) return 0;
@@ -36,7 +36,17 @@ export function clientIsStale(repo = REPO, out = CLIENT_OUT): boolean {
 /** Runs the Vite build (same config as `npm run build`), then writes a gzipped twin of each script and style sheet. */
 export async function buildClient(options: { quiet?: boolean } = {}): Promise<void> {
   const { build } = await import('vite');
-  await build({ configFile: path.join(REPO, 'vite.config.ts'), logLevel: options.quiet ? 'error' : 'info' });
+  // Vite builds for whatever NODE_ENV says. Under vitest NODE_ENV is 'test', so Preact's and
+  // Vite's development code came along (449 KB instead of 403 KB, 131 KB gzipped instead of
+  // 124 KB). The phones must get the same production bundle whoever builds it.
+  const before = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(REPO, 'vite.config.ts'), mode: 'production', logLevel: options.quiet ? 'error' : 'info' });
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  }
   await gzipAssets();
 }
 
