@@ -12,40 +12,50 @@ import type { RgbImage } from '../types.js';
  * The centre of a crop brought `zoom` times closer, at the same size: what `squareCrop` would
  * give with its scale divided by `zoom`, made from the crop itself (a die smaller than the crop,
  * the usual case, loses nothing by it). Bilinear, with the sample positions `resampleRect` uses;
- * written out here because a second look is on the reading's clock (0.09 ms against 0.24 ms
+ * written out here because a second look is on the reading's clock (0.07 ms against 0.24 ms
  * through the general resampler's tap tables). zoom 1 returns the crop.
  */
 export function closerCrop(crop: RgbImage, zoom: number): RgbImage {
   if (!(zoom >= 1 && Number.isFinite(zoom))) throw new RangeError(`closerCrop: zoom must be at least 1, got ${zoom}`);
   if (zoom === 1) return crop;
   const { width: w, height: h, data: src } = crop;
-  const axis = (size: number) => {
-    const lo = new Int32Array(size), hi = new Int32Array(size), t = new Float32Array(size);
-    const step = 1 / zoom, origin = (size - size / zoom) / 2;
-    for (let i = 0; i < size; i++) {
-      const u = origin + (i + 0.5) * step - 0.5;
-      const f = Math.floor(u);
-      lo[i] = Math.min(size - 1, Math.max(0, f));
-      hi[i] = Math.min(size - 1, Math.max(0, f + 1));
-      t[i] = u - f;
-    }
-    return { lo, hi, t };
-  };
-  const X = axis(w), Y = axis(h);
+  const X = zoomAxis(w, zoom), Y = zoomAxis(h, zoom);
   const out = new Uint8Array(w * h * 3);
+  const xlo = X.lo, xhi = X.hi, xt = X.t;
   for (let y = 0; y < h; y++) {
-    const r0 = Y.lo[y]! * w * 3, r1 = Y.hi[y]! * w * 3, ty = Y.t[y]!;
-    for (let x = 0; x < w; x++) {
-      const c0 = X.lo[x]! * 3, c1 = X.hi[x]! * 3, tx = X.t[x]!;
-      const o = (y * w + x) * 3;
-      for (let ch = 0; ch < 3; ch++) {
-        const top = src[r0 + c0 + ch]! * (1 - tx) + src[r0 + c1 + ch]! * tx;
-        const bottom = src[r1 + c0 + ch]! * (1 - tx) + src[r1 + c1 + ch]! * tx;
-        out[o + ch] = Math.round(top * (1 - ty) + bottom * ty);
-      }
+    const r0 = Y.lo[y]! * w * 3, r1 = Y.hi[y]! * w * 3, ty = Y.t[y]!, sy = 1 - ty;
+    let o = y * w * 3;
+    for (let x = 0; x < w; x++, o += 3) {
+      const c0 = xlo[x]! * 3, c1 = xhi[x]! * 3, tx = xt[x]!, sx = 1 - tx;
+      const a = r0 + c0, b = r0 + c1, c = r1 + c0, d = r1 + c1;
+      out[o] = ((src[a]! * sx + src[b]! * tx) * sy + (src[c]! * sx + src[d]! * tx) * ty + 0.5) | 0;
+      out[o + 1] = ((src[a + 1]! * sx + src[b + 1]! * tx) * sy + (src[c + 1]! * sx + src[d + 1]! * tx) * ty + 0.5) | 0;
+      out[o + 2] = ((src[a + 2]! * sx + src[b + 2]! * tx) * sy + (src[c + 2]! * sx + src[d + 2]! * tx) * ty + 0.5) | 0;
     }
   }
   return { width: w, height: h, data: out };
+}
+
+/** Source positions of one axis for a zoom: the lower and upper neighbour and the weight of the upper. */
+interface ZoomAxis { lo: Int32Array; hi: Int32Array; t: Float32Array }
+const zoomAxes = new Map<string, ZoomAxis>();
+
+function zoomAxis(size: number, zoom: number): ZoomAxis {
+  const key = `${size}:${zoom}`;
+  const known = zoomAxes.get(key);
+  if (known) return known;
+  const lo = new Int32Array(size), hi = new Int32Array(size), t = new Float32Array(size);
+  const step = 1 / zoom, origin = (size - size / zoom) / 2;
+  for (let i = 0; i < size; i++) {
+    const u = origin + (i + 0.5) * step - 0.5;
+    const f = Math.floor(u);
+    lo[i] = Math.min(size - 1, Math.max(0, f));
+    hi[i] = Math.min(size - 1, Math.max(0, f + 1));
+    t[i] = u - f;
+  }
+  const axis = { lo, hi, t };
+  if (zoomAxes.size < 16) zoomAxes.set(key, axis);
+  return axis;
 }
 
 /**
@@ -55,6 +65,20 @@ export function closerCrop(crop: RgbImage, zoom: number): RgbImage {
  */
 export function turnCropInto(src: Float32Array, from: number, dst: Float32Array, to: number, size: number, k: number): void {
   const turn = ((k % 4) + 4) % 4;
+  const pixels = size * size;
+  // The two turns every die is read in are plain copies: straight, or pixel order reversed.
+  if (turn === 0) {
+    dst.set(src.subarray(from, from + 3 * pixels), to);
+    return;
+  }
+  if (turn === 2) {
+    for (let p = 0, s = from + 3 * (pixels - 1), d = to; p < pixels; p++, s -= 3, d += 3) {
+      dst[d] = src[s]!;
+      dst[d + 1] = src[s + 1]!;
+      dst[d + 2] = src[s + 2]!;
+    }
+    return;
+  }
   const last = size - 1;
   for (let i = 0; i < size; i++) {
     for (let j = 0; j < size; j++) {
