@@ -64,8 +64,13 @@ const onOffAuto = z.union([z.enum(['auto', 'on', 'off']), z.boolean().transform(
 
 const gpioSchema = z
   .object({
-    /** 'auto': use GPIO when the sysfs interface is there; 'on': insist (log an error if not); 'off'. */
+    /** 'auto': use GPIO when the pins can be reached; 'on': insist (log an error if not); 'off'. */
     enabled: onOffAuto.default('auto'),
+    /**
+     * How the pins are reached: 'onoff' (sysfs), 'gpiod' (the character device through libgpiod's
+     * tools, `apt install gpiod`; sets the pull-ups itself), or 'auto' (sysfs if there, else gpiod).
+     */
+    driver: z.enum(['auto', 'onoff', 'gpiod']).default('auto'),
     /** sysfs number of BCM pin 0: 'auto' reads it from /sys/class/gpio/gpiochip*; 512 on a Pi 4 and 571 on a Pi 5 with kernel 6.6+, 0 before. */
     base: z.union([z.literal('auto'), z.number().int().min(0).max(4096)]).default('auto'),
     pins: pinsSchema.prefault({}),

@@ -18,7 +18,7 @@ import { systemClock, type Clock } from './clock.js';
 import { systemProbe, type Probe } from './probe.js';
 import { GpioButtons } from './gpio/gpio-buttons.js';
 import { GpioLed } from './gpio/led.js';
-import { onoffDriver, type PinDriver } from './gpio/pin.js';
+import { choosePinDriver, type PinDriver, type PinDriverChoice } from './gpio/pin.js';
 import { SYSFS_GPIO_ROOT } from './gpio/sysfs.js';
 import { serialCandidates, type PortFactory } from './serial/port.js';
 import { SerialButtons, detectSerialBox } from './serial/serial-buttons.js';
@@ -43,8 +43,8 @@ export interface DeviceEnvironment {
   devRoot: string;
   /** The sysfs GPIO folder (for the base discovery). */
   gpioRoot: string;
-  /** GPIO pins (onoff, loaded only when GPIO is wanted). */
-  pinDriver: () => Promise<PinDriver>;
+  /** GPIO pins (onoff or libgpiod's tools, loaded only when GPIO is wanted). */
+  pinDriver: (choice: PinDriverChoice) => Promise<PinDriver>;
   /** Serial ports (serialport). */
   openSerialPort?: PortFactory;
 }
@@ -55,7 +55,7 @@ const defaultEnvironment = (): DeviceEnvironment => ({
   probe: systemProbe(),
   devRoot: '/dev',
   gpioRoot: SYSFS_GPIO_ROOT,
-  pinDriver: onoffDriver,
+  pinDriver: (choice) => choosePinDriver(choice),
 });
 
 function config(input: DeviceConfig | DeviceConfigInput | undefined): DeviceConfig {
@@ -156,11 +156,11 @@ export async function selectButtons(
   const sources: SelectedButtons[] = [];
 
   if (cfg.gpio.enabled !== 'off') {
-    const driver = await e.pinDriver();
+    const driver = await e.pinDriver(cfg.gpio.driver);
     if (driver.accessible || cfg.gpio.enabled === 'on') {
       if (!driver.accessible) log.error(`buttons: GPIO is on in the config but not available: ${driver.reason ?? ''}`);
       const pins = Object.entries(cfg.gpio.pins).map(([b, p]) => `${b}=${p}`).join(' ');
-      log.info(`buttons: GPIO on BCM ${pins} (base ${cfg.gpio.base})`);
+      log.info(`buttons: GPIO on BCM ${pins} (${driver.numbering === 'bcm' ? (driver.describe ?? 'libgpiod') : `sysfs, base ${cfg.gpio.base}`})`);
       sources.push(new GpioButtons({ pins: cfg.gpio.pins, base: cfg.gpio.base, activeLow: cfg.gpio.activeLow, ...timing, log, clock: e.clock, gpioRoot: e.gpioRoot, driver }));
     } else log.info(`buttons: no GPIO (${driver.reason ?? 'not accessible'})`);
   }
@@ -198,7 +198,7 @@ export async function selectLed(
   const cfg = config(input);
   if (cfg.gpio.led === null || cfg.gpio.enabled === 'off') return null;
   const e = { ...defaultEnvironment(), ...env };
-  const driver = await e.pinDriver();
+  const driver = await e.pinDriver(cfg.gpio.driver);
   if (!driver.accessible && cfg.gpio.enabled !== 'on') {
     log.info('status LED: none (no GPIO)');
     return null;

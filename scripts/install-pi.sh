@@ -110,9 +110,10 @@ else
   echo "Node.js $NODE_VERSION at $NODE_BIN"
 fi
 
-step "camera tools (optional)"
+step "camera and GPIO tools (optional)"
 command -v rpicam-vid >/dev/null 2>&1 && echo "rpicam-vid: found" || echo "rpicam-vid: not found (Pi camera: apt install rpicam-apps)"
 command -v ffmpeg >/dev/null 2>&1 && echo "ffmpeg: found" || echo "ffmpeg: not found (USB webcam: apt install ffmpeg)"
+command -v gpiomon >/dev/null 2>&1 && echo "gpiomon: found" || echo "gpiomon: not found (GPIO buttons without sysfs, pull-ups set by clew: apt install gpiod)"
 
 step "user $SERVICE_USER in groups ${GROUPS_WANTED[*]}"
 for group in "${GROUPS_WANTED[@]}"; do

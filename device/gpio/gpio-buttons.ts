@@ -51,10 +51,11 @@ export class GpioButtons extends ButtonEmitter {
     if (this.machine) return;
     const driver = this.options.driver ?? (await onoffDriver());
     if (!driver.accessible) {
-      this.setStatus(false, `GPIO not available: ${driver.reason ?? 'sysfs GPIO not accessible'}`);
+      this.setStatus(false, `GPIO not available: ${driver.reason ?? 'GPIO not accessible'}`);
       return;
     }
-    const base = await resolveBase(this.options.base, this.options.gpioRoot ?? SYSFS_GPIO_ROOT, this.log);
+    // libgpiod takes BCM numbers as they are; sysfs numbers are base + BCM.
+    const base = driver.numbering === 'bcm' ? { ok: true as const, base: 0 } : await resolveBase(this.options.base, this.options.gpioRoot ?? SYSFS_GPIO_ROOT, this.log);
     if (!base.ok) {
       this.setStatus(false, `GPIO base unknown: ${base.reason}`);
       return;
@@ -69,7 +70,8 @@ export class GpioButtons extends ButtonEmitter {
       } catch (error) {
         this.release();
         machine.clear();
-        this.setStatus(false, `cannot open ${button} button: ${explainPinError(error, bcm, sysfs)}`);
+        const why = driver.numbering === 'bcm' ? `BCM ${bcm}: ${(error as Error).message}` : explainPinError(error, bcm, sysfs);
+        this.setStatus(false, `cannot open ${button} button: ${why}`);
         this.log.error(`gpio: cannot open ${button} on BCM ${bcm}`, { sysfs, error: (error as Error).message });
         return;
       }
@@ -85,7 +87,7 @@ export class GpioButtons extends ButtonEmitter {
     this.machine = machine;
     this.sysfsNumbers = this.opened.map(({ button }) => base.base + this.options.pins[button]);
     const list = (Object.entries(this.options.pins) as [ButtonName, number][]).map(([b, p]) => `${b}=${p}`).join(' ');
-    this.setStatus(true, `GPIO buttons on BCM ${list} (sysfs base ${base.base})`);
+    this.setStatus(true, `GPIO buttons on BCM ${list} (${driver.numbering === 'bcm' ? (driver.describe ?? 'libgpiod') : `sysfs base ${base.base}`})`);
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,7 @@
 /**
- * One sysfs GPIO pin, as the buttons and LED use it. The real one is onoff's Gpio (this folder is
- * the only place that imports onoff); tests pass a fake factory with the same shape.
+ * One GPIO pin, as the buttons and LED use it. The real ones are onoff's Gpio (sysfs; this folder
+ * is the only place that imports onoff) and a libgpiod tool process (gpiod.ts); tests pass a fake
+ * factory with the same shape.
  */
 export type Level = 0 | 1;
 
@@ -19,11 +20,36 @@ export interface PinOptions {
 }
 
 export interface PinDriver {
-  /** False when /sys/class/gpio/export cannot be opened for writing (no sysfs GPIO, or no permission). */
+  /** False when the driver cannot reach the pins (no sysfs GPIO or libgpiod tools, or no permission). */
   accessible: boolean;
   /** Why not, when not accessible. */
   reason?: string;
-  open(sysfsNumber: number, options: PinOptions): GpioPin;
+  /**
+   * What `open` takes: 'sysfs' (default) numbers are base + BCM (onoff); 'bcm' is the BCM number
+   * itself, the line offset on the header's chip (libgpiod).
+   */
+  numbering?: 'sysfs' | 'bcm';
+  /** For status lines: which interface and chip. */
+  describe?: string;
+  open(pinNumber: number, options: PinOptions): GpioPin;
+}
+
+export type PinDriverChoice = 'auto' | 'onoff' | 'gpiod';
+
+/**
+ * The driver the config asks for. 'auto' takes onoff (sysfs) when sysfs GPIO is there, else
+ * libgpiod's tools (character device), else says why neither works.
+ */
+export async function choosePinDriver(choice: PinDriverChoice = 'auto', drivers: { onoff?: () => Promise<PinDriver>; gpiod?: () => Promise<PinDriver> } = {}): Promise<PinDriver> {
+  const onoff = drivers.onoff ?? onoffDriver;
+  const gpiod = drivers.gpiod ?? (async () => (await import('./gpiod.js')).gpiodDriver());
+  if (choice === 'onoff') return onoff();
+  if (choice === 'gpiod') return gpiod();
+  const first = await onoff();
+  if (first.accessible) return first;
+  const second = await gpiod();
+  if (second.accessible) return second;
+  return { ...first, reason: `sysfs: ${first.reason ?? 'not accessible'}; libgpiod: ${second.reason ?? 'not accessible'}` };
 }
 
 /** onoff, loaded lazily: a machine without the epoll native module still runs the rest of clew. */
@@ -38,6 +64,8 @@ export async function onoffDriver(): Promise<PinDriver> {
   return {
     accessible,
     ...(accessible ? {} : { reason: '/sys/class/gpio/export is missing or not writable (not a Pi, sysfs GPIO disabled, or the user is not in the gpio group)' }),
+    numbering: 'sysfs',
+    describe: 'sysfs (onoff)',
     open: (n, o) => new Gpio(n, o.direction, o.edge, { activeLow: o.activeLow }),
   };
 }
