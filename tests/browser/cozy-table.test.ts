@@ -37,6 +37,12 @@ async function cameraRolls(faces: [string, string, string], unsure = -1): Promis
 
 /** A player's whole hour on the phone: option A, a lit place, the must organ, then done. */
 async function placeAWorm(page: Page, player: string): Promise<void> {
+  await drawAWorm(page, player);
+  await addItsOrgan(page);
+}
+
+/** Option A's first half: the worm of the rolled shape, drawn on the first lit place. */
+async function drawAWorm(page: Page, player: string): Promise<void> {
   await page.click('[data-testid="option-A"]');
   const lit = await litCells(page);
   expect(lit.length).toBeGreaterThan(4);
@@ -47,6 +53,10 @@ async function placeAWorm(page: Page, player: string): Promise<void> {
   expect(cozy().sheets[PLAYERS.findIndex((p) => p.id === player)]!.worms.length).toBe(worms + 1);
   // The new worm must get one of the rolled organs: its legal cells are lit at once.
   await page.waitForSelector('[data-testid="twin"][data-pending="organ"]');
+}
+
+/** Option A's second half: one of the rolled organs on the new worm. */
+async function addItsOrgan(page: Page): Promise<void> {
   const organCells = await litCells(page);
   expect(organCells.length).toBeGreaterThan(0);
   await page.locator(`[data-cell="${organCells[0]}"]`).click();
@@ -178,7 +188,15 @@ describe('Worm & Cozy at a table of three phones', () => {
       await cameraRolls([...faces]);
       await useRoll();
       // Alice places a worm whenever there is room; Bob takes nothing this hour.
-      if (await alice.locator('[data-testid="option-A"]:not([disabled])').count()) await placeAWorm(alice, 'p1');
+      if (hour === '2 AM') {
+        // The referee presses NEXT between Alice's worm and its organ: the hour does not end
+        // (option A's organ cannot be passed), and the referee is told who is still drawing.
+        await drawAWorm(alice, 'p1');
+        await referee.click('[data-testid="next"]');
+        await expect.poll(() => referee.textContent('[data-testid="notice"]')).toMatch(/2 AM cannot end yet: Alice still has to add option A's organ/);
+        expect(cozy().hour).toBe(1);
+        await addItsOrgan(alice);
+      } else if (await alice.locator('[data-testid="option-A"]:not([disabled])').count()) await placeAWorm(alice, 'p1');
       else await tapAndWait(alice, '[data-testid="done"]');
       await tapAndWait(bob, '[data-testid="done"]');
     }
