@@ -88,6 +88,28 @@ describe('assemble', () => {
     expect(a.score).not.toBeNull();
   });
 
+  it('a heart read as a mouth in the middle of a fresh worm is taken as the heart, its runner-up, and asked about', () => {
+    const ch = getChapter('clew-3');
+    const g = geometry(ch);
+    const cells = ['A1', 'A2', 'A3', 'A4', 'B4'].map((n) => cellIndex(g, n));
+    const worms: Worm[] = [{ id: 1, cells, front: true, shape: 'L', organs: [{ type: 'heart', cell: cells[2]! }], ext: 0 }];
+    const { inputs, joins } = readings(ch.id, worms, []);
+    const truth = assemble(ch, g, inputs, joins);
+    // The letter network says "mouth" (a mouth cannot sit mid-worm on a fresh L), heart next.
+    const at = cells[2]!;
+    inputs[at] = { ...inputs[at]!, probs: CELL_CLASSES.map((k) => (k === 'mouth' ? 0.6 : k === 'heart' ? 0.3 : k === 'eye' ? 0.1 : 0)) };
+    const a = assemble(ch, g, inputs, joins);
+    expect(a.sheet.worms[0]!.organs).toEqual([{ type: 'heart', cell: 'A3' }]);
+    expect(a.score!.total).toBe(truth.score!.total);
+    expect(a.uncertain).toEqual([expect.objectContaining({ cells: ['A3'], affectsScore: true, options: ['heart', 'mouth', 'band'], what: expect.stringMatching(/reads as a mouth, which cannot sit there on this worm: taken as a heart/) })]);
+    expect(a.cells.find((c) => c.cell === 'A3')).toMatchObject({ mark: 'heart', confidence: 0.3 });
+    // With no organ that fits among the likely readings, the letter is still left out and listed.
+    inputs[at] = { ...inputs[at]!, probs: CELL_CLASSES.map((k) => (k === 'mouth' ? 0.99 : k === 'eye' ? 0.01 : 0)) };
+    const b = assemble(ch, g, inputs, joins);
+    expect(b.sheet.worms[0]!.organs).toBeUndefined();
+    expect(b.uncertain).toEqual([expect.objectContaining({ cells: ['A3'], what: expect.stringMatching(/left out/) })]);
+  });
+
   it('orders a worm from its front: the tail ends up on the rear tip, pointing out', () => {
     const ch = getChapter('clew-3');
     const g = geometry(ch);

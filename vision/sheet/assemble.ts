@@ -77,6 +77,12 @@ export interface AssembleOptions {
 export const DEFAULT_ASSEMBLE: AssembleOptions = { cellConfidence: 0.9, joinBand: 0.85, pointerWeak: 0.16, pointerStrong: 0.3, scoreCheck: true };
 
 const ORGANS: readonly CellClass[] = ['eye', 'mouth', 'tail', 'collar', 'brain', 'usedBrain', 'heart'];
+/** A runner-up organ below this probability is not a reading, only noise. */
+const RUNNER_UP_MIN = 0.02;
+
+function organWords(k: CellClass): string {
+  return k === 'usedBrain' ? 'a used brain' : `a${k === 'eye' ? 'n' : ''} ${k}`;
+}
 const DIR_INDEX: Readonly<Record<Dir, number>> = { N: 0, E: 1, S: 2, W: 3 };
 
 function argmax(p: readonly number[]): number {
@@ -221,6 +227,30 @@ export function assemble(chapter: Chapter, g: Geometry, inputs: readonly CellInp
       shape = cands[0] ?? null;
       if (cands.length > 1) uncertain.push({ cells: names, what: `the grown worm ${names.join('-')} could have started as ${cands.join(' or ')}`, options: cands, affectsScore: false });
       if (cands.length === 0) uncertain.push({ cells: names, what: `the grown worm ${names.join('-')} has no 5 cells in a row that form a worm shape: read as a grown baby`, affectsScore: true });
+    }
+    // A letter read as an organ that cannot sit where it is on this worm is most likely misread:
+    // take the likeliest other organ that can (a heart read as a mouth mid-worm, a collar read as
+    // an eye), rather than dropping it, and ask.
+    const fitsAlone = (c: number, k: CellClass) => {
+      const o = [{ type: (k === 'usedBrain' ? 'brain' : k) as OrganType, cell: c }];
+      return fitsFront(g, path, o, shape) || fitsFront(g, path.slice().reverse(), o, shape);
+    };
+    for (const c of path) {
+      const read = cls[c]!;
+      if (!ORGANS.includes(read) || fitsAlone(c, read)) continue;
+      const alt = inputs[c]!.probs
+        .map((p, k) => [p, CELL_CLASSES[k]!] as const)
+        .filter(([p, k]) => k !== read && ORGANS.includes(k) && p >= RUNNER_UP_MIN)
+        .sort((a, b) => b[0] - a[0])
+        .find(([, k]) => fitsAlone(c, k));
+      if (!alt) continue;
+      const name = cellName(g, c);
+      // This question replaces the cell's plain "is it X or Y?" doubt: the phone asks once.
+      const plain = uncertain.findIndex((u) => u.cells.length === 1 && u.cells[0] === name && !u.affectsScore);
+      if (plain >= 0) uncertain.splice(plain, 1);
+      uncertain.push({ cells: [name], what: `${name} reads as ${organWords(read)}, which cannot sit there on this worm: taken as ${organWords(alt[1])}, the next likeliest`, options: [alt[1], read, 'band'], affectsScore: true });
+      cls[c] = alt[1];
+      conf[c] = alt[0];
     }
     const organs = path.filter((c) => ORGANS.includes(cls[c]!)).map((c) => ({ type: (cls[c] === 'usedBrain' ? 'brain' : cls[c]) as OrganType, cell: c, used: cls[c] === 'usedBrain' }));
     // Orientation: cells[0] must be the front. Try both ends; keep organs that cannot fit at all out.
