@@ -31,7 +31,7 @@ const program = new Command()
   .option('--model <dir>', 'model directory (default: the committed model)')
   .option('--framing <mode>', 'how crops are framed: locate (find the die in the crop, as clew frames a die it finds) or whole', 'locate')
   .option('--views <n>', 'test-time views (1, 2 or 4); default from the model')
-  .option('--second-look <p>', 'read dice below this confidence once more in another quarter turn (0: never); default the reader\'s')
+  .option('--second-look <p>', 'read dice below this confidence once more, a quarter turn round and closer (0: never); default the reader\'s')
   .option('--no-synthetic', 'skip the synthetic test split')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .parse();

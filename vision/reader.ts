@@ -38,10 +38,10 @@ export interface LoadDiceReaderOptions {
   /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json. */
   views?: 1 | 2 | 4;
   /**
-   * Dice whose calibrated confidence after those views is below this are read once more in
-   * another quarter turn, all views averaged (default 0.7; 0 turns it off). On the synthetic
-   * test split 0.7 is the lowest threshold that gains what 0.85 gains (84.0 → 84.8 %), with a
-   * quarter of the dice read again instead of a third.
+   * Dice whose calibrated confidence after those views is below this are read once more, another
+   * quarter turn round and closer (`scoreWithSecondLook`), all views averaged (default 0.7; 0 turns
+   * it off). On the synthetic test split 0.7 is the lowest threshold that gains what 0.85 gains,
+   * with a quarter of the dice read again instead of a third (84.0 → 85.4 % with the closer view).
    */
   secondLookBelow?: number;
   /**
@@ -89,7 +89,7 @@ export interface ClewDiceReader extends DiceReader {
   /** Quarter-turn views each die is read in (the cost of a read grows with them). */
   readonly views: number;
   readonly uncertainBelow: number;
-  /** Dice read below this confidence are read once more in another quarter turn. */
+  /** Dice read below this confidence are read once more, a quarter turn round and closer. */
   readonly secondLookBelow: number;
 }
 

@@ -26,8 +26,12 @@ export interface GpioButtonsOptions {
   driver?: PinDriver;
 }
 
-/** sysfs number = base + BCM, after finding the base (config or gpiochip discovery). */
-export async function resolveBase(base: 'auto' | number, root: string, log: Logger): Promise<{ ok: true; base: number } | { ok: false; reason: string }> {
+/**
+ * The number a driver's `open` takes is base + BCM: for sysfs the base comes from the config or
+ * gpiochip discovery; a driver that numbers by BCM (libgpiod) has base 0.
+ */
+export async function resolveBase(base: 'auto' | number, root: string, log: Logger, driver?: Pick<PinDriver, 'numbering'>): Promise<{ ok: true; base: number } | { ok: false; reason: string }> {
+  if (driver?.numbering === 'bcm') return { ok: true, base: 0 };
   if (base !== 'auto') return { ok: true, base };
   const found = await findGpioBase(root);
   if (!found.ok) return found;
@@ -54,8 +58,7 @@ export class GpioButtons extends ButtonEmitter {
       this.setStatus(false, `GPIO not available: ${driver.reason ?? 'GPIO not accessible'}`);
       return;
     }
-    // libgpiod takes BCM numbers as they are; sysfs numbers are base + BCM.
-    const base = driver.numbering === 'bcm' ? { ok: true as const, base: 0 } : await resolveBase(this.options.base, this.options.gpioRoot ?? SYSFS_GPIO_ROOT, this.log);
+    const base = await resolveBase(this.options.base, this.options.gpioRoot ?? SYSFS_GPIO_ROOT, this.log, driver);
     if (!base.ok) {
       this.setStatus(false, `GPIO base unknown: ${base.reason}`);
       return;
@@ -70,8 +73,7 @@ export class GpioButtons extends ButtonEmitter {
       } catch (error) {
         this.release();
         machine.clear();
-        const why = driver.numbering === 'bcm' ? `BCM ${bcm}: ${(error as Error).message}` : explainPinError(error, bcm, sysfs);
-        this.setStatus(false, `cannot open ${button} button: ${why}`);
+        this.setStatus(false, `cannot open ${button} button: ${explainPinError(error, bcm, sysfs, driver.numbering)}`);
         this.log.error(`gpio: cannot open ${button} on BCM ${bcm}`, { sysfs, error: (error as Error).message });
         return;
       }

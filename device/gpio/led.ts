@@ -40,8 +40,7 @@ export class GpioLed implements StatusLed {
       this.current = { kind: 'led', ok: false, message: `GPIO not available: ${driver.reason ?? ''}` };
       return;
     }
-    // libgpiod takes BCM numbers as they are; sysfs numbers are base + BCM.
-    const base = driver.numbering === 'bcm' ? { ok: true as const, base: 0 } : await resolveBase(this.options.base, this.options.gpioRoot ?? SYSFS_GPIO_ROOT, this.log);
+    const base = await resolveBase(this.options.base, this.options.gpioRoot ?? SYSFS_GPIO_ROOT, this.log, driver);
     if (!base.ok) {
       this.current = { kind: 'led', ok: false, message: `GPIO base unknown: ${base.reason}` };
       return;
@@ -51,8 +50,7 @@ export class GpioLed implements StatusLed {
       // 'low': an output that starts off, so the LED never flashes on at start.
       this.pin = driver.open(sysfs, { direction: 'low', edge: 'none', activeLow: false });
     } catch (error) {
-      const why = driver.numbering === 'bcm' ? `BCM ${this.options.pin}: ${(error as Error).message}` : explainPinError(error, this.options.pin, sysfs);
-      this.current = { kind: 'led', ok: false, message: `cannot open LED: ${why}` };
+      this.current = { kind: 'led', ok: false, message: `cannot open LED: ${explainPinError(error, this.options.pin, sysfs, driver.numbering)}` };
       this.log.error(`led: ${this.current.message}`);
       return;
     }

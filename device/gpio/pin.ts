@@ -74,8 +74,9 @@ function unavailable(): never {
   throw new Error('GPIO is not available on this machine');
 }
 
-/** A readable hint for the errors sysfs gives when exporting a pin. */
-export function explainPinError(error: unknown, bcm: number, sysfs: number): string {
+/** A readable hint for the errors sysfs gives when exporting a pin (libgpiod's own messages say enough). */
+export function explainPinError(error: unknown, bcm: number, sysfs: number, numbering: PinDriver['numbering'] = 'sysfs'): string {
+  if (numbering === 'bcm') return `BCM ${bcm}: ${(error as Error).message}`;
   const code = (error as NodeJS.ErrnoException).code;
   const base = sysfs - bcm;
   switch (code) {

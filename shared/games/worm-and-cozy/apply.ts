@@ -5,7 +5,7 @@
 import { Errors, fail, ok, type Result } from '../../game.js';
 import { BABY_ORGAN_TYPES, actOrgan, actableOrgan, addFood, babiesForOrgans, closeTop, congaCells, growOne, growthSteps, isBabyPlacement, mouthsAt, settle, startCollar, type GrowthStep } from './actions.js';
 import { cellIndex, cellName } from './board.js';
-import { atOptionStep, endHourSheet, fillableBrains, optionBOrgans, optionCAllows, optionWormProblem, startHourSheet } from './hour.js';
+import { atOptionStep, endHourSheet, mustOrgan, fillableBrains, optionBOrgans, optionCAllows, optionWormProblem, startHourSheet } from './hour.js';
 import type { CozyMove, PlayerMove } from './moves.js';
 import { describePending } from './describe.js';
 import { drawOrgan, findSpot, foodCells } from './organs.js';
@@ -31,7 +31,7 @@ export function applyMove(state: CozyState, move: CozyMove): Result<CozyState> {
     // Option A's organ cannot be passed (the rules: "Place a new worm. Add one organ to it."), so
     // the hour cannot end over it either: the table is told who is still drawing.
     for (let i = 0; i < state.sheets.length; i++) {
-      const must = state.sheets[i]!.stack.find((f) => f.k === 'organ' && f.must);
+      const must = mustOrgan(state.sheets[i]!);
       if (must) return fail(Errors.illegal, `${hourLabel(state.chapter, state.hour)} cannot end yet: ${state.players[i]!.name} still has to add option A's organ to the new worm (${describePending(placeOf(state, i), must)})`);
     }
     const sheets: PlayerSheet[] = [];
@@ -124,7 +124,7 @@ function playerMove(d: Draft, move: PlayerMove): Problem {
       return null;
     }
     case 'done': {
-      const must = s.stack.find((f) => f.k === 'organ' && f.must);
+      const must = mustOrgan(s);
       if (must) return `option A adds one organ to the new worm first: ${describePending(d, must)}`;
       s.stack.length = 0;
       s.done = true;

@@ -5,7 +5,13 @@
  */
 import { placementsOf } from './shapes.js';
 import { copySheet, touchesRegion, type Place } from './position.js';
-import type { OrganType, PlayerSheet, Roll, ShapeName, Worm } from './state.js';
+import type { OrganType, Pending, PlayerSheet, Roll, ShapeName, Worm } from './state.js';
+
+/** Option A's organ, while the player still owes it: the one decision that cannot be passed. */
+export function mustOrgan(sheet: PlayerSheet): Pending | undefined {
+  for (const f of sheet.stack) if (f.k === 'organ' && f.must) return f;
+  return undefined;
+}
 
 /** Can this player still change dice or choose an option (not started an option, not done)? */
 export function atOptionStep(sheet: PlayerSheet): boolean {

@@ -8,6 +8,7 @@ import { applyMove } from './apply.js';
 import { parseChapter, loadChapter, hourLabel, DEFAULT_CHAPTER_ID, type Chapter } from './chapters.js';
 import { boardView } from './view.js';
 import { cozyDiceRequest, rollFromDice } from './dice.js';
+import { mustOrgan } from './hour.js';
 import { moveSchema, type CozyMove } from './moves.js';
 import { legalOptions, type CozyOptions, type CozyQuery } from './options.js';
 import { scoreBoard, type CozyScore } from './scoring.js';
@@ -96,8 +97,7 @@ export const wormAndCozy: GameDefinition<CozyState, CozyMove, CozyQuery, CozyOpt
     if (button === 'NEXT') return { type: 'endHour' };
     // OK: in a solo game, "nothing more this hour" (declines what is left undecided).
     if (button === 'OK' && state.players.length === 1 && !state.sheets[0]!.done) {
-      const must = state.sheets[0]!.stack.some((f) => f.k === 'organ' && f.must);
-      return must ? null : { type: 'done', player: state.players[0]!.id };
+      return mustOrgan(state.sheets[0]!) ? null : { type: 'done', player: state.players[0]!.id };
     }
     return null;
   },

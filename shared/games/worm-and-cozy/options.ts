@@ -9,7 +9,7 @@ import { actMove, activateMove, changeDieMove, foodMove, growMove, moveBook, org
 import { cellName } from './board.js';
 import { hourLabel } from './chapters.js';
 import { describePending } from './describe.js';
-import { atOptionStep, freePlacements, optionBAllows, optionCAllows, organBits } from './hour.js';
+import { atOptionStep, freePlacements, mustOrgan, optionBAllows, optionCAllows, organBits } from './hour.js';
 import type { CozyMove } from './moves.js';
 import { foodCells, spotCell, spotCodes, spotFacingCode } from './organs.js';
 import { borrowPosition, placeOf, releasePosition, touchesRegion, wormAt, wormById, type Place, type Position } from './position.js';
@@ -94,7 +94,7 @@ export function legalOptions(state: CozyState, query: CozyQuery = {}): CozyOptio
     prompt = describePending(pos, f);
     decisionMoves(pos, grid, book, f, moves);
     if (!(f.k === 'organ' && f.must)) add(moves, book.pass);
-    if (!hasMustOrgan(sheet.stack)) add(moves, book.done);
+    if (!mustOrgan(sheet)) add(moves, book.done);
   }
   const result = make(state, label, player, step, prompt, tableMovesInPlay(state));
   result.pending = pending;
@@ -120,14 +120,10 @@ function playerIndex(state: CozyState, id: PlayerId): number {
 
 /** The hour may end unless somebody still owes option A's organ. */
 function tableMovesInPlay(state: CozyState): ('roll' | 'endHour')[] {
-  for (const s of state.sheets) if (hasMustOrgan(s.stack)) return [];
+  for (const s of state.sheets) if (mustOrgan(s)) return [];
   return ['endHour'];
 }
 
-function hasMustOrgan(stack: readonly Pending[]): boolean {
-  for (const f of stack) if (f.k === 'organ' && f.must) return true;
-  return false;
-}
 
 function regionNames(pos: Place): string[] {
   const out: string[] = [];
