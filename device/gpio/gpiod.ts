@@ -119,7 +119,10 @@ class GpiodPin implements GpioPin {
   writeSync(value: Level): void {
     if (this.options.direction === 'in') throw new Error(`line ${this.offset} is an input`);
     if (this.closed) return;
-    // gpioset holds the line while it runs: a new level is a new process (LED changes are rare).
+    // gpioset holds the line while it runs: a new level is a new process (LED changes are rare),
+    // and the level already held costs nothing (killing a gpioset that is still starting races it).
+    const held = this.child && this.child.exitCode === null && this.child.signalCode === null;
+    if (held && value === this.value) return;
     this.stopChild();
     this.value = value;
     const child = spawn(this.tools.gpioset, setArgs(this.version, this.chip, this.offset, value), { stdio: 'ignore' });

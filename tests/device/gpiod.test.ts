@@ -85,8 +85,8 @@ function fakeTools(version: '1.6.3' | '2.1.3', detect = PI5_GPIODETECT, gpiomonF
 if [ "$1" = "--version" ]; then echo "gpiomon (libgpiod) v${version}"; echo "Copyright (C) 2017-2023 Bartosz Golaszewski"; exit 0; fi
 ${gpiomonFails ? `echo "${gpiomonFails}" >&2; exit 1` : ''}
 for last; do :; done
-echo "$$ $*" >> "${dir}/gpiomon.calls"
 trap 'echo "$$" >> "${dir}/gpiomon.stopped"; exit 0' TERM
+echo "$$ $*" >> "${dir}/gpiomon.calls"
 seen=0
 while true; do
   if [ -f "${dir}/edges-$last" ]; then
@@ -96,8 +96,8 @@ while true; do
   sleep 0.05
 done`);
   const gpioset = script('gpioset', `
-echo "$$ $*" >> "${dir}/gpioset.calls"
 trap 'echo "$$" >> "${dir}/gpioset.stopped"; exit 0' TERM
+echo "$$ $*" >> "${dir}/gpioset.calls"
 while true; do sleep 0.05; done`);
   const gpiodetect = script('gpiodetect', `printf '%s' "${detect}"`);
   const press = (offset: number, lines: string[]) => writeFileSync(path.join(dir, `edges-${offset}`), lines.map((l) => `${l}\n`).join(''), { flag: 'a' });
@@ -170,7 +170,7 @@ describe('the libgpiod driver, with stand-in tools', () => {
     await until(() => log.messages('warn').some((m) => /watch error: .*gpiochip4 line \d+ stopped \(exit code 1\): gpiomon: error waiting for events: Device or resource busy/.test(m)));
   });
 
-  it('the status LED: gpioset holds each level; a new level replaces the old process; stop releases it', async () => {
+  it('the status LED: gpioset holds each level; a new level replaces the old process, the same level keeps it; stop releases it', async () => {
     const { dir, tools } = fakeTools('2.1.3', PI4_GPIODETECT);
     const led = new GpioLed({ pin: 24, base: 'auto', driver: await gpiodDriver({ tools }), log: memoryLogger() });
     running.push(led);
@@ -181,6 +181,12 @@ describe('the libgpiod driver, with stand-in tools', () => {
     led.set('on');
     await until(() => calls(dir, 'gpioset').length === 2 && stopped(dir, 'gpioset').length === 1);
     expect(calls(dir, 'gpioset')[1]!.args).toEqual(['--chip', 'gpiochip0', '24=1']);
+    // The level already held starts nothing new; the next change does.
+    led.set('on');
+    led.set('off');
+    await until(() => calls(dir, 'gpioset').length >= 3 && stopped(dir, 'gpioset').length === 2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls(dir, 'gpioset').map((c) => c.args.at(-1))).toEqual(['24=0', '24=1', '24=0']);
     await led.stop();
     running.length = 0;
     const all = calls(dir, 'gpioset').map((c) => c.pid);
