@@ -10,8 +10,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CozyState } from '../../shared/games/worm-and-cozy/index.js';
+import { ReplayCamera } from '../../device/camera/replay.js';
+import { pacedClock, pipelinesBusy } from '../support/paced-clock.js';
 import { HAS_MODEL, launchBrowser, openPhone, startServer, tempDir, type RunningServer } from './support/harness.js';
-import { joinAsReferee, joinSeat, tapAndWait } from './support/pages.js';
+import { WAIT, caughtUp, joinAsReferee, joinSeat, tapAndWait } from './support/pages.js';
 
 const REPLAY = path.join(import.meta.dirname, 'fixtures/cozy-replay');
 const PLAYERS = [
@@ -33,11 +35,14 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
 
   beforeAll(async () => {
     truth = JSON.parse(await readFile(path.join(REPLAY, 'scene.json'), 'utf8')) as Truth;
+    // The replay camera at 6 fps, each frame read before the next (see paced-clock.ts): the
+    // replay has five still frames, and a loaded machine would drop too many of them to settle.
+    const camera = new ReplayCamera({ folder: REPLAY, fps: 6, loop: true, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
     server = await startServer({
       game: 'worm-and-cozy',
       options: { chapter: 'clew-1', players: PLAYERS },
       vision: true,
-      camera: { kind: 'replay', replay: { folder: REPLAY, fps: 6, loop: true } },
+      adapters: { camera },
     });
     browser = await launchBrowser();
     referee = (await openPhone(browser, 'about:blank')).page;
@@ -59,6 +64,8 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
    */
   async function cameraRoll(): Promise<void> {
     for (const page of [referee, alice, bob]) await page.waitForSelector('[data-testid="rolled-dice"]', { timeout: 90_000 });
+    // A phone that has not yet had the last hour's end still shows that hour's dice.
+    for (const page of [referee, alice, bob]) await caughtUp(page);
     const roll = server.clew.session.table.roll!;
     expect(roll.source).toBe('camera');
     expect(roll.dice).toHaveLength(3);
@@ -82,6 +89,9 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
     }
     const key = (d: { face: string; color?: string | undefined }) => `${d.color === 'red' ? 'red' : 'other'}:${d.face}`;
     expect(server.clew.session.table.roll!.dice.map(key).sort()).toEqual(truth.settled.map(key).sort());
+    // Every phone shows the corrected roll before anyone acts on it (Alice's fixes reach the
+    // others on their own sockets; an intent made on the older view is refused as stale).
+    for (const page of [referee, alice, bob]) await caughtUp(page);
   }
 
   it('the camera’s roll reaches every phone; a player corrects a die; hours are played with it', async () => {
@@ -93,7 +103,7 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
         const other = face === '6' ? '5' : '6';
         await alice.click('[data-testid="die-0"]');
         await tapAndWait(alice, `[data-testid="face-${other}"]`);
-        await expect.poll(() => bob.getAttribute('[data-testid="die-0"]', 'data-face')).toBe(other);
+        await expect.poll(() => bob.getAttribute('[data-testid="die-0"]', 'data-face'), WAIT).toBe(other);
         await alice.click('[data-testid="die-0"]');
         await tapAndWait(alice, `[data-testid="face-${face}"]`);
         expect(server.clew.session.table.roll!.dice[0]).toMatchObject({ face, corrected: true });
@@ -101,6 +111,8 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
       // The meaning shown is the chapter's: red → shape, the others → organs.
       const red = truth.settled.find((d) => d.color === 'red')!.face;
       const shape = ['I', 'L', 'U', 'V', 'W', 'Z'][Number(red) - 1]!;
+      // Alice's corrections reach the referee's phone on its own socket.
+      await caughtUp(referee);
       expect(await referee.textContent('[data-testid="roll-meaning"]')).toContain(shape);
       await tapAndWait(referee, '[data-testid="use-roll"]');
       expect((server.clew.session.table.state as CozyState).roll?.shape).toBe(shape);
@@ -116,10 +128,10 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
     await referee.click('[data-testid="tab-teach"]');
     await referee.waitForSelector('[data-testid="teach-dice"]');
     // Each die's crop comes from the frame the roll was read from.
-    await expect.poll(() => referee.$$eval('img.crop', (imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth))).toEqual([160, 160, 160]);
+    await expect.poll(() => referee.$$eval('img.crop', (imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth)), WAIT).toEqual([160, 160, 160]);
     for (let i = 0; i < 3; i++) await referee.click(`[data-testid="teach-right-${i}"]`);
-    await expect.poll(() => referee.textContent('[data-testid="teach-tally"]')).toMatch(/Your checks so far: clew read [0-3] of 3 right/);
-    await expect.poll(() => server.clew.session.table.roll && referee.textContent('[data-testid="teach-progress"]')).toMatch(/1\/5/);
+    await expect.poll(() => referee.textContent('[data-testid="teach-tally"]'), WAIT).toMatch(/Your checks so far: clew read [0-3] of 3 right/);
+    await expect.poll(() => server.clew.session.table.roll && referee.textContent('[data-testid="teach-progress"]'), WAIT).toMatch(/1\/5/);
     await referee.click('[data-testid="tab-table"]');
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CozyState } from '../../shared/games/worm-and-cozy/index.js';
 import type { TableSnapshot } from '../../shared/protocol.js';
 import { launchBrowser, openPhone, startServer, type RunningServer } from './support/harness.js';
-import { atVersion, confirm, joinAsReferee, joinSeat, litCells, tapAndWait, versionOf } from './support/pages.js';
+import { WAIT, atVersion, caughtUp, confirm, joinAsReferee, joinSeat, litCells, tapAndWait } from './support/pages.js';
 
 const PLAYERS = [
   { id: 'p1', name: 'Alice', color: 'blue' },
@@ -43,11 +43,13 @@ async function placeAWorm(page: Page, player: string): Promise<void> {
 
 /** Option A's first half: the worm of the rolled shape, drawn on the first lit place. */
 async function drawAWorm(page: Page, player: string): Promise<void> {
+  // The other phones' moves reach this one on its own socket: draw on the table as it is now.
+  await caughtUp(page);
   await page.click('[data-testid="option-A"]');
   const lit = await litCells(page);
   expect(lit.length).toBeGreaterThan(4);
   await page.locator(`[data-cell="${lit[0]}"]`).click();
-  await expect.poll(() => page.locator('[data-testid="confirm-text"]').textContent()).toMatch(/^Draw the worm on/);
+  await expect.poll(() => page.locator('[data-testid="confirm-text"]').textContent(), WAIT).toMatch(/^Draw the worm on/);
   const worms = cozy().sheets[PLAYERS.findIndex((p) => p.id === player)]!.worms.length;
   await confirm(page);
   expect(cozy().sheets[PLAYERS.findIndex((p) => p.id === player)]!.worms.length).toBe(worms + 1);
@@ -61,7 +63,7 @@ async function addItsOrgan(page: Page): Promise<void> {
   expect(organCells.length).toBeGreaterThan(0);
   await page.locator(`[data-cell="${organCells[0]}"]`).click();
   if (await page.locator('[data-testid="choices"]').isVisible()) await page.click('[data-testid="choice-0"]');
-  await expect.poll(() => page.locator('[data-testid="confirm-text"]').textContent()).toMatch(/^Add an? /);
+  await expect.poll(() => page.locator('[data-testid="confirm-text"]').textContent(), WAIT).toMatch(/^Add an? /);
   await confirm(page);
   // Whatever the new organ may do now is optional: this player is done for the hour.
   if (await page.locator('[data-testid="done"]').isVisible()) await tapAndWait(page, '[data-testid="done"]');
@@ -145,7 +147,7 @@ describe('Worm & Cozy at a table of three phones', () => {
     await alice.click('[data-testid="die-2"]');
     await tapAndWait(alice, '[data-testid="face-5"]');
     for (const page of [referee, bob]) {
-      await expect.poll(() => page.getAttribute('[data-testid="die-2"]', 'data-face')).toBe('5');
+      await expect.poll(() => page.getAttribute('[data-testid="die-2"]', 'data-face'), WAIT).toBe('5');
     }
     expect(await bob.textContent('[data-testid="die-2"]')).toContain('fixed (6)');
     expect(table().roll!.dice[2]).toMatchObject({ face: '5', corrected: true, readAs: '6' });
@@ -156,7 +158,8 @@ describe('Worm & Cozy at a table of three phones', () => {
   });
 
   it('both players place the rolled shape on their twins: lit places, rotate, flip, the organ', async () => {
-    // Rotating and flipping change which places are lit.
+    // Rotating and flipping change which places are lit (on the table with the roll the referee used).
+    await caughtUp(alice);
     await alice.click('[data-testid="option-A"]');
     const before = await litCells(alice);
     await alice.click('[data-testid="rotate"]');
@@ -173,6 +176,8 @@ describe('Worm & Cozy at a table of three phones', () => {
     expect(sheets.every((s) => s.worms[0]!.organs.length >= 1)).toBe(true);
     // Each phone draws its own sheet: Alice's worm on Alice's phone, the referee sees either.
     expect(await alice.locator('g.worm').count()).toBe(1);
+    // Bob's worm reaches the referee's phone on its own socket.
+    await caughtUp(referee);
     await referee.click('[data-testid="sheet-p2"]');
     expect(await referee.locator('g.worm').count()).toBe(1);
   });
@@ -183,8 +188,8 @@ describe('Worm & Cozy at a table of three phones', () => {
       ['3 AM', ['1', '1', '3']],
     ] as const) {
       await tapAndWait(referee, '[data-testid="next"]');
-      await expect.poll(() => referee.textContent('[data-testid="hour"]')).toBe(hour);
-      await expect.poll(() => alice.textContent('[data-testid="hour"]')).toBe(hour);
+      await expect.poll(() => referee.textContent('[data-testid="hour"]'), WAIT).toBe(hour);
+      await expect.poll(() => alice.textContent('[data-testid="hour"]'), WAIT).toBe(hour);
       await cameraRolls([...faces]);
       await useRoll();
       // Alice places a worm whenever there is room; Bob takes nothing this hour.
@@ -192,12 +197,17 @@ describe('Worm & Cozy at a table of three phones', () => {
         // The referee presses NEXT between Alice's worm and its organ: the hour does not end
         // (option A's organ cannot be passed), and the referee is told who is still drawing.
         await drawAWorm(alice, 'p1');
+        // NEXT on the view with Alice's worm (on an older one it would be refused as stale).
+        await caughtUp(referee);
         await referee.click('[data-testid="next"]');
-        await expect.poll(() => referee.textContent('[data-testid="notice"]')).toMatch(/2 AM cannot end yet: Alice still has to add option A's organ/);
+        await expect.poll(() => referee.textContent('[data-testid="notice"]'), WAIT).toMatch(/2 AM cannot end yet: Alice still has to add option A's organ/);
         expect(cozy().hour).toBe(1);
         await addItsOrgan(alice);
-      } else if (await alice.locator('[data-testid="option-A"]:not([disabled])').count()) await placeAWorm(alice, 'p1');
-      else await tapAndWait(alice, '[data-testid="done"]');
+      } else {
+        await caughtUp(alice);
+        if (await alice.locator('[data-testid="option-A"]:not([disabled])').count()) await placeAWorm(alice, 'p1');
+        else await tapAndWait(alice, '[data-testid="done"]');
+      }
       await tapAndWait(bob, '[data-testid="done"]');
     }
     expect(cozy().hour).toBe(2);
@@ -205,7 +215,7 @@ describe('Worm & Cozy at a table of three phones', () => {
   });
 
   it('undo takes the last move back on every phone', async () => {
-    const version = await versionOf(referee);
+    const version = await caughtUp(referee);
     const bobDone = cozy().sheets[1]!.done;
     expect(bobDone).toBe(true);
     await tapAndWait(referee, '[data-testid="undo"]');
@@ -227,11 +237,11 @@ describe('Worm & Cozy at a table of three phones', () => {
     await bob.waitForSelector('[data-testid="link"]:not([data-status="online"])');
     // Bob decides while the table is away: the intent waits for the line.
     await bob.click('[data-testid="done"]');
-    await expect.poll(() => bob.textContent('[data-testid="notice"]')).toContain('will be sent when the table is back');
+    await expect.poll(() => bob.textContent('[data-testid="notice"]'), WAIT).toContain('will be sent when the table is back');
     await restart();
     for (const page of [referee, alice, bob]) await page.waitForSelector('[data-testid="link"][data-status="online"]', { timeout: 30_000 });
     // The table resumed where it was, and Bob's "done" went through on the version he saw.
-    await expect.poll(() => table().version).toBe(version + 1);
+    await expect.poll(() => table().version, WAIT).toBe(version + 1);
     expect(cozy().sheets[1]!.done).toBe(true);
     await bob.waitForSelector('[data-testid="twin"][data-step="done"]');
     expect(await referee.textContent('[data-testid="hour"]')).toBe('3 AM');
@@ -252,7 +262,7 @@ describe('Worm & Cozy at a table of three phones', () => {
     const version = table().version;
     await bob.context().setOffline(false);
     await bob.waitForSelector('[data-testid="link"][data-status="online"]', { timeout: 30_000 });
-    await expect.poll(() => bob.textContent('[data-testid="notice"]')).toContain('was not sent');
+    await expect.poll(() => bob.textContent('[data-testid="notice"]'), WAIT).toContain('was not sent');
     // Nothing of Bob's stale tap reached the table.
     expect(table().version).toBe(version);
     const snapshot = (await (await fetch(`${server.url}/api/table`)).json()) as TableSnapshot;

@@ -13,7 +13,7 @@ import type { TapewormState } from '../../shared/games/tapeworm/index.js';
 import type { WormUpState } from '../../shared/games/worm-up/index.js';
 import { createRng } from '../../shared/rng.js';
 import { launchBrowser, openPhone, startServer, type RunningServer } from './support/harness.js';
-import { atVersion, joinAsReferee, joinSeat, tapAndWait, versionOf } from './support/pages.js';
+import { WAIT, atVersion, caughtUp, joinAsReferee, joinSeat, tapAndWait } from './support/pages.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -24,13 +24,15 @@ const table = () => server.clew.session.table;
 
 /** The referee starts a game from the setup screen: which game, the names, and any extra taps. */
 async function startGame(game: GameId, names: string[], extra: (page: Page) => Promise<void> = async () => {}): Promise<void> {
+  // The last game may have ended on another phone: the setup screen starts from the table as it is.
+  await caughtUp(referee);
   await referee.click('[data-testid="tab-setup"]');
   await referee.click(`[data-testid="game-${game}"]`);
   while ((await referee.locator('[data-testid^="seat-name-"]').count()) < names.length) await referee.click('[data-testid="add-seat"]');
   while ((await referee.locator('[data-testid^="seat-name-"]').count()) > names.length) await referee.click(`[aria-label="remove seat ${names.length + 1}"]`);
   for (const [i, name] of names.entries()) await referee.fill(`[data-testid="seat-name-${i}"]`, name);
   await extra(referee);
-  const before = await versionOf(referee);
+  const before = await caughtUp(referee);
   await referee.click('[data-testid="start-game"]');
   if (await referee.locator('[data-testid="start-confirm"]').isVisible()) await referee.click('[data-testid="start-confirm"]');
   await atVersion(referee, before + 1);
@@ -41,6 +43,8 @@ async function startGame(game: GameId, names: string[], extra: (page: Page) => P
 
 /** The referee enters a roll by hand: faces per slot (or counts per face) and uses it. */
 async function enterRoll(faces: string[] | Record<string, number>, use = true): Promise<void> {
+  // The roll follows a move made on another phone: enter it on the table as it is now.
+  await caughtUp(referee);
   await referee.click('[data-testid="enter-by-hand"]');
   if (Array.isArray(faces)) {
     for (const [i, face] of faces.entries()) {
@@ -107,12 +111,12 @@ describe('one short game of each other game', () => {
     await referee.waitForSelector('[data-testid="steal-24"].stealable');
     await tapAndWait(referee, '[data-testid="steal-24"]');
     expect(twid().stacks).toEqual([[], [24]]);
-    await expect.poll(() => ann.textContent('[data-testid="last-turn"]')).toContain('Ben stole 24 from Ann');
+    await expect.poll(() => ann.textContent('[data-testid="last-turn"]'), WAIT).toContain('Ben stole 24 from Ann');
     // The rest of the game, quickly, then every phone shows the ranking.
     const rng = createRng('browser-twid');
     await finishWithRandomMoves((s) => randomMove(s as TwidState, rng), 2000);
     for (const page of [referee, ann]) {
-      await expect.poll(() => page.textContent('[data-testid="headline"]')).toMatch(/^Game over/);
+      await expect.poll(() => page.textContent('[data-testid="headline"]'), WAIT).toMatch(/^Game over/);
       expect(await page.locator('[data-testid="stacks"] li').count()).toBe(2);
     }
     expect(await ann.textContent('[data-testid="stacks"]')).toContain('1.');
@@ -134,20 +138,23 @@ describe('one short game of each other game', () => {
     expect(await ann.locator('[data-testid^="x-"]:not([data-testid="x-choice"])').count()).toBe(0);
     expect(await referee.locator('[data-testid^="x-"]:not([data-testid="x-choice"])').allTextContents()).toEqual(['3', '6', '7']);
     await tapAndWait(referee, '[data-testid="x-3"]');
-    expect(await ann.textContent('[data-testid="order"]')).toMatch(/Ben moves 3 \(X\).*Ann moves 5/);
+    // Ann's phone has its own socket: the order reaches it after the referee's.
+    await expect.poll(() => ann.textContent('[data-testid="order"]'), WAIT).toMatch(/Ben moves 3 \(X\).*Ann moves 5/);
     await tapAndWait(referee, '[data-testid="next"]');
     await tapAndWait(referee, '[data-testid="next"]');
     expect(up().round).toBe(2);
     // Round 2: both bid 6: a collision, nobody moves.
     await enterRoll(['6', '6']);
     await enterRoll(['3', '3']);
+    // Round 1's result is on Ann's phone already: wait for round 2's there.
+    await caughtUp(ann);
     await ann.waitForSelector('[data-testid="last-round"]');
     expect(await ann.getAttribute('[data-testid="bid-p1"]', 'data-void')).toBe('collision');
     expect(await ann.getAttribute('[data-testid="bid-p2"]', 'data-void')).toBe('collision');
     // The referee declares the winner.
     await referee.click('[data-testid="declare-winner"]');
     await tapAndWait(referee, '[data-testid="winner-p1"]');
-    await expect.poll(() => ann.textContent('[data-testid="headline"]')).toBe('Ann wins the race');
+    await expect.poll(() => ann.textContent('[data-testid="headline"]'), WAIT).toBe('Ann wins the race');
   });
 
   it('Worm Derby: obstacles, the roll as an instruction, an ace, reports, the pylon and the finish', async () => {
@@ -162,7 +169,8 @@ describe('one short game of each other game', () => {
     await tapAndWait(referee, '[data-testid="derby-placed"]');
     expect(derby().phase).toBe('roll');
     await enterRoll(['4']);
-    await expect.poll(() => ann.textContent('[data-testid="instruction"]')).toBe('Ann: move 4 steps from one end.');
+    await expect.poll(() => ann.textContent('[data-testid="instruction"]'), WAIT).toBe('Ann: move 4 steps from one end.');
+    await caughtUp(ann);
     await ann.check('[data-testid="derby-pylon"]');
     await tapAndWait(ann, '[data-testid="derby-moved"]');
     expect(derby().worms[0]!.roundedPylon).toBe(true);
@@ -174,11 +182,13 @@ describe('one short game of each other game', () => {
     await tapAndWait(referee, '[data-testid="derby-moved"]');
     // Ann's head reaches the finish: with two worms the race ends at the first finisher.
     await enterRoll(['5']);
+    // Ann ticks the box on the view with the referee's roll (a later snapshot would draw it afresh).
+    await caughtUp(ann);
     await ann.check('[data-testid="derby-finished"]');
     await tapAndWait(ann, '[data-testid="derby-moved"]');
     expect(derby().phase).toBe('over');
-    await expect.poll(() => ann.textContent('[data-testid="instruction"]')).toBe('The race is over: Ann won.');
-    expect(await referee.textContent('[data-testid="finishing-order"]')).toContain('1. Ann');
+    await expect.poll(() => ann.textContent('[data-testid="instruction"]'), WAIT).toBe('The race is over: Ann won.');
+    await expect.poll(() => referee.textContent('[data-testid="finishing-order"]'), WAIT).toContain('1. Ann');
   });
 
   it('Tapeworm: draw, play cards on lit spots with a locked colour, effects, until the hand is empty', async () => {
@@ -221,7 +231,7 @@ describe('one short game of each other game', () => {
         if (!played) await tapAndWait(ann, '[data-testid="tw-end-turn"]');
       }
       // The counts on the phone are the table's.
-      await expect.poll(async () => ann.textContent('[data-testid="tw-hands"]')).toContain(`${tw().hands[0]} card`);
+      await expect.poll(async () => ann.textContent('[data-testid="tw-hands"]'), WAIT).toContain(`${tw().hands[0]} card`);
     }
     expect(tw().phase).toBe('over');
     expect(tw().table.length).toBeGreaterThan(5);

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CozyState } from '../../shared/games/worm-and-cozy/index.js';
 import { launchBrowser, openPhone, startServer, type RunningServer } from './support/harness.js';
-import { joinAsReferee, litCells, tapAndWait } from './support/pages.js';
+import { WAIT, joinAsReferee, litCells, tapAndWait } from './support/pages.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -73,7 +73,7 @@ describe('solo Worm & Cozy on one phone', () => {
 
   it('2 AM: the brain changes a die; a new worm gets an eye, which acts and adds a food it can see', async () => {
     await enterRoll(['6', '2', '3']); // Z, mouth, tail
-    await expect.poll(() => phone.textContent('[data-testid="my-dice"]')).toContain('1 die change');
+    await expect.poll(() => phone.textContent('[data-testid="my-dice"]'), WAIT).toContain('1 die change');
     await phone.click('[data-testid="option-brain"]');
     await phone.click('[data-testid="change-2-eye"]');
     expect(await phone.textContent('[data-testid="confirm-text"]')).toBe('Change organ die 2 to eye (a brain that acted last hour)');

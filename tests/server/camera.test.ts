@@ -16,6 +16,7 @@ import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading } from '../../vision/types.js';
 import { readOptions, sameRoll, toRolled } from '../../web/server/camera.js';
 import { registryLookup } from '../../web/server/main.js';
+import { pacedClock, pipelinesBusy } from '../support/paced-clock.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -23,6 +24,18 @@ const root = path.resolve(import.meta.dirname, '../..');
 const HAS_MODEL = ['vision/model/weights/meta.json', 'vision/locate/detector/weights/detector.json'].every((f) => existsSync(path.join(root, f)));
 
 let server: TestServer | undefined;
+
+/** Until the server's camera pipelines have worked through every frame they were given. */
+async function pipelinesIdle(): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (pipelinesBusy(server?.clew)) {
+    if (Date.now() > deadline) throw new Error('the camera pipelines stayed busy');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+/** A replay camera that waits for the pipelines (see paced-clock.ts). */
+const pacedReplay = () => new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 12, loop: true, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
+
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -138,7 +151,7 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   });
 
   it('the replay camera’s settled roll becomes the pending roll, once', async () => {
-    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 12, loop: true });
+    const camera = pacedReplay();
     server = await startTestServer({
       games: registryLookup,
       game: 'the-worm-is-drawn',
@@ -171,6 +184,9 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     for (const name of [...names, ...names.slice(-4)]) {
       const ack = await ann.emit('frame', await readFile(path.join(DEFAULT_REPLAY_FOLDER, name)));
       expect(ack.ok).toBe(true);
+      // A frame sent while the pipeline still reads the one before replaces it (a slow machine drops
+      // frames): the settle needs four still frames in a row, so each is read before the next is sent.
+      await pipelinesIdle();
       await new Promise((r) => setTimeout(r, 130)); // under the phone camera's frame rate limit
     }
     const s = await rolled;
@@ -179,11 +195,17 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   });
 
   it('teach clew your dice: label the camera’s dice, commit, find it in the data folder, undo', async () => {
-    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 12, loop: true });
+    const camera = pacedReplay();
     // The server's own reader this time: it keeps its calibrations in the data folder.
     server = await startTestServer({ config: { vision: { enabled: true } }, adapters: { camera } });
     const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
     await referee.snapshot((x) => x.roll !== null, 60_000);
+    // The roll stays put while it is labelled: the replay would roll again every loop, and once a
+    // calibration is committed the next loop may read differently, a new roll that moves the table's
+    // version under the referee's next intent. The roll's frame stays with the pipeline.
+    await camera.stop();
+    await pipelinesIdle();
+    await referee.snapshot((x) => x.version === server!.clew.session.table.version);
     const n = referee.latest().roll!.dice.length;
     // Six labels so every face of the d6 has an example (the faces are made up: this is the plumbing).
     for (let i = 0; i < 6; i++) {

@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { StatusLed } from '../../device/types.js';
 import { startTestServer } from '../support/server.js';
 
-/** Waits until `cond` holds (the button's effect is asynchronous). */
+/** Waits until `cond` holds (the button's effect is asynchronous: a queue and a log write with fsync). */
 async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  const deadline = Date.now() + 30_000;
+  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   expect(cond()).toBe(true);
 }
 

@@ -11,7 +11,7 @@ export interface Phone {
   snapshots: TableSnapshot[];
   errors: ErrorMessage[];
   latest(): TableSnapshot;
-  /** Resolves with the latest snapshot once it matches `test` (at once if it already does). */
+  /** Resolves with the latest snapshot once it matches `test` (at once if it already does; default wait 30 s). */
   snapshot(test?: (s: TableSnapshot) => boolean, timeoutMs?: number): Promise<TableSnapshot>;
   join(role: 'referee' | 'player', code: string, player?: string): Promise<Ack>;
   /** Sends an intent at the phone's latest version (or the one given). */
@@ -50,7 +50,8 @@ export async function connectPhone(url: string, options: { auth?: Record<string,
       if (!s) throw new Error('no snapshot yet');
       return s;
     },
-    snapshot(test = () => true, timeoutMs = 10_000) {
+    // Generous waits (they end as soon as the answer comes): a loaded machine can be slow to answer.
+    snapshot(test = () => true, timeoutMs = 30_000) {
       const last = snapshots[snapshots.length - 1];
       if (last && test(last)) return Promise.resolve(last);
       return new Promise((resolve, reject) => {
@@ -73,7 +74,7 @@ export async function connectPhone(url: string, options: { auth?: Record<string,
     },
     emit(event, ...args) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ack for ${event}`)), 10_000);
+        const timer = setTimeout(() => reject(new Error(`no ack for ${event}`)), 30_000);
         socket.emit(event, ...args, (ack: Ack) => {
           clearTimeout(timer);
           resolve(ack);

@@ -65,10 +65,14 @@ export async function gzipAssets(out = CLIENT_OUT): Promise<void> {
  */
 export async function ensureClientBuilt(options: { quiet?: boolean; waitMs?: number } = {}): Promise<void> {
   const lock = path.join(REPO, 'dist/.client-build.lock');
+  // Written last, after the gzipped twins: another process's build in progress empties
+  // dist/client first (this goes with it) and writes index.html before its scripts are all
+  // there, so a fresh index.html alone does not say the dashboard can be served yet.
+  const built = path.join(CLIENT_OUT, '.built');
   const deadline = Date.now() + (options.waitMs ?? 240_000);
   await mkdir(path.dirname(lock), { recursive: true });
   for (;;) {
-    if (!clientIsStale()) return;
+    if (!clientIsStale() && existsSync(built)) return;
     try {
       await mkdir(lock);
     } catch {
@@ -81,7 +85,7 @@ export async function ensureClientBuilt(options: { quiet?: boolean; waitMs?: num
     }
     try {
       if (clientIsStale()) await buildClient(options);
-      await writeFile(path.join(CLIENT_OUT, '.built'), new Date().toISOString());
+      await writeFile(built, new Date().toISOString());
     } finally {
       await rm(lock, { recursive: true, force: true });
     }

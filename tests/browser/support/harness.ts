@@ -32,8 +32,9 @@ export const CHROMIUM_ARGS = [
 
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   await ensureClientBuilt({ quiet: true });
-  // playwright's launch() gives every browser a fresh temporary profile (user-data dir).
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  // playwright's launch() gives every browser a fresh temporary profile (user-data dir). Its 30 s
+  // for Chromium to start is short on a small machine busy with other tests (the hooks allow more).
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 120_000 });
 }
 
 /** The dice reader needs the classifier's and the die detector's weights (committed by vision/). */

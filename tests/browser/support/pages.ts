@@ -6,6 +6,12 @@
 import type { Page } from 'playwright-core';
 import { JOIN_CODE, REFEREE_CODE } from './harness.js';
 
+/**
+ * For `expect.poll` on a page: vitest gives up after one second, and on a loaded machine a
+ * snapshot can take longer than that to reach a phone and be drawn (the poll ends when it is).
+ */
+export const WAIT = { timeout: 20_000 } as const;
+
 /** The snapshot version the page shows (data-version on the app root). */
 export async function versionOf(page: Page): Promise<number> {
   return Number(await page.locator('.app').getAttribute('data-version'));
@@ -14,6 +20,26 @@ export async function versionOf(page: Page): Promise<number> {
 /** Waits until the page shows at least this snapshot version. */
 export async function atVersion(page: Page, version: number): Promise<void> {
   await page.waitForFunction(`Number(document.querySelector('.app')?.getAttribute('data-version')) >= ${version}`);
+}
+
+/** The table's version now, from the server the page was loaded from (null for a page on no server). */
+async function tableVersion(page: Page): Promise<number | null> {
+  const url = new URL(page.url());
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const res = await fetch(`${url.origin}/api/table`);
+  if (!res.ok) throw new Error(`GET ${url.origin}/api/table: ${res.status}`);
+  return ((await res.json()) as { version: number }).version;
+}
+
+/**
+ * Waits until the page shows the table as it is now, and returns that version. Every phone has its
+ * own socket: another phone's change (or one made straight on the server) may not have reached
+ * this one yet, and a tap on that older view is refused as stale ("someone acted first").
+ */
+export async function caughtUp(page: Page): Promise<number> {
+  const now = await tableVersion(page);
+  if (now !== null) await atVersion(page, now);
+  return versionOf(page);
 }
 
 /** Opens the referee link and waits until the phone is the referee. */
@@ -41,14 +67,17 @@ export async function litCells(page: Page): Promise<string[]> {
 
 /** Confirms the chosen move and waits for the table to move on. */
 export async function confirm(page: Page): Promise<void> {
-  const before = await versionOf(page);
-  await page.click('[data-testid="confirm"]');
-  await atVersion(page, before + 1);
+  await tapAndWait(page, '[data-testid="confirm"]');
 }
 
-/** Taps something that sends one intent, and waits for the table to move on. */
+/**
+ * Taps something that sends one intent, and waits for the table to move on. The page is first
+ * brought up to the table as it is: the intent is made on the version the page shows, and
+ * waiting for "one more than the page showed" would otherwise end at once when the page was behind.
+ */
 export async function tapAndWait(page: Page, selector: string): Promise<void> {
-  const before = await versionOf(page);
+  const before = await caughtUp(page);
   await page.click(selector);
   await atVersion(page, before + 1);
 }
+

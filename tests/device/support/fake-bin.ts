@@ -34,8 +34,8 @@ export function fakeBin(setup: FakeSetup) {
   };
 }
 
-/** Polls until `check()` is true (real time; fails the test after `ms`). */
-export async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+/** Polls until `check()` is true (real time; fails the test after `ms`, generous for a loaded machine). */
+export async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
