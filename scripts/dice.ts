@@ -7,7 +7,8 @@
  *   errors:  {"file":…,"error":"…"}   (that file only; the others are still read; exit code 1)
  *
  * --set takes dice set ids (comma-separated for several; then each die also says its "set").
- * --calibration DIR applies a calibration from labelled crops DIR/<face>/*.jpg first.
+ * --calibration DIR applies a calibration from labelled crops DIR/<face>/*.jpg first (the whole
+ * net adapted; --calibrate head refits only the last layer, faster and weaker).
  * TensorFlow.js and the model load only after the arguments are checked, and once.
  */
 import { Command } from 'commander';
@@ -19,6 +20,7 @@ interface Options {
   json?: boolean;
   crop?: boolean;
   calibration?: string;
+  calibrate: string;
   palette?: string;
   framing: string;
   model?: string;
@@ -33,6 +35,7 @@ const program = new Command()
   .option('--json', 'one JSON object per line')
   .option('--crop', 'each image is one die (already cropped)')
   .option('--calibration <dir>', 'apply a calibration from labelled crops DIR/<face>/*.jpg')
+  .option('--calibrate <how>', 'with --calibration: net (adapt the whole net, about 10 s) or head (refit the last layer only, about 1 s)', 'net')
   .option('--palette <colours>', `die colours to name, comma-separated (default: all of ${Object.keys(DIE_COLORS).join(', ')})`)
   .option('--framing <mode>', 'with --crop: whole (the image is the die) or locate (find the die in the image)', 'whole')
   .option('--model <dir>', 'model directory (default: the committed model)')
@@ -54,6 +57,7 @@ const palette = opts.palette ? opts.palette.split(',').map((c) => c.trim()).filt
 const badColour = palette.find((c) => !(c in DIE_COLORS));
 if (badColour !== undefined) fail(`--palette: "${badColour}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
 if (opts.framing !== 'whole' && opts.framing !== 'locate') fail(`--framing must be whole or locate, got "${opts.framing}"`);
+if (opts.calibrate !== 'net' && opts.calibrate !== 'head') fail(`--calibrate must be net or head, got "${opts.calibrate}"`);
 if (opts.backend !== undefined && !['tensorflow', 'wasm', 'cpu'].includes(opts.backend)) fail(`--backend must be tensorflow, wasm or cpu, got "${opts.backend}"`);
 
 // Heavy modules only now that the arguments are sound.
@@ -65,6 +69,7 @@ const reader = await loadDiceReader({
   ...(opts.model ? { modelDir: opts.model } : {}),
   ...(opts.backend ? { backend: opts.backend as 'wasm' } : {}),
   cropFraming: opts.framing as 'whole' | 'locate',
+  calibrate: opts.calibrate as 'net' | 'head',
 });
 
 if (opts.calibration) {

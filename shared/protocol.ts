@@ -124,6 +124,8 @@ export interface CalibrationStatus {
    * calibration's fit on them; `crops`, how many crops that was.
    */
   accuracy?: { before: number | null; after: number | null; crops: number };
+  /** While a commit is being fitted (the whole net adapts: seconds, tens of seconds on a Pi): its progress. */
+  fitting?: { step: number; steps: number };
 }
 
 export interface TableSnapshot {

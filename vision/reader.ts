@@ -14,12 +14,15 @@ import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
 import { dieColor, locateDice, type LocateOptions } from './locate/index.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
+import { adaptNet, type AdaptOptions } from './model/adapt.js';
 import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
-import { applyCalibrations, fitCalibration, type Calibration } from './model/calibration.js';
+import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
-import { loadClassifier, scoreWithSecondLook, type Classifier } from './model/classifier.js';
+import { loadClassifier, scoreAllWithSecondLook, type Classifier, type Scorer } from './model/classifier.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
+import { decodeWeightsInto, encodeWeights } from './model/io.js';
+import type { LayersModel } from './model/net.js';
 import { secondLookTurns } from './model/views.js';
 import { bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
 import type { Box, DiceReader, DieReading, ReadOptions, RgbImage } from './types.js';
@@ -51,6 +54,14 @@ export interface LoadDiceReaderOptions {
    */
   locator?: 'detector' | 'classical';
   locate?: LocateOptions;
+  /**
+   * What a calibration adapts: 'net' (default) fine-tunes a copy of the whole net on the taught
+   * crops (adapt.ts; seconds here, under a minute on a Pi), 'head' refits only the set's rows of
+   * the last layer (well under a second; gains less on real dice: docs/notes/vision-model.md).
+   */
+  calibrate?: 'net' | 'head';
+  /** Options of the whole-net adaptation (steps, learning rate…; defaults in ADAPT_DEFAULTS). */
+  adapt?: Omit<AdaptOptions, 'onStep'>;
 }
 
 /** A die's reading with the full probability of every face of the sets in play. */
@@ -71,8 +82,11 @@ export interface CalibrationControl {
   add(set: DiceSetId, face: string, image: RgbImage, box?: Box): Promise<PendingCount>;
   pending(set: DiceSetId): PendingCount;
   discard(set: DiceSetId): void;
-  /** Fits the set's calibration from its pending examples, saves it (when a directory was given) and applies it. */
-  commit(set: DiceSetId, options?: { persist?: boolean; createdAt?: string }): Promise<Calibration>;
+  /**
+   * Fits the set's calibration from its pending examples, saves it (when a directory was given)
+   * and applies it. Reads go on meanwhile, with what was in force before.
+   */
+  commit(set: DiceSetId, options?: { persist?: boolean; createdAt?: string; onStep?: (step: number, steps: number) => void }): Promise<Calibration>;
   /** Restores the set's previous calibration (or the shipped model); returns what is now in force. */
   undo(set: DiceSetId): Promise<Calibration | undefined>;
   /** Calibrations in force. */
@@ -125,11 +139,40 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const framing = options.cropFraming ?? 'whole';
   const store = options.calibrationDir ? new CalibrationStore(options.calibrationDir) : undefined;
   const active = new Map<DiceSetId, Calibration>();
+  /** The adapted nets of the calibrations in force that carry one. */
+  const nets = new Map<DiceSetId, LayersModel>();
   const pending = new Map<DiceSetId, { face: string; crop: RgbImage }[]>();
+  const committing = new Set<DiceSetId>();
+  /** Puts `cal` in force for its set (undefined: the shipped model), building its net if it has one. */
+  const activate = async (set: DiceSetId, cal: Calibration | undefined, net?: LayersModel): Promise<void> => {
+    let built = net;
+    if (cal?.net && !built) {
+      built = await classifier.copyNet();
+      try {
+        decodeWeightsInto(built, cal.net.weights);
+      } catch (error) {
+        built.dispose();
+        throw error;
+      }
+    }
+    nets.get(set)?.dispose();
+    nets.delete(set);
+    active.delete(set);
+    if (!cal) return;
+    active.set(set, cal);
+    if (built) nets.set(set, built);
+  };
   if (store) {
     for (const cal of await store.list()) {
-      if (cal.modelId === modelId) active.set(cal.set, cal);
-      else process.emitWarning(`calibration of ${cal.set} in ${store.dir} was made for another model (${cal.modelId}); ignored — recalibrate`);
+      if (cal.modelId !== modelId) {
+        process.emitWarning(`calibration of ${cal.set} in ${store.dir} was made for another model (${cal.modelId}); ignored — recalibrate`);
+        continue;
+      }
+      try {
+        await activate(cal.set, cal);
+      } catch (error) {
+        process.emitWarning(`calibration of ${cal.set} in ${store.dir}: ${(error as Error).message}; ignored — recalibrate`);
+      }
     }
   }
 
@@ -137,20 +180,31 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     checkOptions(opts);
     if (framed.length === 0) return [];
     const mask = classMask(opts.sets);
-    const cals = opts.sets.map((s) => active.get(s)).filter((c): c is Calibration => c !== undefined);
-    const probabilitiesOf = (logits: Float32Array, embedding: Float32Array): Float64Array =>
-      maskedSoftmax(applyCalibrations(logits, embedding, cals), mask, classifier.meta.temperature);
+    // Who reads: the shipped net (unless every set in play has an adapted one), and the adapted
+    // net of each set in play that has one, for that set's faces.
+    const adapted = opts.sets.filter((s) => nets.has(s));
+    const shipped = adapted.length < opts.sets.length;
+    const scorers: Scorer[] = [
+      ...(shipped ? [classifier] : []),
+      ...adapted.map((s): Scorer => ({ turns: classifier.turns, score: (crops, turns) => classifier.scoreWith(nets.get(s)!, crops, turns) })),
+    ];
+    const rows = opts.sets.filter((s) => active.has(s) && !nets.has(s)).map((s) => ({ calibration: active.get(s)! }));
+    const probabilitiesOf = (read: { logits: Float32Array; embedding: Float32Array }[]): Float64Array => {
+      const own = adapted.map((s, j) => ({ calibration: active.get(s)!, logits: read[j + (shipped ? 1 : 0)]!.logits }));
+      const logits = calibratedLogits(shipped ? read[0]!.logits : null, shipped ? read[0]!.embedding : null, [...rows, ...own]);
+      return maskedSoftmax(logits, mask, classifier.meta.temperature);
+    };
     // The first read's probabilities, kept: only the dice read again need them anew.
     const firstRead: Float64Array[] = [];
-    const unsure = (logits: Float32Array, embedding: Float32Array, i: number): boolean => {
-      firstRead[i] = probabilitiesOf(logits, embedding);
+    const unsure = (read: { logits: Float32Array; embedding: Float32Array }[], i: number): boolean => {
+      firstRead[i] = probabilitiesOf(read);
       return bestFace(firstRead[i], opts.sets).confidence < secondLookBelow;
     };
-    const { logits, embeddings, lookedAgain } = scoreWithSecondLook(classifier, framed, unsure);
+    const { scores, lookedAgain } = scoreAllWithSecondLook(scorers, framed, unsure);
     const again = new Set(lookedAgain);
     const secondLook = secondLookTurns(classifier.turns).length;
     return framed.map((_, i) => {
-      const probs = again.has(i) || !firstRead[i] ? probabilitiesOf(logits[i]!, embeddings[i]!) : firstRead[i];
+      const probs = again.has(i) || !firstRead[i] ? probabilitiesOf(scores.map((s) => ({ logits: s.logits[i]!, embedding: s.embeddings[i]! }))) : firstRead[i];
       const best = bestFace(probs, opts.sets);
       const probabilities: Record<string, number> = {};
       for (const face of DICE_SETS[best.set].faces) {
@@ -189,6 +243,58 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     return { set, counts: c };
   };
 
+  /** The last-layer refit: each example in several views, embeddings of the shipped net, rows fitted. */
+  const refitHead = (set: DiceSetId, list: { face: string; crop: RgbImage }[], counted: Record<string, number>, createdAt: string, rng: ReturnType<typeof createRng>): Calibration => {
+    // Each example in several views (quarter turns, mirror where honest, mild light changes),
+    // so a handful of crops spans the ways the same die can look.
+    const views: RgbImage[] = [];
+    const faces: string[] = [];
+    for (const p of list) {
+      const mirror = MIRROR_SAFE.has(classOf(set, p.face));
+      for (let v = 0; v < CALIBRATION_VIEWS; v++) {
+        const pixels = v === 0 ? p.crop.data : Uint8Array.from(augmentCrop(p.crop.data, rng, { strength: 0.4, mirror, edgeChance: 0 }), (x) => Math.round(x));
+        views.push({ width: 64, height: 64, data: pixels });
+        faces.push(p.face);
+      }
+    }
+    const { embeddings } = classifier.score(views);
+    const fitted = fitCalibration(set, embeddings.map((e, i) => ({ face: faces[i]!, embedding: e })), classifier.head, { modelId, createdAt });
+    return { ...fitted, counts: counted }; // crops, not views
+  };
+
+  /** The whole net adapted (adapt.ts); its last-layer rows and its fit on the taught crops are kept for the record. */
+  const adaptWholeNet = async (set: DiceSetId, list: { face: string; crop: RgbImage }[], counted: Record<string, number>, createdAt: string, rng: ReturnType<typeof createRng>, onStep?: (step: number, steps: number) => void): Promise<{ cal: Calibration; net: LayersModel }> => {
+    const net = await classifier.copyNet();
+    try {
+      const steps = await adaptNet(net, set, list, classifier.meta.preprocessing, rng, { ...options.adapt, onStep });
+      const faces = DICE_SETS[set].faces;
+      const classes = faces.map((f) => classOf(set, f));
+      const [kernel, bias] = net.getLayer('logits').getWeights();
+      const k = kernel!.dataSync(), b = bias!.dataSync(), n = FACE_CLASSES.length, dim = kernel!.shape[0]!;
+      const round = (v: number) => Math.round(v * 1e6) / 1e6;
+      const columns = classes.map((c) => FACE_CLASSES.indexOf(c));
+      const mask = classMask([set]);
+      const read = classifier.scoreWith(net, list.map((p) => p.crop));
+      const right = read.logits.filter((l, i) => bestFace(maskedSoftmax(l, mask, classifier.meta.temperature), [set]).face === list[i]!.face).length;
+      const cal: Calibration = {
+        version: CALIBRATION_VERSION,
+        set,
+        modelId,
+        createdAt,
+        counts: counted,
+        classes,
+        weights: columns.map((c) => Array.from({ length: dim }, (_, d) => round(k[d * n + c]!))),
+        bias: columns.map((c) => round(b[c]!)),
+        fitAccuracy: right / list.length,
+        net: { weights: encodeWeights(net), steps },
+      };
+      return { cal, net };
+    } catch (error) {
+      net.dispose();
+      throw error;
+    }
+  };
+
   const calibration: CalibrationControl = {
     async add(set, face, image, box) {
       if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
@@ -205,40 +311,39 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       pending.delete(set);
     },
     async commit(set, commitOptions = {}) {
-      const list = pending.get(set) ?? [];
+      const list = [...(pending.get(set) ?? [])];
       if (list.length === 0) throw new Error(`calibration of ${set}: no labelled crops added`);
-      // Each example in several views (quarter turns, mirror where honest, mild light changes),
-      // so a handful of crops spans the ways the same die can look.
-      const rng = createRng(`calibrate:${set}:${list.length}`);
-      const views: RgbImage[] = [];
-      const faces: string[] = [];
-      for (const p of list) {
-        const mirror = MIRROR_SAFE.has(classOf(set, p.face));
-        for (let v = 0; v < CALIBRATION_VIEWS; v++) {
-          const pixels = v === 0 ? p.crop.data : Uint8Array.from(augmentCrop(p.crop.data, rng, { strength: 0.4, mirror, edgeChance: 0 }), (x) => Math.round(x));
-          views.push({ width: 64, height: 64, data: pixels });
-          faces.push(p.face);
+      const counted = countExamples(set, list.map((p) => p.face));
+      if (committing.has(set)) throw new Error(`calibration of ${set} is already being fitted; wait for it to finish`);
+      committing.add(set);
+      try {
+        const createdAt = commitOptions.createdAt ?? new Date().toISOString();
+        const rng = createRng(`calibrate:${set}:${list.length}`);
+        const { cal, net } = (options.calibrate ?? 'net') === 'net'
+          ? await adaptWholeNet(set, list, counted, createdAt, rng, commitOptions.onStep)
+          : { cal: refitHead(set, list, counted, createdAt, rng), net: undefined };
+        try {
+          if (store && commitOptions.persist !== false) await store.save(cal);
+        } catch (error) {
+          net?.dispose();
+          throw error;
         }
+        await activate(set, cal, net);
+        // Labels given while it was fitting stay pending.
+        pending.set(set, (pending.get(set) ?? []).slice(list.length));
+        return cal;
+      } finally {
+        committing.delete(set);
       }
-      const { embeddings } = classifier.score(views);
-      const fitted = fitCalibration(set, embeddings.map((e, i) => ({ face: faces[i]!, embedding: e })), classifier.head, {
-        modelId,
-        createdAt: commitOptions.createdAt ?? new Date().toISOString(),
-      });
-      const cal: Calibration = { ...fitted, counts: counts(set).counts }; // crops, not views
-      if (store && commitOptions.persist !== false) await store.save(cal);
-      active.set(set, cal);
-      pending.delete(set);
-      return cal;
     },
     async undo(set) {
       if (!store) {
-        if (!active.delete(set)) throw new Error(`no calibration of ${set} to undo`);
+        if (!active.has(set)) throw new Error(`no calibration of ${set} to undo`);
+        await activate(set, undefined);
         return undefined;
       }
       const now = await store.undo(set);
-      if (now && now.modelId === modelId) active.set(set, now);
-      else active.delete(set);
+      await activate(set, now && now.modelId === modelId ? now : undefined);
       return active.get(set);
     },
     list: () => [...active.values()],
@@ -257,6 +362,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     read: async (image, opts) => (await readDetailed(image, opts)).map(stripProbabilities),
     readCrops: async (crops, opts) => (await readCropsDetailed(crops, opts)).map(stripProbabilities),
     dispose: () => {
+      for (const net of nets.values()) net.dispose();
+      nets.clear();
       classifier.dispose();
       detector?.dispose();
     },

@@ -194,10 +194,11 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(s.roll?.dice.map((d) => d.face).sort()).toEqual(faces());
   });
 
-  it('teach clew your dice: label the camera’s dice, commit, find it in the data folder, undo', async () => {
+  it('teach clew your dice: label the camera’s dice, commit (the phones see it learn), find it in the data folder, undo', async () => {
     const camera = pacedReplay();
-    // The server's own reader this time: it keeps its calibrations in the data folder.
-    server = await startTestServer({ config: { vision: { enabled: true } }, adapters: { camera } });
+    // The server's own reader this time: it keeps its calibrations in the data folder. A few
+    // adaptation steps are enough for the plumbing (60, the default, take seconds).
+    server = await startTestServer({ config: { vision: { enabled: true, adaptSteps: 10 } }, adapters: { camera } });
     const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
     await referee.snapshot((x) => x.roll !== null, 60_000);
     // The roll stays put while it is labelled: the replay would roll again every loop, and once a
@@ -215,8 +216,16 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     const labelled = referee.latest().calibration;
     expect(labelled).toHaveLength(1);
     expect(labelled[0]).toEqual({ set: 'd6', samples: { '1': 1, '2': 1, '3': 1, '4': 1, '5': 1, '6': 1 }, active: false });
+    const before = referee.snapshots.length;
     expect(await referee.send({ type: 'calibration/commit', set: 'd6' })).toMatchObject({ ok: true });
     expect(existsSync(path.join(server.dataDir, 'calibration', 'd6.json'))).toBe(true);
+    // While it was fitted the phones were told how far it had got: started, every 5 steps, done
+    // (any other broadcast meanwhile shows the step it caught).
+    const progress = referee.snapshots.slice(before).flatMap((x) => x.calibration.flatMap((c) => (c.fitting ? [c.fitting] : [])));
+    expect(progress[0]).toEqual({ step: 0, steps: 0 });
+    expect(progress).toContainEqual({ step: 5, steps: 10 });
+    expect(progress.at(-1)).toEqual({ step: 10, steps: 10 });
+    expect(progress.every((p, i) => i === 0 || p.step >= progress[i - 1]!.step)).toBe(true);
     const committed = (await referee.snapshot((x) => x.calibration.some((c) => c.active))).calibration[0];
     expect(committed).toMatchObject({ set: 'd6', active: true, accuracy: { after: expect.any(Number), crops: expect.any(Number) } });
     expect(await referee.send({ type: 'calibration/undo', set: 'd6' })).toMatchObject({ ok: true });

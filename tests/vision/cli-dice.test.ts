@@ -73,7 +73,7 @@ describe('dice CLI', () => {
     expect(out[1]).toBe(`${missing}: error: no such file`);
   });
 
-  it('refuses an unknown dice set or colour before loading anything (exit 2)', () => {
+  it('refuses an unknown dice set, colour or way to calibrate before loading anything (exit 2)', () => {
     const r = dice('--set', 'd6,d20', '--json', crop(0));
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/"d20" is not a dice set/);
@@ -81,5 +81,8 @@ describe('dice CLI', () => {
     const c = dice('--set', 'd6', '--palette', 'red,teal', crop(0));
     expect(c.status).toBe(2);
     expect(c.stderr).toMatch(/"teal" is not a die colour/);
+    const h = dice('--set', 'd6', '--calibration', tmp, '--calibrate', 'tail', crop(0));
+    expect(h.status).toBe(2);
+    expect(h.stderr).toMatch(/--calibrate must be net or head, got "tail"/);
   });
 });

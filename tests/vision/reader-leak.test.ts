@@ -40,4 +40,31 @@ describe('tensor leaks', () => {
     reader.dispose();
     expect(tf.memory().numTensors).toBe(before);
   });
+
+  it('teaching adds one adapted net\'s weights while it is in force, reading with it leaks nothing, and undo or dispose frees it', async () => {
+    await initBackend();
+    const before = tf.memory().numTensors;
+    const reader = await loadDiceReader({ adapt: { steps: 2 } });
+    const labels = readFileSync(path.join(fixtures, 'labels.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const crops = await Promise.all(labels.map(async ([file, face]) => ({ face: face!, image: await decodeImage(readFileSync(path.join(fixtures, file!))) })));
+    await reader.readCrops([crops[0]!.image], { sets: ['d6'] });
+    const loaded = tf.memory().numTensors;
+    const taught = async () => {
+      for (const c of crops) await reader.calibration.add('d6', c.face, c.image);
+      await reader.calibration.commit('d6', { persist: false });
+    };
+    await taught();
+    const adapted = tf.memory().numTensors;
+    expect(adapted).toBeGreaterThan(loaded);
+    for (let i = 0; i < 5; i++) {
+      await reader.readCrops(crops.map((c) => c.image), { sets: ['d6', 'worm'] });
+      expect(tf.memory().numTensors).toBe(adapted);
+    }
+    await reader.calibration.undo('d6');
+    expect(tf.memory().numTensors).toBe(loaded);
+    await taught();
+    expect(tf.memory().numTensors).toBe(adapted);
+    reader.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
 });

@@ -98,7 +98,7 @@ describe('reading', () => {
 });
 
 describe('teach clew your dice', () => {
-  it('fits from labelled crops, saves one small JSON per set, applies it, and undoes it', async () => {
+  it('adapts the whole net to labelled crops, saves it in one JSON per set, applies it, and undoes it', async () => {
     const right = (reads: { face: string }[]) => reads.filter((r, i) => r.face === crops[i]!.face).length;
     const before = right(await reader.readCrops(crops.map((c) => c.image), { sets: ['d6'] }));
     for (const c of crops) await reader.calibration.add('d6', c.face, c.image);
@@ -106,9 +106,12 @@ describe('teach clew your dice', () => {
     const cal = await reader.calibration.commit('d6', { createdAt: '2024-01-01T00:00:00Z' });
     expect(cal.set).toBe('d6');
     expect(cal.counts).toEqual({ '1': 2, '2': 2, '3': 2, '4': 2, '5': 2, '6': 2 });
+    expect(cal.net?.steps).toBe(60);
+    expect(cal.version).toBe(2);
     const file = path.join(tmp, 'd6.json');
     expect(existsSync(file)).toBe(true);
-    expect(readFileSync(file).length).toBeLessThan(64 * 1024);
+    // The adapted net in float16, base64: about 800 KB.
+    expect(readFileSync(file).length).toBeLessThan(1024 * 1024);
     expect(reader.calibration.list().map((c) => c.set)).toEqual(['d6']);
     expect(reader.calibration.pending('d6').counts['1']).toBe(0);
 
@@ -128,6 +131,58 @@ describe('teach clew your dice', () => {
     expect(existsSync(file)).toBe(false);
     expect((await reader.calibration.undo('d6'))?.createdAt).toBe('2024-01-01T00:00:00Z');
     expect(reader.calibration.list()).toHaveLength(1);
+  });
+
+  it('with calibrate "head", refits only the last layer: a small JSON, no net', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-cal-head-'));
+    const head = await loadDiceReader({ calibrationDir: dir, calibrate: 'head' });
+    try {
+      const right = (reads: { face: string }[]) => reads.filter((r, i) => r.face === crops[i]!.face).length;
+      const before = right(await head.readCrops(crops.map((c) => c.image), { sets: ['d6'] }));
+      for (const c of crops) await head.calibration.add('d6', c.face, c.image);
+      const cal = await head.calibration.commit('d6');
+      expect(cal.net).toBeUndefined();
+      expect(readFileSync(path.join(dir, 'd6.json')).length).toBeLessThan(64 * 1024);
+      expect(right(await head.readCrops(crops.map((c) => c.image), { sets: ['d6'] }))).toBeGreaterThan(before);
+    } finally {
+      head.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('one fit at a time per set; labels given while it fits stay pending for the next', async () => {
+    const other = await loadDiceReader({ adapt: { steps: 3 } });
+    try {
+      for (const c of crops) await other.calibration.add('d6', c.face, c.image);
+      const first = other.calibration.commit('d6', { persist: false });
+      await expect(other.calibration.commit('d6', { persist: false })).rejects.toThrow(/already being fitted/);
+      await other.calibration.add('d6', '4', crops[0]!.image);
+      const cal = await first;
+      expect(cal.net?.steps).toBe(3);
+      expect(other.calibration.pending('d6').counts).toEqual({ '1': 0, '2': 0, '3': 0, '4': 1, '5': 0, '6': 0 });
+    } finally {
+      other.dispose();
+    }
+  });
+
+  it('a calibration file whose adapted net does not fit the model is ignored with a warning', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-cal-torn-'));
+    const cal = JSON.parse(readFileSync(path.join(tmp, 'd6.json'), 'utf8'));
+    writeFileSync(path.join(dir, 'd6.json'), JSON.stringify({ ...cal, net: { ...cal.net, weights: cal.net.weights.slice(0, 4000) } }));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    const other = await loadDiceReader({ calibrationDir: dir });
+    await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    try {
+      expect(other.calibration.list()).toEqual([]);
+      expect(warnings.join('\n')).toMatch(/calibration of d6 in .*adapted weights hold 1500 values; this model has \d+; ignored/);
+      expect((await other.readCrops([crops[0]!.image], { sets: ['d6'] }))).toHaveLength(1);
+    } finally {
+      other.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('needs every face, and refuses faces the set does not have', async () => {

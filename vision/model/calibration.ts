@@ -11,10 +11,11 @@
 import { DICE_SETS, type DiceSetId } from '../../shared/dice.js';
 import { FACE_CLASSES, classOf, type FaceClass } from '../faces/classes.js';
 
-export const CALIBRATION_VERSION = 1;
+export const CALIBRATION_VERSION = 2;
 
 export interface Calibration {
-  version: 1;
+  /** 1: refitted rows only; 2: may carry an adapted net. */
+  version: 1 | 2;
   set: DiceSetId;
   /** Which model the embeddings came from; a calibration of another model is not applied. */
   modelId: string;
@@ -28,6 +29,12 @@ export interface Calibration {
   bias: number[];
   /** Training fit: accuracy on the labelled views, for the record. */
   fitAccuracy: number;
+  /**
+   * A copy of the whole net adapted to this set's dice (adapt.ts): its weights in float16,
+   * base64 (`encodeWeights`), and the training steps it took. The set's faces are then read by
+   * that net; `weights`/`bias` are its own last-layer rows, for the record.
+   */
+  net?: { weights: string; steps: number };
 }
 
 export interface LabelledEmbedding {
@@ -57,17 +64,11 @@ function classIndex(cls: FaceClass): number {
  * given that are not the set's are refused with their name.
  */
 export function fitCalibration(set: DiceSetId, samples: readonly LabelledEmbedding[], head: Head, meta: { modelId: string; createdAt: string }, options: FitOptions = {}): Calibration {
-  const def = DICE_SETS[set];
-  if (!def) throw new Error(`calibration: unknown dice set "${String(set)}"`);
-  const faces = def.faces;
-  const counts: Record<string, number> = Object.fromEntries(faces.map((f) => [f, 0]));
   for (const s of samples) {
-    if (!faces.includes(s.face)) throw new Error(`calibration: "${s.face}" is not a face of ${set} (faces: ${faces.join(', ')})`);
     if (s.embedding.length !== head.dim) throw new Error(`calibration: an embedding has ${s.embedding.length} values, the model's have ${head.dim}`);
-    counts[s.face]!++;
   }
-  const missing = faces.filter((f) => counts[f] === 0);
-  if (missing.length) throw new Error(`calibration of ${set} needs at least one crop of every face; missing: ${missing.join(', ')}`);
+  const counts = countExamples(set, samples.map((s) => s.face));
+  const faces = DICE_SETS[set].faces;
   const classes = faces.map((f) => classOf(set, f));
   const k = classes.length;
   const dim = head.dim;
@@ -134,20 +135,51 @@ export function fitCalibration(set: DiceSetId, samples: readonly LabelledEmbeddi
 }
 
 /**
- * Logits with the calibrated rows of `calibrations` replacing the net's own for their classes
- * (for a class in two calibrated sets in play, the mean of both).
+ * Labelled examples per face of `set`. Refuses a face the set does not have, and a set with a
+ * face nobody taught (a calibration must know every face), naming them.
  */
-export function applyCalibrations(logits: ArrayLike<number>, embedding: ArrayLike<number>, calibrations: readonly Calibration[]): Float64Array {
-  const out = Float64Array.from(logits as ArrayLike<number>);
-  if (calibrations.length === 0) return out;
+export function countExamples(set: DiceSetId, faces: readonly string[]): Record<string, number> {
+  const def = DICE_SETS[set];
+  if (!def) throw new Error(`calibration: unknown dice set "${String(set)}"`);
+  const counts: Record<string, number> = Object.fromEntries(def.faces.map((f) => [f, 0]));
+  for (const face of faces) {
+    if (!def.faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${def.faces.join(', ')})`);
+    counts[face]!++;
+  }
+  const missing = def.faces.filter((f) => counts[f] === 0);
+  if (missing.length) throw new Error(`calibration of ${set} needs at least one crop of every face; missing: ${missing.join(', ')}`);
+  return counts;
+}
+
+/** A calibrated set's say in a die's logits: its refitted rows, or its adapted net's logits. */
+export interface CalibrationSource {
+  calibration: Calibration;
+  /** The adapted net's logits for this die (calibrations with a `net`). */
+  logits?: ArrayLike<number>;
+}
+
+/**
+ * A die's logits for the sets in play. Each calibrated set scores its own classes: with its
+ * adapted net's logits, or with its refitted rows on the shipped net's embedding. A class that
+ * several calibrated sets in play share gets the mean of their scores; every other class keeps
+ * the shipped net's logit (`base`; null when every set in play has its own net, and then the
+ * classes of no set in play are 0, masked away anyway).
+ */
+export function calibratedLogits(base: ArrayLike<number> | null, embedding: ArrayLike<number> | null, sources: readonly CalibrationSource[]): Float64Array {
+  const out = base ? Float64Array.from(base) : new Float64Array(FACE_CLASSES.length);
   const sums = new Map<number, { total: number; n: number }>();
-  for (const cal of calibrations) {
+  for (const { calibration: cal, logits } of sources) {
     cal.classes.forEach((cls, c) => {
-      const row = cal.weights[c]!;
-      if (row.length !== embedding.length) throw new Error(`calibration of ${cal.set}: ${row.length} weights per class for an embedding of ${embedding.length}`);
-      let v = cal.bias[c]!;
-      for (let d = 0; d < row.length; d++) v += row[d]! * embedding[d]!;
       const k = classIndex(cls);
+      let v: number;
+      if (logits) v = logits[k]!;
+      else {
+        if (!embedding) throw new Error(`calibration of ${cal.set}: its rows need the shipped net's embedding`);
+        const row = cal.weights[c]!;
+        if (row.length !== embedding.length) throw new Error(`calibration of ${cal.set}: ${row.length} weights per class for an embedding of ${embedding.length}`);
+        v = cal.bias[c]!;
+        for (let d = 0; d < row.length; d++) v += row[d]! * embedding[d]!;
+      }
       const s = sums.get(k) ?? { total: 0, n: 0 };
       s.total += v;
       s.n++;
@@ -156,4 +188,12 @@ export function applyCalibrations(logits: ArrayLike<number>, embedding: ArrayLik
   }
   for (const [k, s] of sums) out[k] = s.total / s.n;
   return out;
+}
+
+/**
+ * Logits with the calibrated rows of `calibrations` replacing the net's own for their classes
+ * (for a class in two calibrated sets in play, the mean of both).
+ */
+export function applyCalibrations(logits: ArrayLike<number>, embedding: ArrayLike<number>, calibrations: readonly Calibration[]): Float64Array {
+  return calibratedLogits(logits, embedding, calibrations.map((calibration) => ({ calibration })));
 }

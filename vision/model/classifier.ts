@@ -34,8 +34,15 @@ export interface Classifier {
   readonly head: { weights: Float32Array; bias: Float32Array; dim: number };
   /** Scores averaged over the model's views, or over the quarter turns given. */
   score(crops: readonly RgbImage[], turns?: readonly number[]): CropScores;
+  /** A new copy of the net, trainable, for adapting to a table's dice (the caller disposes it). */
+  copyNet(): Promise<tf.LayersModel>;
+  /** As `score`, with another copy of the net (an adapted one): same preprocessing and views. */
+  scoreWith(net: tf.LayersModel, crops: readonly RgbImage[], turns?: readonly number[]): CropScores;
   dispose(): void;
 }
+
+/** What reads crops: the shipped net, or a copy adapted to one dice set. */
+export type Scorer = Pick<Classifier, 'score' | 'turns'>;
 
 export interface LoadClassifierOptions {
   modelDir?: string;
@@ -69,12 +76,12 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
   const head = { weights: kernel!.dataSync() as Float32Array, bias: bias!.dataSync() as Float32Array, dim: kernel!.shape[0]! };
   let disposed = false;
 
-  const score = (crops: readonly RgbImage[], at: readonly number[] = turns): CropScores => {
+  const scoreWith = (net: tf.LayersModel, crops: readonly RgbImage[], at: readonly number[] = turns): CropScores => {
     if (disposed) throw new Error('the dice classifier was disposed');
     const classes = meta.classes.length;
     const size = meta.preprocessing.size;
     const perPass = Math.max(1, Math.floor(imagesPerPass / at.length));
-    const scores = predictTurns(model, preprocessCrops(crops, meta.preprocessing), crops.length, size, at, perPass);
+    const scores = predictTurns(net, preprocessCrops(crops, meta.preprocessing), crops.length, size, at, perPass);
     const logits = Array.from({ length: crops.length }, (_, k) => scores.logits.slice(k * classes, (k + 1) * classes));
     const embeddings = Array.from({ length: crops.length }, (_, k) => scores.embeddings.slice(k * scores.dim, (k + 1) * scores.dim));
     return { logits, embeddings };
@@ -86,7 +93,9 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
     turns,
     backend,
     head,
-    score,
+    score: (crops, at) => scoreWith(model, crops, at),
+    scoreWith,
+    copyNet: () => loadModel(dir),
     dispose() {
       if (disposed) return;
       disposed = true;
@@ -116,23 +125,44 @@ export const SECOND_LOOK_ZOOM = 1.15;
  * more (a locator's box, or a picture of one die, is often looser than the training framing).
  */
 export function scoreWithSecondLook(
-  classifier: Pick<Classifier, 'score' | 'turns'>,
+  classifier: Scorer,
   crops: readonly RgbImage[],
   unsure: (logits: Float32Array, embedding: Float32Array, index: number) => boolean,
   zoom = SECOND_LOOK_ZOOM,
 ): SecondLookScores {
-  const first = classifier.score(crops);
-  const rest = secondLookTurns(classifier.turns);
-  const lookedAgain = rest.length === 0 ? [] : crops.map((_, i) => i).filter((i) => unsure(first.logits[i]!, first.embeddings[i]!, i));
-  if (lookedAgain.length === 0) return { ...first, lookedAgain };
-  const again = classifier.score(lookedAgain.map((i) => closerCrop(crops[i]!, zoom)), rest);
-  const a = classifier.turns.length / (classifier.turns.length + rest.length);
+  const { scores, lookedAgain } = scoreAllWithSecondLook([classifier], crops, ([first], i) => unsure(first!.logits, first!.embedding, i), zoom);
+  return { ...scores[0]!, lookedAgain };
+}
+
+/**
+ * The same with several scorers at once (the shipped net and nets adapted to dice sets in play):
+ * `unsure` sees every scorer's first read of a crop, and a crop in doubt is read again by all of
+ * them, so each scorer's result averages the same views.
+ */
+export function scoreAllWithSecondLook(
+  scorers: readonly Scorer[],
+  crops: readonly RgbImage[],
+  unsure: (first: { logits: Float32Array; embedding: Float32Array }[], index: number) => boolean,
+  zoom = SECOND_LOOK_ZOOM,
+): { scores: CropScores[]; lookedAgain: number[] } {
+  if (scorers.length === 0) throw new Error('scoreAllWithSecondLook: no scorer');
+  const turns = scorers[0]!.turns;
+  const scores = scorers.map((s) => s.score(crops));
+  const rest = secondLookTurns(turns);
+  const lookedAgain = rest.length === 0 ? [] : crops.map((_, i) => i).filter((i) => unsure(scores.map((f) => ({ logits: f.logits[i]!, embedding: f.embeddings[i]! })), i));
+  if (lookedAgain.length === 0) return { scores, lookedAgain };
+  const closer = lookedAgain.map((i) => closerCrop(crops[i]!, zoom));
+  const a = turns.length / (turns.length + rest.length);
   const b = 1 - a;
-  lookedAgain.forEach((i, k) => {
-    first.logits[i] = mix(first.logits[i]!, again.logits[k]!, a, b);
-    first.embeddings[i] = mix(first.embeddings[i]!, again.embeddings[k]!, a, b);
+  scorers.forEach((scorer, j) => {
+    const first = scores[j]!;
+    const again = scorer.score(closer, rest);
+    lookedAgain.forEach((i, k) => {
+      first.logits[i] = mix(first.logits[i]!, again.logits[k]!, a, b);
+      first.embeddings[i] = mix(first.embeddings[i]!, again.embeddings[k]!, a, b);
+    });
   });
-  return { ...first, lookedAgain };
+  return { scores, lookedAgain };
 }
 
 function mix(x: Float32Array, y: Float32Array, a: number, b: number): Float32Array {

@@ -103,3 +103,43 @@ export async function loadModel(dir: string): Promise<tf.LayersModel> {
   }
   return tf.loadLayersModel(tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs: specs, weightData }));
 }
+
+/** The float a half-precision bit pattern stands for. */
+export function fromFloat16Bits(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exp = (bits >>> 10) & 0x1f;
+  const mant = bits & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 0x1f) return mant ? NaN : sign * Infinity;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+
+/** All of a model's weights, in `getWeights()` order, as float16 in base64 (how calibrations keep an adapted net). */
+export function encodeWeights(model: tf.LayersModel): string {
+  const values = model.getWeights().map((w) => w.dataSync() as Float32Array);
+  const halves = new Uint16Array(values.reduce((n, v) => n + v.length, 0));
+  let at = 0;
+  for (const v of values) for (let i = 0; i < v.length; i++) halves[at++] = toFloat16Bits(v[i]!);
+  return Buffer.from(halves.buffer, halves.byteOffset, halves.byteLength).toString('base64');
+}
+
+/**
+ * Sets a model's weights from `encodeWeights` text. The text must hold exactly as many values as
+ * the model has weights (a net adapted from another model does not fit and is refused).
+ */
+export function decodeWeightsInto(model: tf.LayersModel, text: string): void {
+  const bytes = Buffer.from(text, 'base64');
+  const shapes = model.getWeights().map((w) => w.shape);
+  const count = shapes.reduce((n, s) => n + s.reduce((a, b) => a * b, 1), 0);
+  if (bytes.byteLength !== count * 2) throw new Error(`adapted weights hold ${Math.floor(bytes.byteLength / 2)} values; this model has ${count}`);
+  const halves = new Uint16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  let at = 0;
+  const tensors = shapes.map((shape) => {
+    const n = shape.reduce((a, b) => a * b, 1);
+    const values = new Float32Array(n);
+    for (let i = 0; i < n; i++) values[i] = fromFloat16Bits(halves[at++]!);
+    return tf.tensor(values, shape);
+  });
+  model.setWeights(tensors);
+  tf.dispose(tensors);
+}

@@ -24,6 +24,8 @@ export class TableCalibration {
   private touched = new Set<DiceSetId>();
   /** Per set: labels given since the last commit and how many the camera had read right; the last commit's figures. */
   private tally = new Map<DiceSetId, { crops: number; right: number; before: number | null; after: number | null; checked: number }>();
+  /** Sets whose calibration is being fitted now, and how far it has got. */
+  private fitting = new Map<DiceSetId, { step: number; steps: number }>();
 
   constructor(
     private readonly dir: string,
@@ -31,6 +33,8 @@ export class TableCalibration {
     /** The pipeline whose last roll a pending roll from `source` came from. */
     private readonly pipelineFor: (source: 'camera' | 'phone-camera') => CameraPipeline | null,
     private readonly logger: Logger,
+    /** Called when the status changes while a calibration is fitted (the phones are told). */
+    private readonly onProgress: () => void = () => {},
   ) {}
 
   async load(): Promise<void> {
@@ -42,12 +46,14 @@ export class TableCalibration {
     const r = this.reader.loaded();
     if (!r) return [...this.onDisk].map((set) => ({ set, samples: {}, active: true }));
     const active = new Set(r.calibration.list().map((c) => c.set));
-    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s));
+    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s));
     return sets.map((set) => {
       const t = this.tally.get(set);
       const status: CalibrationStatus = { set, samples: r.calibration.pending(set).counts, active: active.has(set) };
       // Shown once a commit has both figures (the phone counts its own labels while labelling).
       if (t && t.after !== null) status.accuracy = { before: t.before, after: t.after, crops: t.checked };
+      const fitting = this.fitting.get(set);
+      if (fitting) status.fitting = { ...fitting };
       return status;
     });
   }
@@ -70,7 +76,7 @@ export class TableCalibration {
           if (die.set !== intent.set) return fail('calibration/wrong-set', `die ${intent.index + 1} is a ${die.set} die, not ${intent.set}`);
           const last = this.pipelineFor(roll.source)?.rollFrame();
           if (!die.box || !last) return fail('calibration/no-crop', 'the camera frame of this roll is no longer available; roll again');
-          const counts = reader.calibration.add(intent.set, intent.face, last.image, die.box);
+          const counts = await reader.calibration.add(intent.set, intent.face, last.image, die.box);
           this.touched.add(intent.set);
           const t = this.tally.get(intent.set) ?? { crops: 0, right: 0, before: null, after: null, checked: 0 };
           // What the camera read, before any person corrected it.
@@ -79,7 +85,21 @@ export class TableCalibration {
           return ok(counts);
         }
         case 'calibration/commit': {
-          const cal = await reader.calibration.commit(intent.set);
+          if (this.fitting.has(intent.set)) return fail('calibration/busy', `the ${intent.set} calibration is being fitted already; wait for it to finish`);
+          this.fitting.set(intent.set, { step: 0, steps: 0 });
+          this.onProgress();
+          let cal;
+          try {
+            cal = await reader.calibration.commit(intent.set, {
+              // Every few steps is enough for a progress bar (each broadcast is a snapshot per phone).
+              onStep: (step, steps) => {
+                this.fitting.set(intent.set, { step, steps });
+                if (step % 5 === 0 || step === steps) this.onProgress();
+              },
+            });
+          } finally {
+            this.fitting.delete(intent.set);
+          }
           this.onDisk.add(intent.set);
           const t = this.tally.get(intent.set);
           this.tally.set(intent.set, { crops: 0, right: 0, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy, checked: t?.crops ?? 0 });

@@ -66,6 +66,13 @@ export const configSchema = z
         enabled: z.boolean().default(true),
         /** Model folder; default: the model shipped in vision/. */
         modelDir: z.string().min(1).optional(),
+        /**
+         * What teaching clew the dice adapts: 'net' (the whole net; about 10 s on a laptop core,
+         * 30–40 s on a Pi 4) or 'head' (the last layer only; about 1 s, gains less).
+         */
+        calibrate: z.enum(['net', 'head']).default('net'),
+        /** Training steps when the whole net adapts (fewer: faster and weaker). */
+        adaptSteps: z.number().int().min(1).max(1000).default(60),
       })
       .strict()
       .prefault({}),

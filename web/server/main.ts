@@ -144,7 +144,12 @@ export async function startClew(options: StartOptions): Promise<Clew> {
           options.loadReader ??
             (async () => {
               const vision = await import('../../vision/reader.js');
-              return vision.loadDiceReader({ calibrationDir, ...(config.vision.modelDir ? { modelDir: config.vision.modelDir } : {}) });
+              return vision.loadDiceReader({
+                calibrationDir,
+                calibrate: config.vision.calibrate,
+                adapt: { steps: config.vision.adaptSteps },
+                ...(config.vision.modelDir ? { modelDir: config.vision.modelDir } : {}),
+              });
             }),
           logger,
           () => transport?.broadcast(),
@@ -178,7 +183,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
         );
       }
     }
-    const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger);
+    const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast());
     await calibration.load();
     session.setSideEffects({
       read: async () => {

@@ -114,6 +114,11 @@ export class TableSession {
 
   /** One validated intent from a phone. Acknowledged only after it is on disk. */
   submit(actor: Actor, envelope: IntentEnvelope): Promise<Ack> {
+    // Fitting a calibration takes seconds (the whole net is adapted; tens of seconds on a Pi) and
+    // changes how dice are read, not the table: it runs beside the queue, so moves, buttons and
+    // camera rolls are not held up behind it. It does not depend on the table's version either.
+    const side = envelope.intent.type === 'calibration/commit' || envelope.intent.type === 'calibration/undo' ? envelope.intent : null;
+    if (side) return this.side(actor, side);
     return this.enqueue(async () => {
       if (envelope.version !== this.current.version) {
         return {

@@ -28,6 +28,7 @@ export function TeachScreen() {
   const [fixing, setFixing] = useState<number | null>(null);
   const status: CalibrationStatus = s.calibration.find((c) => c.set === set) ?? { set, samples: {}, active: false };
   const accuracy = status.accuracy;
+  const fitting = status.fitting;
   const faces = DICE_SETS[set].faces;
   const total = faces.reduce((a, f) => a + Math.min(TARGET_PER_FACE, status.samples[f] ?? 0), 0);
   const goal = faces.length * TARGET_PER_FACE;
@@ -83,6 +84,11 @@ export function TeachScreen() {
             Your checks so far: clew read {mine.right} of {mine.crops} right ({pct(mine.right / mine.crops)}).
           </p>
         )}
+        {fitting && (
+          <p class="accuracy" role="status" data-testid="teach-fitting">
+            clew is learning your dice… {fitting.steps > 0 ? `${Math.round((100 * fitting.step) / fitting.steps)}%` : 'starting'} (reading goes on meanwhile)
+          </p>
+        )}
         {accuracy && (
           <p class="accuracy" data-testid="teach-accuracy">
             Reader on your dice: {accuracy.before !== null ? pct(accuracy.before) : '—'} before →{' '}
@@ -129,10 +135,10 @@ export function TeachScreen() {
       </section>
 
       <div class="row wrap">
-        <button class="btn primary" disabled={total === 0} onClick={() => void conn.send({ type: 'calibration/commit', set }, 'save the calibration')} data-testid="teach-save">
+        <button class="btn primary" disabled={total === 0 || Boolean(fitting)} onClick={() => void conn.send({ type: 'calibration/commit', set }, 'save the calibration')} data-testid="teach-save">
           Save what clew learned
         </button>
-        <button class="btn" disabled={!status.active} onClick={() => void conn.send({ type: 'calibration/undo', set }, 'undo the calibration')} data-testid="teach-undo">
+        <button class="btn" disabled={!status.active || Boolean(fitting)} onClick={() => void conn.send({ type: 'calibration/undo', set }, 'undo the calibration')} data-testid="teach-undo">
           Undo calibration
         </button>
       </div>
