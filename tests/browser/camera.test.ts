@@ -132,8 +132,39 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
     for (let i = 0; i < 3; i++) await referee.click(`[data-testid="teach-right-${i}"]`);
     await expect.poll(() => referee.textContent('[data-testid="teach-tally"]'), WAIT).toMatch(/Your checks so far: clew read [0-3] of 3 right/);
     await expect.poll(() => server.clew.session.table.roll && referee.textContent('[data-testid="teach-progress"]'), WAIT).toMatch(/1\/5/);
+    // Every face needs an example before saving: the rest of the labels as another referee phone
+    // would send them (the tray only holds three dice), then save on this phone.
+    const roll = server.clew.session.table.roll!;
+    const taught = new Set(roll.dice.slice(0, 3).map((d) => d.face));
+    for (const face of ['1', '2', '3', '4', '5', '6'].filter((f) => !taught.has(f))) {
+      const ack = await server.clew.session.submit({ kind: 'referee' }, { version: server.clew.session.table.version, intent: { type: 'calibration/label', set: 'd6', index: 0, face } });
+      expect(ack, JSON.stringify(ack)).toMatchObject({ ok: true });
+    }
+    await caughtUp(referee);
+    // The whole net adapts for a while: the phone says so and holds the buttons meanwhile. What the
+    // page showed is recorded in the page as it changes, however short the fit.
+    // (Page code as text: the tests are compiled without the DOM's types.)
+    await referee.evaluate(`(() => {
+      const seen = [];
+      window.fitting = seen;
+      new MutationObserver(() => {
+        const line = document.querySelector('[data-testid="teach-fitting"]');
+        const save = document.querySelector('[data-testid="teach-save"]');
+        if (line) seen.push({ text: line.textContent || '', saveDisabled: Boolean(save && save.disabled) });
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    })()`);
+    await referee.click('[data-testid="teach-save"]');
+    await referee.waitForSelector('[data-testid="teach-accuracy"]', { timeout: 120_000 });
+    const seen = (await referee.evaluate('window.fitting')) as { text: string; saveDisabled: boolean }[];
+    expect(seen.length).toBeGreaterThan(0);
+    for (const s of seen) {
+      expect(s.text).toMatch(/clew is learning your dice… (starting|\d+%)/);
+      expect(s.saveDisabled).toBe(true);
+    }
+    expect(await referee.$('[data-testid="teach-fitting"]')).toBeNull();
+    expect(await referee.textContent('[data-testid="teach-accuracy"]')).toMatch(/Reader on your dice: .* before → \d+% after/);
     await referee.click('[data-testid="tab-table"]');
-  });
+  }, 240_000);
 });
 
 describe.skipIf(!HAS_MODEL)('a phone used as the camera', () => {
