@@ -17,9 +17,9 @@ import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
 import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
-import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, type Calibration } from './model/calibration.js';
+import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
-import { loadClassifier, scoreAllWithSecondLook, type Classifier, type Scorer } from './model/classifier.js';
+import { headOf, loadClassifier, scoreAllWithSecondLook, type Classifier, type Scorer } from './model/classifier.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
@@ -269,10 +269,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       const steps = await adaptNet(net, set, list, classifier.meta.preprocessing, rng, { ...options.adapt, onStep });
       const faces = DICE_SETS[set].faces;
       const classes = faces.map((f) => classOf(set, f));
-      const [kernel, bias] = net.getLayer('logits').getWeights();
-      const k = kernel!.dataSync(), b = bias!.dataSync(), n = FACE_CLASSES.length, dim = kernel!.shape[0]!;
+      const rows = headRows(headOf(net), classes);
       const round = (v: number) => Math.round(v * 1e6) / 1e6;
-      const columns = classes.map((c) => FACE_CLASSES.indexOf(c));
       const mask = classMask([set]);
       const read = classifier.scoreWith(net, list.map((p) => p.crop));
       const right = read.logits.filter((l, i) => bestFace(maskedSoftmax(l, mask, classifier.meta.temperature), [set]).face === list[i]!.face).length;
@@ -283,8 +281,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
         createdAt,
         counts: counted,
         classes,
-        weights: columns.map((c) => Array.from({ length: dim }, (_, d) => round(k[d * n + c]!))),
-        bias: columns.map((c) => round(b[c]!)),
+        weights: rows.weights.map((r) => Array.from(r, round)),
+        bias: rows.bias.map(round),
         fitAccuracy: right / list.length,
         net: { weights: encodeWeights(net), steps },
       };

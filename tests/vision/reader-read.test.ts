@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DICE_SETS, DIE_COLORS } from '../../shared/dice.js';
 import { decodeImage } from '../../vision/image/decode.js';
+import type { Calibration } from '../../vision/model/calibration.js';
 import { loadDiceReader, type ClewDiceReader } from '../../vision/reader.js';
 import { iou } from '../../vision/stream.js';
 import type { Box, RgbImage } from '../../vision/types.js';
@@ -97,6 +98,25 @@ describe('reading', () => {
   });
 });
 
+/**
+ * A fresh reader on a folder holding the d6 calibration saved above, changed by `change`, and the
+ * process warnings it gave while loading.
+ */
+async function readerOnChangedCalibration(prefix: string, change: (cal: Calibration) => object): Promise<{ dir: string; other: ClewDiceReader; warnings: string[] }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  writeFileSync(path.join(dir, 'd6.json'), JSON.stringify(change(JSON.parse(readFileSync(path.join(tmp, 'd6.json'), 'utf8')))));
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.message);
+  process.on('warning', onWarning);
+  try {
+    const other = await loadDiceReader({ calibrationDir: dir });
+    await new Promise((r) => setImmediate(r));
+    return { dir, other, warnings };
+  } finally {
+    process.off('warning', onWarning);
+  }
+}
+
 describe('teach clew your dice', () => {
   it('adapts the whole net to labelled crops, saves it in one JSON per set, applies it, and undoes it', async () => {
     const right = (reads: { face: string }[]) => reads.filter((r, i) => r.face === crops[i]!.face).length;
@@ -166,15 +186,7 @@ describe('teach clew your dice', () => {
   });
 
   it('a calibration file whose adapted net does not fit the model is ignored with a warning', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-cal-torn-'));
-    const cal = JSON.parse(readFileSync(path.join(tmp, 'd6.json'), 'utf8'));
-    writeFileSync(path.join(dir, 'd6.json'), JSON.stringify({ ...cal, net: { ...cal.net, weights: cal.net.weights.slice(0, 4000) } }));
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(w.message);
-    process.on('warning', onWarning);
-    const other = await loadDiceReader({ calibrationDir: dir });
-    await new Promise((r) => setImmediate(r));
-    process.off('warning', onWarning);
+    const { dir, other, warnings } = await readerOnChangedCalibration('clew-cal-torn-', (cal) => ({ ...cal, net: { ...cal.net!, weights: cal.net!.weights.slice(0, 4000) } }));
     try {
       expect(other.calibration.list()).toEqual([]);
       expect(warnings.join('\n')).toMatch(/calibration of d6 in .*adapted weights hold 1500 values; this model has \d+; ignored/);
@@ -194,15 +206,7 @@ describe('teach clew your dice', () => {
   });
 
   it('ignores a calibration made for another model, with a warning', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-cal-other-'));
-    const cal = JSON.parse(readFileSync(path.join(tmp, 'd6.json'), 'utf8'));
-    writeFileSync(path.join(dir, 'd6.json'), JSON.stringify({ ...cal, modelId: 'another' }));
-    const warnings: string[] = [];
-    const onWarning = (w: Error) => warnings.push(w.message);
-    process.on('warning', onWarning);
-    const other = await loadDiceReader({ calibrationDir: dir });
-    await new Promise((r) => setImmediate(r));
-    process.off('warning', onWarning);
+    const { dir, other, warnings } = await readerOnChangedCalibration('clew-cal-other-', (cal) => ({ ...cal, modelId: 'another' }));
     expect(other.calibration.list()).toEqual([]);
     expect(warnings.join('\n')).toMatch(/another model/);
     other.dispose();

@@ -73,8 +73,7 @@ export function fitCalibration(set: DiceSetId, samples: readonly LabelledEmbeddi
   const k = classes.length;
   const dim = head.dim;
   const n = samples.length;
-  const w0 = classes.map((c) => Float64Array.from({ length: dim }, (_, d) => head.weights[d * head.bias.length + classIndex(c)]!));
-  const b0 = classes.map((c) => head.bias[classIndex(c)]!);
+  const { weights: w0, bias: b0 } = headRows(head, classes);
   const w = w0.map((r) => Float64Array.from(r));
   const b = Float64Array.from(b0);
   const labels = samples.map((s) => faces.indexOf(s.face));
@@ -134,6 +133,15 @@ export function fitCalibration(set: DiceSetId, samples: readonly LabelledEmbeddi
   };
 }
 
+/** The rows of `classes` in a head: each class's weights over the embedding, and its bias. */
+export function headRows(head: Head, classes: readonly FaceClass[]): { weights: Float64Array[]; bias: number[] } {
+  const n = head.bias.length;
+  return {
+    weights: classes.map((c) => Float64Array.from({ length: head.dim }, (_, d) => head.weights[d * n + classIndex(c)]!)),
+    bias: classes.map((c) => head.bias[classIndex(c)]!),
+  };
+}
+
 /**
  * Labelled examples per face of `set`. Refuses a face the set does not have, and a set with a
  * face nobody taught (a calibration must know every face), naming them.
@@ -188,12 +196,4 @@ export function calibratedLogits(base: ArrayLike<number> | null, embedding: Arra
   }
   for (const [k, s] of sums) out[k] = s.total / s.n;
   return out;
-}
-
-/**
- * Logits with the calibrated rows of `calibrations` replacing the net's own for their classes
- * (for a class in two calibrated sets in play, the mean of both).
- */
-export function applyCalibrations(logits: ArrayLike<number>, embedding: ArrayLike<number>, calibrations: readonly Calibration[]): Float64Array {
-  return calibratedLogits(logits, embedding, calibrations.map((calibration) => ({ calibration })));
 }

@@ -41,6 +41,12 @@ export interface Classifier {
   dispose(): void;
 }
 
+/** A net's last layer as plain arrays (logits = W·embedding + b). */
+export function headOf(net: tf.LayersModel): Classifier['head'] {
+  const [kernel, bias] = net.getLayer('logits').getWeights();
+  return { weights: kernel!.dataSync() as Float32Array, bias: bias!.dataSync() as Float32Array, dim: kernel!.shape[0]! };
+}
+
 /** What reads crops: the shipped net, or a copy adapted to one dice set. */
 export type Scorer = Pick<Classifier, 'score' | 'turns'>;
 
@@ -72,8 +78,7 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
   const views = options.views ?? meta.views;
   const turns = turnsOf(views);
   const imagesPerPass = options.imagesPerPass ?? 32;
-  const [kernel, bias] = model.getLayer('logits').getWeights();
-  const head = { weights: kernel!.dataSync() as Float32Array, bias: bias!.dataSync() as Float32Array, dim: kernel!.shape[0]! };
+  const head = headOf(model);
   let disposed = false;
 
   const scoreWith = (net: tf.LayersModel, crops: readonly RgbImage[], at: readonly number[] = turns): CropScores => {

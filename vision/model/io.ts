@@ -36,6 +36,14 @@ export function toFloat16Bits(value: number): number {
   return sign | half;
 }
 
+/** Float arrays packed one after another as half-precision bits. */
+function toFloat16Array(parts: readonly Float32Array[]): Uint16Array {
+  const halves = new Uint16Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) for (let i = 0; i < p.length; i++) halves[at++] = toFloat16Bits(p[i]!);
+  return halves;
+}
+
 interface SavedModelJson {
   format: 'layers-model';
   generatedBy: string;
@@ -55,9 +63,7 @@ export async function saveModel(model: tf.LayersModel, dir: string): Promise<num
   if (!artifacts?.weightSpecs || !artifacts.weightData || !artifacts.modelTopology) throw new Error('saveModel: tfjs produced no weights');
   const data = artifacts.weightData;
   const buffer = Array.isArray(data) ? tf.io.concatenateArrayBuffers(data) : data;
-  const floats = new Float32Array(buffer);
-  const halves = new Uint16Array(floats.length);
-  for (let i = 0; i < floats.length; i++) halves[i] = toFloat16Bits(floats[i]!);
+  const halves = toFloat16Array([new Float32Array(buffer)]);
   const specs = artifacts.weightSpecs.map((spec) => {
     if (spec.dtype !== 'float32') throw new Error(`saveModel: weight ${spec.name} is ${spec.dtype}; only float32 weights are stored`);
     return { ...spec, quantization: { dtype: 'float16' as const } };
@@ -116,10 +122,7 @@ export function fromFloat16Bits(bits: number): number {
 
 /** All of a model's weights, in `getWeights()` order, as float16 in base64 (how calibrations keep an adapted net). */
 export function encodeWeights(model: tf.LayersModel): string {
-  const values = model.getWeights().map((w) => w.dataSync() as Float32Array);
-  const halves = new Uint16Array(values.reduce((n, v) => n + v.length, 0));
-  let at = 0;
-  for (const v of values) for (let i = 0; i < v.length; i++) halves[at++] = toFloat16Bits(v[i]!);
+  const halves = toFloat16Array(model.getWeights().map((w) => w.dataSync() as Float32Array));
   return Buffer.from(halves.buffer, halves.byteOffset, halves.byteLength).toString('base64');
 }
 
