@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Scratch folders made by a test file are removed after it (tests/support/scratch.ts).
+    setupFiles: ['tests/support/remove-scratch.ts'],
   },
 });

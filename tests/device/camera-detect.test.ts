@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProcessCamera } from '../../device/camera/process-camera.js';
@@ -9,12 +8,13 @@ import { memoryLogger } from '../../device/log.js';
 import { systemProbe } from '../../device/probe.js';
 import { selectCamera } from '../../device/select.js';
 import { fakeBin } from './support/fake-bin.js';
+import { scratchDir } from '../support/scratch.js';
 
 const text = (name: string) => readFileSync(new URL(`../fixtures/device/${name}`, import.meta.url), 'utf8');
 const want = { width: 1280, height: 960, fps: 10 };
 
 function devDir(...names: string[]): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-dev-'));
+  const dir = scratchDir('clew-dev-');
   for (const n of names) writeFileSync(path.join(dir, n), '');
   return dir;
 }

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GpioButtons } from '../../device/gpio/gpio-buttons.js';
@@ -9,10 +8,11 @@ import { memoryLogger } from '../../device/log.js';
 import { recordButtons } from './support/collect.js';
 import { FakeClock } from './support/fake-clock.js';
 import { fakeDriver } from './support/fake-gpio.js';
+import { scratchDir } from '../support/scratch.js';
 
 /** A temp folder laid out like /sys/class/gpio with the given chips. */
 function sysfs(chips: [name: string, label: string, base: number, ngpio: number][]): string {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'clew-sysfs-'));
+  const root = scratchDir('clew-sysfs-');
   writeFileSync(path.join(root, 'export'), '');
   writeFileSync(path.join(root, 'unexport'), '');
   for (const [name, label, base, ngpio] of chips) {

@@ -6,8 +6,7 @@
  * options and formats are those of libgpiod 1.6.3 (checked with the Debian package's --help) and
  * of libgpiod 2.x's sources.
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GpioButtons } from '../../device/gpio/gpio-buttons.js';
@@ -17,6 +16,7 @@ import { choosePinDriver, type PinDriver } from '../../device/gpio/pin.js';
 import { chooseHeaderChip } from '../../device/gpio/sysfs.js';
 import { memoryLogger } from '../../device/log.js';
 import { recordButtons } from './support/collect.js';
+import { scratchDir } from '../support/scratch.js';
 
 const PI5_GPIODETECT = `gpiochip0 [gpio-brcmstb@107d508500] (32 lines)
 gpiochip1 [gpio-brcmstb@107d508520] (4 lines)
@@ -74,7 +74,7 @@ describe('libgpiod tools: what they say and what they are told', () => {
  * and runs until stopped; gpioset records its arguments and holds until stopped.
  */
 function fakeTools(version: '1.6.3' | '2.1.3', detect = PI5_GPIODETECT, gpiomonFails = ''): { dir: string; tools: GpiodTools; press: (offset: number, lines: string[]) => void } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-gpiod-'));
+  const dir = scratchDir('clew-gpiod-');
   const script = (name: string, body: string) => {
     const file = path.join(dir, name);
     writeFileSync(file, `#!/bin/sh\n${body}\n`);

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,9 +8,10 @@ import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
 import { memoryLogger } from '../../device/log.js';
 import { FakeClock } from './support/fake-clock.js';
 import { flush, take } from './support/collect.js';
+import { scratchDir } from '../support/scratch.js';
 
 async function tinyFolder(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'clew-replay-'));
+  const dir = scratchDir('clew-replay-');
   const solid = (r: number) => sharp({ create: { width: 8, height: 8, channels: 3, background: { r, g: 0, b: 0 } } });
   await writeFile(path.join(dir, 'f2.jpg'), await solid(20).jpeg().toBuffer());
   await writeFile(path.join(dir, 'f10.png'), await solid(200).png().toBuffer());

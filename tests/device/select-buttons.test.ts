@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { SerialPortMock } from 'serialport';
@@ -9,15 +8,16 @@ import { systemProbe } from '../../device/probe.js';
 import { selectButtons, selectLed, type DeviceEnvironment } from '../../device/select.js';
 import type { PortFactory } from '../../device/serial/port.js';
 import { fakeDriver } from './support/fake-gpio.js';
+import { scratchDir } from '../support/scratch.js';
 
 const MockBinding = SerialPortMock.binding;
 const openSerialPort: PortFactory = ({ path, baudRate }) => new SerialPortMock({ path, baudRate, autoOpen: false });
 
 /** A /dev with the named entries, and a /sys/class/gpio of a Pi 4 on kernel 6.6. */
 function machine(devNames: string[] = []): Partial<DeviceEnvironment> {
-  const dev = mkdtempSync(path.join(os.tmpdir(), 'clew-dev-'));
+  const dev = scratchDir('clew-dev-');
   for (const n of devNames) writeFileSync(path.join(dev, n), '');
-  const gpio = mkdtempSync(path.join(os.tmpdir(), 'clew-gpio-'));
+  const gpio = scratchDir('clew-gpio-');
   mkdirSync(path.join(gpio, 'gpiochip512'));
   writeFileSync(path.join(gpio, 'gpiochip512', 'label'), 'pinctrl-bcm2711\n');
   writeFileSync(path.join(gpio, 'gpiochip512', 'base'), '512\n');

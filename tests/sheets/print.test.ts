@@ -1,7 +1,6 @@
 /** `npm run print`: sheet and sticker PDFs from the shared layout and the dice face art. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { PAPER_MM } from '../../shared/games/worm-and-cozy/sheet-layout.js';
 import { sheetPdf } from '../../scripts/print/sheet-pdf.js';
 import { dicePerPage, FACE_MM, stickerPages } from '../../scripts/print/stickers-layout.js';
 import { stickersPdf } from '../../scripts/print/stickers-pdf.js';
+import { scratchDir } from '../support/scratch.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -92,7 +92,7 @@ describe('sticker sheets', () => {
 
 describe('npm run print', () => {
   it('writes the sheet and the stickers', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'clew-print-'));
+    const dir = scratchDir('clew-print-');
     const [sheet, st] = await Promise.all([
       cli(['sheet', '--chapter', 'clew-5', '--paper', 'letter', '--out', path.join(dir, 's.pdf')]),
       cli(['stickers', '--set', 'cozy-shape', '--dice', '2', '--out', path.join(dir, 't.pdf')]),

@@ -4,7 +4,7 @@
  * the two ways in: `npm run score -- --photo` and `POST /api/sheet/read`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { SheetReadError } from '../../vision/sheet/errors.js';
 import { evaluate } from '../../vision/sheet/evaluate.js';
 import { readSheetPhoto } from '../../vision/sheet/read.js';
 import { synthSheetPhoto, type SynthPhoto } from '../../vision/sheet/synth/index.js';
+import { scratchDir } from '../support/scratch.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -108,7 +109,7 @@ describe('npm run score -- --photo', () => {
   }
 
   it('prints the sheet read, the score and the doubts; a bad photo exits 2 with the reason', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'clew-sheet-'));
+    const dir = scratchDir('clew-sheet-');
     writeFileSync(path.join(dir, 'sheet.jpg'), photo.jpeg);
     writeFileSync(path.join(dir, 'bad.jpg'), 'not a jpeg');
     const [good, bad, noChapter] = await Promise.all([

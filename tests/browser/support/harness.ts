@@ -5,8 +5,7 @@
  * serving the built dashboard. Used by the browser tests and by `npm run screenshots`.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { GameId } from '../../../shared/game.js';
@@ -14,6 +13,7 @@ import { CLIENT_OUT, REPO, ensureClientBuilt } from '../../../web/client/build.j
 import { parseConfig, type ServerConfigInput } from '../../../web/server/config.js';
 import { collectingLogger } from '../../../web/server/logger.js';
 import { startClew, type Adapters, type Clew, type StartOptions } from '../../../web/server/main.js';
+import { scratchDir } from '../../support/scratch.js';
 
 export const CHROMIUM = process.env.CLEW_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -80,7 +80,7 @@ export interface RunningServer {
 }
 
 export async function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), prefix));
+  return scratchDir(prefix);
 }
 
 export async function startServer(opts: ServerOptions = {}, port = 0): Promise<RunningServer> {

@@ -1,8 +1,8 @@
 /** A temp folder of fake camera programs (see tests/fixtures/device/fake-camera.mjs). */
-import { copyFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from '../../support/scratch.js';
 
 const script = fileURLToPath(new URL('../../fixtures/device/fake-camera.mjs', import.meta.url));
 export const FRAME_A = fileURLToPath(new URL('../../fixtures/device/mjpeg/a.jpg', import.meta.url));
@@ -16,7 +16,7 @@ export interface FakeSetup {
 }
 
 export function fakeBin(setup: FakeSetup) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-fakebin-'));
+  const dir = scratchDir('clew-fakebin-');
   for (const program of setup.programs) {
     const target = path.join(dir, program);
     copyFileSync(script, target);
