@@ -9,7 +9,7 @@ import { toLabPlanes } from '../../vision/locate/lab.js';
 import { fillHoles, hysteresis, open3, type Mask } from '../../vision/locate/mask.js';
 import { halve } from '../../vision/locate/pyramid.js';
 import { convexHull, minAreaRect, polygonArea, regionShape } from '../../vision/locate/shape.js';
-import { distanceTransform, splitByDistance } from '../../vision/locate/split.js';
+import { distanceTransform, splitByCount, splitByDistance } from '../../vision/locate/split.js';
 import type { Box } from '../../vision/types.js';
 
 /** A mask from rows of '#' (set) and '.' (unset). */
@@ -152,6 +152,20 @@ describe('splitting touching dice', () => {
       .######.
       ........`);
     expect(splitByDistance(bump.data, bump.width, bump.height, { minPeak: 2 }).count).toBe(1);
+  });
+
+  it('a clump of four squares pressed into one square, cut by count, gives back the four squares', () => {
+    const block = mask(Array.from({ length: 8 }, () => '########').join('\n'));
+    const { parts, count } = splitByCount(block.data, 8, 8, 4);
+    expect(count).toBe(4);
+    const quarters = Array.from({ length: 8 }, (_, y) => Array.from({ length: 8 }, (_, x) => parts[y * 8 + x]).join('')).join('\n');
+    // Each quarter is one part, and the four parts differ.
+    const ids = [parts[0], parts[7], parts[56], parts[63]];
+    expect(new Set(ids).size).toBe(4);
+    for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) expect(parts[y * 8 + x], quarters).toBe(ids[(y < 4 ? 0 : 2) + (x < 4 ? 0 : 1)]);
+    // Too few pixels for the count, or a count under two: no cut.
+    expect(splitByCount(block.data, 8, 8, 1).count).toBe(0);
+    expect(splitByCount(mask('##\n##').data, 2, 2, 2).count).toBe(0);
   });
 });
 

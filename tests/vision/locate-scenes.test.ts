@@ -80,6 +80,23 @@ describe('locateDice on painted scenes', () => {
     expect(check(spec, 'red-blue', 0.5)).toEqual(NONE);
   });
 
+  it('cuts a clump of same-coloured dice into as many dice as its size holds, by the frame\'s single dice', () => {
+    // Four white dice pressed into a square and three into an L: no seam, no saddle, and the
+    // square is itself die-shaped. The two single dice beside them say how big one die is.
+    const at = (cx: number, cy: number): DieSpec => ({ cx, cy, side: 40, body: WHITE });
+    const spec: SceneSpec = {
+      width: 480,
+      height: 320,
+      tray: [120, 120, 118],
+      dice: [at(100, 100), at(140, 100), at(100, 140), at(140, 140), at(300, 100), at(340, 100), at(300, 140), at(90, 250), at(300, 250)],
+    };
+    expect(check(spec, 'clumps', 0.5)).toEqual(NONE);
+    // Without the count, the square is one big die and the L is cut wrongly.
+    const { image, boxes } = paintScene(createRng('clumps'), spec);
+    const without = matchBoxes(boxes, locateDice(image, { clumpSplit: false }).map((f) => f.box), 0.5);
+    expect(without.missed.length).toBeGreaterThanOrEqual(4);
+  });
+
   it('does not take plain discs (a polka-dot cloth, counters) for dice', () => {
     const discs = [0, 1, 2, 3, 4, 5].map((i) => ({ cx: 50 + (i % 3) * 110, cy: 60 + Math.floor(i / 3) * 120, r: 22, color: [200, 150, 40] as DieSpec['body'] }));
     const spec: SceneSpec = { width: 360, height: 280, tray: [25, 25, 28], discs, dice: [{ cx: 105, cy: 120, side: 40, angle: 0.3, body: WHITE }] };

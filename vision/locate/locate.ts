@@ -17,7 +17,7 @@ import { toLabPlanes, type LabPlanes } from './lab.js';
 import { dilate3, erode3, fillHoles, hysteresis, minus, open3, scratchStack, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
 import { regionShape, type RegionShape } from './shape.js';
-import { splitByDistance } from './split.js';
+import { splitByCount, splitByDistance } from './split.js';
 
 export interface LocatedDie {
   /** Pixel-edge box [x0, y0, x1, y1] in the input image's coordinates. */
@@ -43,6 +43,8 @@ export interface LocateOptions {
   minDetail?: number;
   /** Also try splitting touching dice along the strong edges between them (default true). */
   edgeSplit?: boolean;
+  /** Also try cutting a clump as big as several of the frame's single dice into that many (default true). */
+  clumpSplit?: boolean;
   /**
    * The learned detector (from `loadDieDetector()`), optional. With it, the classical dice are
    * kept and the detector adds the dice it is sure of that the segmentation missed (see
@@ -245,7 +247,7 @@ const EDGE_CUT = 8;
  * strong edges, or equal cuts along its length; whichever explains most of the region with
  * die-shaped pieces.
  */
-function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, edges: Float32Array | null): Piece[] {
+function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, edges: Float32Array | null, dieArea: number | null = null): Piece[] {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
   const inside = new Uint8Array(w * h);
   const edgeWindow = new Float32Array(w * h);
@@ -269,8 +271,9 @@ function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, 
   const splits = [
     splitByDistance(inside, w, h, { minPeak: limits.minSide * 0.35 }),
     edges ? splitByEdges(inside, w, h, edgeWindow, Math.max(4, 0.3 * limits.minSide * limits.minSide)) : { parts: whole, count: 0 },
+    dieArea ? splitByCount(inside, w, h, Math.min(MAX_CLUMP, Math.round(r.area / dieArea))) : { parts: whole, count: 0 },
   ];
-  for (const { parts, count } of splits) {
+  for (const [which, { parts, count }] of splits.entries()) {
     if (count < 2) continue;
     const good = shapedParts(parts, w, h, count, base, limits);
     let goodArea = 0, weighted = 0;
@@ -280,7 +283,9 @@ function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, 
     }
     if (good.length >= 2 && goodArea >= 0.7 * r.area) {
       const goodness = weighted / r.area;
-      if (goodness > best.goodness) best = { pieces: good, goodness };
+      // A region as big as several dice is cut by count when that explains it as well as taking
+      // it whole (four dice pressed into a square are as square as one die).
+      if (goodness > best.goodness || (which === BY_COUNT && goodness === best.goodness)) best = { pieces: good, goodness };
     } else if (good.length > 0) fallback.push(good);
   }
   if (best.pieces.length > 0) return best.pieces;
@@ -511,13 +516,27 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   };
   const found: LocatedDie[] = [];
   const fineCtx: FineContext = { evidence: new FineEvidence(fine, bg, step), step, grow };
-  for (const r of regions) {
-    if (r.touchesBorder) continue; // a die cut by the frame's edge cannot be read
+  const edges = options.edgeSplit === false ? null : edgeStrength;
+  const minDetail = options.minDetail ?? MIN_DETAIL;
+  const kept = (piece: Piece) => {
+    const detail = interiorDetail(piece, edgeStrength, coarse.width);
+    return detail === null || detail >= minDetail;
+  };
+  const candidates = regions.filter((r) => {
+    if (r.touchesBorder) return false; // a die cut by the frame's edge cannot be read
     const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
-    if (Math.max(bw, bh) < limits.minSide * 0.8 || r.area < 0.4 * limits.minSide * limits.minSide) continue;
-    for (const piece of piecesOf(labels, coarse.width, r, limits, options.edgeSplit === false ? null : edgeStrength)) {
-      const detail = interiorDetail(piece, edgeStrength, coarse.width);
-      if (detail !== null && detail < (options.minDetail ?? MIN_DETAIL)) continue;
+    return !(Math.max(bw, bh) < limits.minSide * 0.8 || r.area < 0.4 * limits.minSide * limits.minSide);
+  });
+  const first = candidates.map((r) => piecesOf(labels, coarse.width, r, limits, edges));
+  // A clump of dice is cut by count where the frame's single dice tell how big one die is.
+  // (A reference die must show marks inside: a pip or glyph alone, too small to have an inside,
+  // is not a die's size.)
+  const marked = (piece: Piece) => (interiorDetail(piece, edgeStrength, coarse.width) ?? 0) >= minDetail;
+  const dieArea = options.clumpSplit === false ? null : dieAreaOf(candidates, first, marked);
+  for (const [k, r] of candidates.entries()) {
+    const pieces = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? piecesOf(labels, coarse.width, r, limits, edges, dieArea) : first[k]!;
+    for (const piece of pieces) {
+      if (!kept(piece)) continue;
       const { box, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
       const s = pyr.fineScale;
       const contrastScore = Math.min(1, contrast / (2 * seed));
@@ -528,6 +547,31 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     }
   }
   return found.sort((p, q) => q.score - p.score);
+}
+
+/** A region this many times one die's area is cut by count as well (`splitByCount`). */
+const CLUMP_AREA = 1.6;
+/** Where the cut by count sits among `piecesOf`'s splits. */
+const BY_COUNT = 2;
+/** At most this many dice are counted into one clump. */
+const MAX_CLUMP = 8;
+
+/**
+ * One die's area in the frame, in coarse pixels: the median area of the regions that are one
+ * well-shaped die by themselves (shape score ≥ 0.5, a face's marks measured inside), or null when there
+ * are fewer than two. Dice at one table are one size; perspective changes that by less than the
+ * rounding in `round(area / dieArea)` does, for the views clew expects.
+ */
+function dieAreaOf(regions: readonly Region[], pieces: readonly Piece[][], marked: (piece: Piece) => boolean): number | null {
+  const areas: number[] = [];
+  regions.forEach((r, k) => {
+    const ps = pieces[k]!;
+    if (ps.length === 1 && ps[0]!.area === r.area && ps[0]!.shapeScore >= 0.5 && marked(ps[0]!)) areas.push(r.area);
+  });
+  if (areas.length < 2) return null;
+  areas.sort((a, b) => a - b);
+  // The lower median: clumps that pass for one die (a 2×2 square) must not set the size.
+  return areas[Math.floor((areas.length - 1) / 2)]!;
 }
 
 /** The learned path: the detector's boxes, scaled to the input, filtered by size. */

@@ -229,3 +229,59 @@ export function splitByDistance(inside: Uint8Array, w: number, h: number, option
   }
   return { parts, count };
 }
+
+/**
+ * A cluster of `k` dice cut into `k` parts by k-means on its pixels' positions. For dice of one
+ * size pressed together in a clump the other splits cannot cut: no saddle and no seam between
+ * them (same colour, same shade). `k` comes from the frame's own dice (`dieAreaOf`), so it is
+ * only tried on a region as big as several dice. Deterministic: the first centre is the pixel
+ * farthest from the region's centroid, each next one the pixel farthest from the centres so far.
+ */
+export function splitByCount(inside: Uint8Array, w: number, h: number, k: number): { parts: Int32Array; count: number } {
+  const xs: number[] = [], ys: number[] = [];
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (inside[y * w + x]) (xs.push(x + 0.5), ys.push(y + 0.5));
+  const n = xs.length;
+  const parts = new Int32Array(w * h);
+  if (k < 2 || n < k * 4) return { parts, count: 0 };
+  let mx = 0, my = 0;
+  for (let i = 0; i < n; i++) (mx += xs[i]!), (my += ys[i]!);
+  mx /= n;
+  my /= n;
+  const cx: number[] = [], cy: number[] = [];
+  const nearest = new Float64Array(n).fill(Infinity);
+  let pick = 0, far = -1;
+  for (let i = 0; i < n; i++) {
+    const d = (xs[i]! - mx) ** 2 + (ys[i]! - my) ** 2;
+    if (d > far) (far = d), (pick = i);
+  }
+  while (cx.length < k) {
+    cx.push(xs[pick]!);
+    cy.push(ys[pick]!);
+    far = -1;
+    for (let i = 0; i < n; i++) {
+      const d = (xs[i]! - cx.at(-1)!) ** 2 + (ys[i]! - cy.at(-1)!) ** 2;
+      if (d < nearest[i]!) nearest[i] = d;
+      if (nearest[i]! > far) (far = nearest[i]!), (pick = i);
+    }
+  }
+  const owner = new Int32Array(n);
+  for (let round = 0; round < 12; round++) {
+    const sx = new Float64Array(k), sy = new Float64Array(k), sn = new Float64Array(k);
+    let moved = false;
+    for (let i = 0; i < n; i++) {
+      let best = 0, bd = Infinity;
+      for (let c = 0; c < k; c++) {
+        const d = (xs[i]! - cx[c]!) ** 2 + (ys[i]! - cy[c]!) ** 2;
+        if (d < bd) (bd = d), (best = c);
+      }
+      if (owner[i] !== best || round === 0) (moved = true), (owner[i] = best);
+      sx[best] = sx[best]! + xs[i]!;
+      sy[best] = sy[best]! + ys[i]!;
+      sn[best] = sn[best]! + 1;
+    }
+    for (let c = 0; c < k; c++) if (sn[c]! > 0) (cx[c] = sx[c]! / sn[c]!), (cy[c] = sy[c]! / sn[c]!);
+    if (!moved) break;
+  }
+  for (let i = 0; i < n; i++) parts[Math.floor(ys[i]!) * w + Math.floor(xs[i]!)] = owner[i]! + 1;
+  return { parts, count: k };
+}
