@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
+import { EVAL_CASES } from '../../vision/locate/evaluate.js';
 import { locateDice } from '../../vision/locate/index.js';
+import { renderScene } from '../../vision/synth/index.js';
 import type { Box } from '../../vision/types.js';
 import { matchBoxes, paintScene, type DieSpec, type SceneSpec } from './locate-scenes.js';
 
@@ -95,6 +97,19 @@ describe('locateDice on painted scenes', () => {
     const { image, boxes } = paintScene(createRng('clumps'), spec);
     const without = matchBoxes(boxes, locateDice(image, { clumpSplit: false }).map((f) => f.box), 0.5);
     expect(without.missed.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('does not report the numerals and icons of a white die on a light tray as dice when its body is lost', () => {
+    // Two rendered scenes where, without the rule, 8 and 5 boxes sat on marks inside a die.
+    const light = EVAL_CASES.find((c) => c.name === 'white-on-light')!;
+    const area = (b: Box) => (b[2] - b[0]) * (b[3] - b[1]);
+    for (const i of [1, 4]) {
+      const scene = renderScene(createRng(`locate-eval:dev:${light.name}:${i}`), { width: 640, height: 640, ...light.options });
+      const found = locateDice(scene.image).map((d) => d.box);
+      expect(found.length).toBeGreaterThan(0);
+      const marks = found.filter((f) => scene.dice.some((d) => f[0] >= d.box[0] - 1 && f[1] >= d.box[1] - 1 && f[2] <= d.box[2] + 1 && f[3] <= d.box[3] + 1 && area(f) < 0.25 * area(d.box)));
+      expect(marks, `scene ${i}`).toEqual([]);
+    }
   });
 
   it('does not take plain discs (a polka-dot cloth, counters) for dice', () => {

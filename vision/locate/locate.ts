@@ -537,6 +537,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     const pieces = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? piecesOf(labels, coarse.width, r, limits, edges, dieArea) : first[k]!;
     for (const piece of pieces) {
       if (!kept(piece)) continue;
+      // Under a quarter of a die: a mark (a numeral, an icon) of a die whose body the mask lost.
+      if (dieArea !== null && piece.area < MIN_DIE_SHARE * dieArea) continue;
       const { box, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
       const s = pyr.fineScale;
       const contrastScore = Math.min(1, contrast / (2 * seed));
@@ -551,6 +553,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
 
 /** A region this many times one die's area is cut by count as well (`splitByCount`). */
 const CLUMP_AREA = 1.6;
+/** A piece under this share of one die's area is not a die (`segmentDice`). */
+const MIN_DIE_SHARE = 0.25;
 /** Where the cut by count sits among `piecesOf`'s splits. */
 const BY_COUNT = 2;
 /** At most this many dice are counted into one clump. */
