@@ -47,7 +47,25 @@ async function tryWasm(): Promise<void> {
     wasmPathsSet = true;
   }
   registerWasmGradientKernels();
-  if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend failed to initialise');
+  const before = new Set([...process.listeners('uncaughtException'), ...process.listeners('unhandledRejection')]);
+  try {
+    if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend failed to initialise');
+  } finally {
+    dropRethrowingHandlers(before);
+  }
+}
+
+/**
+ * The wasm module's Emscripten glue adds process handlers that only rethrow what they are given.
+ * With them, any crash of a process that loaded it (the server, the CLI, a test worker) prints
+ * the module's whole minified source line, about 38 KB, before the error itself. Without them,
+ * Node does what it would have done anyway (an uncaught error or rejection ends the process),
+ * and says so in a few lines.
+ */
+function dropRethrowingHandlers(before: ReadonlySet<unknown>): void {
+  const rethrows = (listener: unknown) => !before.has(listener) && /ExitStatus|throw reason/.test(String(listener));
+  for (const listener of process.listeners('uncaughtException')) if (rethrows(listener)) process.off('uncaughtException', listener);
+  for (const listener of process.listeners('unhandledRejection')) if (rethrows(listener)) process.off('unhandledRejection', listener);
 }
 
 async function tryCpu(): Promise<void> {
