@@ -243,54 +243,86 @@ const MIN_DETAIL = 0.01;
 const EDGE_CUT = 8;
 
 /**
+ * How a region is explained: its pieces, and how well (their area-weighted shape score). A
+ * partial explanation (die-shaped pieces covering under 70 % of it) or cuts along a bar have no
+ * goodness (-1).
+ */
+interface Explanation {
+  pieces: Piece[];
+  goodness: number;
+  kind: 'full' | 'partial' | 'bar';
+}
+
+/** The region's own pixels as a 0/1 window over its bounding box. */
+function regionWindow(labels: Int32Array, width: number, r: Region): Uint8Array {
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
+  const inside = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const src = (y + r.y0) * width + r.x0;
+    for (let x = 0; x < w; x++) inside[y * w + x] = labels[src + x] === r.label ? 1 : 0;
+  }
+  return inside;
+}
+
+/** A split's die-shaped parts and their goodness, when they explain at least 70 % of the region. */
+function judgeSplit(split: { parts: Int32Array; count: number }, r: Region, limits: Limits): { good: Piece[]; goodness: number | null } {
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
+  if (split.count < 2) return { good: [], goodness: null };
+  const good = shapedParts(split.parts, w, h, split.count, { ox: r.x0, oy: r.y0 }, limits);
+  let goodArea = 0, weighted = 0;
+  for (const p of good) {
+    goodArea += p.area;
+    weighted += p.shapeScore * p.area;
+  }
+  return { good, goodness: good.length >= 2 && goodArea >= 0.7 * r.area ? weighted / r.area : null };
+}
+
+/**
  * The dice in one region: the region itself, its distance-transform hills, its cores between
  * strong edges, or equal cuts along its length; whichever explains most of the region with
  * die-shaped pieces.
  */
-function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, edges: Float32Array | null, dieArea: number | null = null): Piece[] {
+function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, edges: Float32Array | null): Explanation {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
-  const inside = new Uint8Array(w * h);
-  const edgeWindow = new Float32Array(w * h);
-  const whole = new Int32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const src = (y + r.y0) * width + x + r.x0;
-      const own = labels[src] === r.label ? 1 : 0;
-      inside[y * w + x] = own;
-      whole[y * w + x] = own;
-      if (edges) edgeWindow[y * w + x] = edges[src]!;
-    }
-  }
+  const inside = regionWindow(labels, width, r);
+  const whole = Int32Array.from(inside);
   const base = { ox: r.x0, oy: r.y0 };
   // The region itself: its extent is the window and its area is known.
   const wholeScore = dieShapeScore(regionShape(whole, w, 1, { x0: 0, y0: 0, x1: w, y1: h }), r.area, limits);
   const wholePieces: Piece[] = wholeScore > 0 ? [{ ...base, w, h, parts: whole, id: 1, shapeScore: wholeScore, x0: 0, y0: 0, x1: w, y1: h, area: r.area }] : [];
 
-  let best: { pieces: Piece[]; goodness: number } = { pieces: wholePieces, goodness: wholeScore };
+  let best: Explanation = { pieces: wholePieces, goodness: wholeScore, kind: 'full' };
   const fallback: Piece[][] = [];
-  const splits = [
-    splitByDistance(inside, w, h, { minPeak: limits.minSide * 0.35 }),
-    edges ? splitByEdges(inside, w, h, edgeWindow, Math.max(4, 0.3 * limits.minSide * limits.minSide)) : { parts: whole, count: 0 },
-    dieArea ? splitByCount(inside, w, h, Math.min(MAX_CLUMP, Math.round(r.area / dieArea))) : { parts: whole, count: 0 },
-  ];
-  for (const [which, { parts, count }] of splits.entries()) {
-    if (count < 2) continue;
-    const good = shapedParts(parts, w, h, count, base, limits);
-    let goodArea = 0, weighted = 0;
-    for (const p of good) {
-      goodArea += p.area;
-      weighted += p.shapeScore * p.area;
-    }
-    if (good.length >= 2 && goodArea >= 0.7 * r.area) {
-      const goodness = weighted / r.area;
-      // A region as big as several dice is cut by count when that explains it as well as taking
-      // it whole (four dice pressed into a square are as square as one die).
-      if (goodness > best.goodness || (which === BY_COUNT && goodness === best.goodness)) best = { pieces: good, goodness };
+  const splits = [splitByDistance(inside, w, h, { minPeak: limits.minSide * 0.35 })];
+  if (edges) {
+    const edgeWindow = new Float32Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) edgeWindow[y * w + x] = edges[(y + r.y0) * width + x + r.x0]!;
+    splits.push(splitByEdges(inside, w, h, edgeWindow, Math.max(4, 0.3 * limits.minSide * limits.minSide)));
+  }
+  for (const split of splits) {
+    const { good, goodness } = judgeSplit(split, r, limits);
+    if (goodness !== null) {
+      if (goodness > best.goodness) best = { pieces: good, goodness, kind: 'full' };
     } else if (good.length > 0) fallback.push(good);
   }
-  if (best.pieces.length > 0) return best.pieces;
-  if (fallback.length > 0) return fallback.sort((p, q) => q.length - p.length)[0]!;
-  return splitAlongAxis(labels, width, r, limits);
+  if (best.pieces.length > 0) return best;
+  if (fallback.length > 0) return { pieces: fallback.sort((p, q) => q.length - p.length)[0]!, goodness: -1, kind: 'partial' };
+  return { pieces: splitAlongAxis(labels, width, r, limits), goodness: -1, kind: 'bar' };
+}
+
+/**
+ * A region as big as several dice, cut by count (`splitByCount`) when that explains it at least
+ * as well as `first` did: four dice pressed into a square are as square as one die, so the cut
+ * wins a tie. Where nothing explained the region fully, the cut's die-shaped pieces are taken
+ * if they are more than the other splits found.
+ */
+function cutByCount(labels: Int32Array, width: number, r: Region, limits: Limits, first: Explanation, dieArea: number): Explanation {
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
+  const split = splitByCount(regionWindow(labels, width, r), w, h, Math.min(MAX_CLUMP, Math.round(r.area / dieArea)));
+  const { good, goodness } = judgeSplit(split, r, limits);
+  if (goodness !== null) return goodness >= first.goodness ? { pieces: good, goodness, kind: 'full' } : first;
+  const more = first.kind === 'bar' ? good.length > 0 : first.kind === 'partial' && good.length > first.pieces.length;
+  return more ? { pieces: good, goodness: -1, kind: 'partial' } : first;
 }
 
 /** Dice pressed side by side into a bar: cut it into round(long / short) equal pieces. */
@@ -534,7 +566,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   const marked = (piece: Piece) => (interiorDetail(piece, edgeStrength, coarse.width) ?? 0) >= minDetail;
   const dieArea = options.clumpSplit === false ? null : dieAreaOf(candidates, first, marked);
   for (const [k, r] of candidates.entries()) {
-    const pieces = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? piecesOf(labels, coarse.width, r, limits, edges, dieArea) : first[k]!;
+    const { pieces } = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutByCount(labels, coarse.width, r, limits, first[k]!, dieArea) : first[k]!;
     for (const piece of pieces) {
       if (!kept(piece)) continue;
       // Under a quarter of a die: a mark (a numeral, an icon) of a die whose body the mask lost.
@@ -555,8 +587,6 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
 const CLUMP_AREA = 1.6;
 /** A piece under this share of one die's area is not a die (`segmentDice`). */
 const MIN_DIE_SHARE = 0.25;
-/** Where the cut by count sits among `piecesOf`'s splits. */
-const BY_COUNT = 2;
 /** At most this many dice are counted into one clump. */
 const MAX_CLUMP = 8;
 
@@ -566,10 +596,10 @@ const MAX_CLUMP = 8;
  * are fewer than two. Dice at one table are one size; perspective changes that by less than the
  * rounding in `round(area / dieArea)` does, for the views clew expects.
  */
-function dieAreaOf(regions: readonly Region[], pieces: readonly Piece[][], marked: (piece: Piece) => boolean): number | null {
+function dieAreaOf(regions: readonly Region[], explained: readonly Explanation[], marked: (piece: Piece) => boolean): number | null {
   const areas: number[] = [];
   regions.forEach((r, k) => {
-    const ps = pieces[k]!;
+    const ps = explained[k]!.pieces;
     if (ps.length === 1 && ps[0]!.area === r.area && ps[0]!.shapeScore >= 0.5 && marked(ps[0]!)) areas.push(r.area);
   });
   if (areas.length < 2) return null;
