@@ -129,7 +129,8 @@ for (const file of files) {
     process.stdout.write(`${file}: ${String(line.face)} (${(100 * Number(line.confidence)).toFixed(1)}%${line.uncertain ? ', please confirm' : ''})\n`);
   } else {
     const dice = line.dice as { face: string; confidence: number; color?: string; uncertain: boolean; set?: string }[];
-    const text = dice.length === 0 ? 'no dice found' : dice.map((d) => `${d.color ? d.color + ' ' : ''}${d.set ? d.set + ':' : ''}${d.face} (${(100 * d.confidence).toFixed(0)}%${d.uncertain ? '?' : ''})`).join(', ');
+    // A picture of one die, cut close, has its die touching the edge, and such a die is never read.
+    const text = dice.length === 0 ? 'no dice found (a die the picture cuts is not read; for a picture of one die, use --crop)' : dice.map((d) => `${d.color ? d.color + ' ' : ''}${d.set ? d.set + ':' : ''}${d.face} (${(100 * d.confidence).toFixed(0)}%${d.uncertain ? '?' : ''})`).join(', ');
     process.stdout.write(`${file}: ${text}\n`);
   }
 }

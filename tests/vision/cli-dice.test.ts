@@ -71,6 +71,9 @@ describe('dice CLI', () => {
     const out = r.stdout.trim().split('\n');
     expect(out[0]).toMatch(new RegExp(`^${crop(2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [1-6] \\(\\d+\\.\\d%`));
     expect(out[1]).toBe(`${missing}: error: no such file`);
+    // A picture of one die read as a frame: its die touches the edge, and the line says what to do.
+    const frame = dice('--set', 'd6', crop(2));
+    expect(frame.stdout.trim()).toBe(`${crop(2)}: no dice found (a die the picture cuts is not read; for a picture of one die, use --crop)`);
   });
 
   it('refuses an unknown dice set, colour or way to calibrate before loading anything (exit 2)', () => {
