@@ -550,20 +550,23 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   const fineCtx: FineContext = { evidence: new FineEvidence(fine, bg, step), step, grow };
   const edges = options.edgeSplit === false ? null : edgeStrength;
   const minDetail = options.minDetail ?? MIN_DETAIL;
-  const kept = (piece: Piece) => {
-    const detail = interiorDetail(piece, edgeStrength, coarse.width);
-    return detail === null || detail >= minDetail;
+  // Each piece's face marks, measured once (the die-size reference and the filter both ask).
+  const details = new Map<Piece, number | null>();
+  const detailOf = (piece: Piece) => {
+    if (!details.has(piece)) details.set(piece, interiorDetail(piece, edgeStrength, coarse.width));
+    return details.get(piece)!;
   };
+  const kept = (piece: Piece) => (detailOf(piece) ?? minDetail) >= minDetail;
   const candidates = regions.filter((r) => {
     if (r.touchesBorder) return false; // a die cut by the frame's edge cannot be read
     const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
-    return !(Math.max(bw, bh) < limits.minSide * 0.8 || r.area < 0.4 * limits.minSide * limits.minSide);
+    return Math.max(bw, bh) >= limits.minSide * 0.8 && r.area >= 0.4 * limits.minSide * limits.minSide;
   });
   const first = candidates.map((r) => piecesOf(labels, coarse.width, r, limits, edges));
   // A clump of dice is cut by count where the frame's single dice tell how big one die is.
   // (A reference die must show marks inside: a pip or glyph alone, too small to have an inside,
   // is not a die's size.)
-  const marked = (piece: Piece) => (interiorDetail(piece, edgeStrength, coarse.width) ?? 0) >= minDetail;
+  const marked = (piece: Piece) => (detailOf(piece) ?? 0) >= minDetail;
   const dieArea = options.clumpSplit === false ? null : dieAreaOf(candidates, first, marked);
   for (const [k, r] of candidates.entries()) {
     const { pieces } = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutByCount(labels, coarse.width, r, limits, first[k]!, dieArea) : first[k]!;
@@ -591,9 +594,9 @@ const MIN_DIE_SHARE = 0.25;
 const MAX_CLUMP = 8;
 
 /**
- * One die's area in the frame, in coarse pixels: the median area of the regions that are one
- * well-shaped die by themselves (shape score ≥ 0.5, a face's marks measured inside), or null when there
- * are fewer than two. Dice at one table are one size; perspective changes that by less than the
+ * One die's area in the frame, in coarse pixels: the lower median area of the regions that are
+ * one well-shaped die by themselves (shape score ≥ 0.5, a face's marks measured inside), or null
+ * when there are fewer than two. Dice at one table are one size; perspective changes that by less than the
  * rounding in `round(area / dieArea)` does, for the views clew expects.
  */
 function dieAreaOf(regions: readonly Region[], explained: readonly Explanation[], marked: (piece: Piece) => boolean): number | null {
