@@ -28,6 +28,8 @@ export interface SceneSpec {
   tray: Rgb;
   /** 'plain', 'grain' (wood-like streaks) or 'mottled' (felt-like blotches). */
   texture?: 'plain' | 'grain' | 'mottled';
+  /** A striped cloth: stripes of this colour across the tray colour, `width` px each, at `angle` radians (soft-edged). */
+  stripes?: { color: Rgb; width: number; angle: number };
   /** Per-pixel Gaussian noise, sRGB units (default 2). */
   noise?: number;
   /** Light tint multiplied into every pixel (default white). */
@@ -78,7 +80,15 @@ export function paintScene(rng: Rng, spec: SceneSpec): { image: RgbImage; boxes:
         }
       }
       const i = (y * width + x) * 3;
-      for (let k = 0; k < 3; k++) img[i + k] = spec.tray[k]! + shade;
+      let other = 0;
+      if (spec.stripes) {
+        // Coverage of the second colour, with a soft edge a pixel and a half wide (printed cloth).
+        const u = (x + 0.5) * Math.cos(spec.stripes.angle) + (y + 0.5) * Math.sin(spec.stripes.angle);
+        const phase = (((u / spec.stripes.width) % 2) + 2) % 2; // 0..2: first stripe, then second
+        const edge = Math.min(Math.abs(phase - 1), Math.min(phase, 2 - phase)) * spec.stripes.width;
+        other = phase >= 1 ? Math.min(1, 0.5 + edge / 1.5) : Math.max(0, 0.5 - edge / 1.5);
+      }
+      for (let k = 0; k < 3; k++) img[i + k] = spec.tray[k]! * (1 - other) + (spec.stripes?.color[k] ?? 0) * other + shade;
     }
   }
   for (const disc of spec.discs ?? []) {

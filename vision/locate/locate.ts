@@ -14,6 +14,7 @@ import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
 import { edgeEvidence, FineEvidence, trayEvidence } from './evidence.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
+import { clothEdges, clothPalette, FinePaletteEvidence, paletteEvidence, type ClothPalette } from './palette.js';
 import { dilate3, erode3, fillHoles, hysteresis, minus, open3, scratchStack, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
 import { regionShape, type RegionShape } from './shape.js';
@@ -45,6 +46,8 @@ export interface LocateOptions {
   edgeSplit?: boolean;
   /** Also try cutting a clump as big as several of the frame's single dice into that many (default true). */
   clumpSplit?: boolean;
+  /** Compare with the cloth's palette where the frame shows a patterned cloth (default true). */
+  patternedCloth?: boolean;
   /**
    * The learned detector (from `loadDieDetector()`), optional. With it, the classical dice are
    * kept and the detector adds the dice it is sure of that the segmentation missed (see
@@ -352,7 +355,7 @@ function splitAlongAxis(labels: Int32Array, width: number, r: Region, limits: Li
 
 /** Per-frame state of the box measurement: the tray evidence of the fine frame, on demand. */
 interface FineContext {
-  evidence: FineEvidence;
+  evidence: Pick<FineEvidence, 'image' | 'span'>;
   step: number;
   grow: number;
 }
@@ -497,10 +500,12 @@ export interface DiceMasks {
   mask: Mask;
 }
 
-export function diceMask(lab: LabPlanes, bg: Background, options: LocateOptions = {}): DiceMasks {
+export function diceMask(lab: LabPlanes, bg: Background, options: LocateOptions = {}, palette: ClothPalette | null = null): DiceMasks {
   const { width, height } = lab;
-  const colour = hysteresis(trayEvidence(lab, bg), width, height, options.growContrast ?? 3.5, options.seedContrast ?? 7);
-  const edgeStrength = edgeEvidence(lab, bg);
+  const evidence = palette ? paletteEvidence(lab, palette) : trayEvidence(lab, bg);
+  const grow = options.growContrast ?? 3.5;
+  const colour = hysteresis(evidence, width, height, grow, options.seedContrast ?? 7);
+  const edgeStrength = palette ? clothEdges(lab, palette, evidence, grow) : edgeEvidence(lab, bg);
   const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 4, options.edgeSeed ?? 8);
   const enclosed = enclosedBy(edges);
   const [a, b] = maskScratch(width * height);
@@ -538,16 +543,23 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   const { coarse, fine, step } = pyr;
   const lab = toLabPlanes(coarse);
   const bg = estimateBackground(lab);
-  const { mask, edgeStrength } = diceMask(lab, bg, options);
-  const { labels, regions } = labelRegions(mask);
-
   const toCoarse = 1 / (pyr.fineScale * step);
   const limits: Limits = {
     minSide: (options.minSize ?? 14) * toCoarse,
     maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
   };
+  let palette = options.patternedCloth === false ? null : clothPalette(lab, limits);
+  let masks = diceMask(lab, bg, options, palette);
+  // A palette that leaves the cloth in pieces does not explain it (the dice share its colours, or
+  // it has more colours than were found): the smooth model's answer is the safer one then.
+  if (palette && labelRegions(masks.colour).regions.length > MAX_UNEXPLAINED) {
+    palette = null;
+    masks = diceMask(lab, bg, options, null);
+  }
+  const { mask, edgeStrength } = masks;
+  const { labels, regions } = labelRegions(mask);
   const found: LocatedDie[] = [];
-  const fineCtx: FineContext = { evidence: new FineEvidence(fine, bg, step), step, grow };
+  const fineCtx: FineContext = { evidence: palette ? new FinePaletteEvidence(fine, palette) : new FineEvidence(fine, bg, step), step, grow };
   const edges = options.edgeSplit === false ? null : edgeStrength;
   const minDetail = options.minDetail ?? MIN_DETAIL;
   // Each piece's face marks, measured once (the die-size reference and the filter both ask).
@@ -583,9 +595,30 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
       });
     }
   }
-  return found.sort((p, q) => q.score - p.score);
+  return withoutNested(found).sort((p, q) => q.score - p.score);
 }
 
+/** A box with at least this share of its area inside a larger die's box is part of that die. */
+const NESTED_SHARE = 0.7;
+
+/**
+ * Drops the boxes that lie mostly inside a larger die's box: marks of one die that the mask cut
+ * out of it (ochre pips on a red die on an ochre-striped cloth are holes of cloth colour).
+ */
+function withoutNested(dice: LocatedDie[]): LocatedDie[] {
+  const area = (b: Box) => (b[2] - b[0]) * (b[3] - b[1]);
+  return dice.filter(({ box: [x0, y0, x1, y1] }) => {
+    const own = (x1 - x0) * (y1 - y0);
+    return !dice.some(({ box: k }) => {
+      if (area(k) <= own) return false;
+      const ix = Math.max(0, Math.min(x1, k[2]) - Math.max(x0, k[0])), iy = Math.max(0, Math.min(y1, k[3]) - Math.max(y0, k[1]));
+      return ix * iy >= NESTED_SHARE * own;
+    });
+  });
+}
+
+/** More regions than this left by a cloth's palette, and the palette is not trusted (25 dice at most are read). */
+const MAX_UNEXPLAINED = Number(process.env.MAXU ?? 60);
 /** A region this many times one die's area is cut by count as well (`splitByCount`). */
 const CLUMP_AREA = 1.6;
 /** A piece under this share of one die's area is not a die (`segmentDice`). */

@@ -1,0 +1,501 @@
+/**
+ * A patterned cloth as a palette: a few flat colours repeated all over the frame (stripes, a
+ * checkerboard, dots, a printed board). The smooth tray model (`background.ts`) takes such a
+ * cloth for its average colour with a texture so large that no die stands out from it; against
+ * the palette, a pixel is tray when it is near one of the cloth's colours, or on the soft edge
+ * between two of them.
+ *
+ * A palette is found only when the frame shows one: two or more flat colours that each cover a
+ * good share of the frame, appear all over it (dice lie in a few places, a cloth is everywhere),
+ * do not look like a set of dice (die-sized marked squares), and are separate modes, not two
+ * halves of one continuous spread (wood grain, felt fuzz, a light gradient).
+ * Measured in docs/notes/vision-locate.md ("Patterned cloths").
+ */
+import { labelRegions } from './components.js';
+import { edgeStrength } from './evidence.js';
+import { labSpan, type LabPlanes } from './lab.js';
+import { fillHoles } from './mask.js';
+
+export interface PaletteColour {
+  L: number;
+  a: number;
+  b: number;
+  /** RMS spread of the colour's flat pixels: lightness, and chroma (a, b) together. */
+  spreadL: number;
+  spreadC: number;
+  /** Share of the frame's flat samples that are this colour. */
+  share: number;
+  /**
+   * Colours of one group are one cloth colour spread by the light (a gradient across the frame
+   * splits it into neighbouring modes): any blend of them is cloth, flat or not.
+   */
+  group: number;
+}
+
+export interface ClothPalette {
+  colours: PaletteColour[];
+}
+
+export interface PaletteOptions {
+  /** Largest Lab gradient (per pixel) of a sample taken as flat cloth (default 2.5). */
+  flatGradient?: number;
+  /** Least share of the flat samples a cloth colour holds (default 0.08). */
+  minShare?: number;
+  /** Least share of the frame's blocks (4×4) a cloth colour appears in (default 0.6). */
+  minSpread?: number;
+  /** Most samples a pair of cloth colours may leave in the middle third between them, as a share of the pair's (default 0.08). */
+  maxBridge?: number;
+}
+
+interface Samples {
+  n: number;
+  L: Float32Array;
+  a: Float32Array;
+  b: Float32Array;
+  block: Uint8Array;
+  blocks: number;
+  perBlock: Int32Array;
+}
+
+const GRID = 4;
+/** Every STEP-th pixel each way is a sample (about 11,000 of a 320 px frame). */
+const STEP = 3;
+
+/** Every third pixel (each way) whose Lab gradient is small: the flat insides of the cloth's colours. */
+function flatSamples(lab: LabPlanes, maxGradient: number): Samples {
+  const { width: w, height: h, L, a, b } = lab;
+  const cap = Math.ceil(w / STEP) * Math.ceil(h / STEP);
+  const out: Samples = { n: 0, L: new Float32Array(cap), a: new Float32Array(cap), b: new Float32Array(cap), block: new Uint8Array(cap), blocks: GRID * GRID, perBlock: new Int32Array(GRID * GRID) };
+  const g2 = maxGradient * maxGradient;
+  for (let y = 1; y < h - 1; y += STEP) {
+    const by = Math.min(GRID - 1, Math.floor((y * GRID) / h));
+    for (let x = 1; x < w - 1; x += STEP) {
+      const i = y * w + x;
+      // Central differences over the three planes.
+      const gx = (L[i + 1]! - L[i - 1]!) ** 2 + (a[i + 1]! - a[i - 1]!) ** 2 + (b[i + 1]! - b[i - 1]!) ** 2;
+      const gy = (L[i + w]! - L[i - w]!) ** 2 + (a[i + w]! - a[i - w]!) ** 2 + (b[i + w]! - b[i - w]!) ** 2;
+      if ((gx + gy) / 4 > g2) continue;
+      const k = out.n++;
+      out.L[k] = L[i]!;
+      out.a[k] = a[i]!;
+      out.b[k] = b[i]!;
+      const blk = by * GRID + Math.min(GRID - 1, Math.floor((x * GRID) / w));
+      out.block[k] = blk;
+      out.perBlock[blk]!++;
+    }
+  }
+  return out;
+}
+
+/**
+ * Starting colours for k-means: the peaks of a coarse Lab histogram of the samples, each at least
+ * `apart` from the ones before. A cloth's colours are dense peaks; farthest-point starts chase
+ * outliers (glare, pips) and can leave two cloth colours in one cluster.
+ */
+function histogramPeaks(s: Samples, k: number, apart = 14): Float64Array {
+  if (binSums.length === 0) binSums = new Float64Array(4 * BINS_L * BINS_AB * BINS_AB);
+  const sums = binSums;
+  const touched: number[] = [];
+  for (let i = 0; i < s.n; i++) {
+    const L = s.L[i]!, a = s.a[i]!, b = s.b[i]!;
+    const l = Math.min(BINS_L - 1, Math.max(0, Math.floor(L / BIN)));
+    const ai = Math.min(BINS_AB - 1, Math.max(0, Math.floor((a + 128) / BIN)));
+    const bi = Math.min(BINS_AB - 1, Math.max(0, Math.floor((b + 128) / BIN)));
+    const o = 4 * ((l * BINS_AB + ai) * BINS_AB + bi);
+    if (sums[o] === 0) touched.push(o);
+    sums[o]!++;
+    sums[o + 1]! += L;
+    sums[o + 2]! += a;
+    sums[o + 3]! += b;
+  }
+  // Most samples first; ties in the bins' own order (L, then a, then b).
+  touched.sort((p, q) => sums[q]! - sums[p]! || p - q);
+  const seeds: number[] = [];
+  for (const o of touched) {
+    if (seeds.length >= 3 * k) break;
+    const n = sums[o]!, L = sums[o + 1]! / n, a = sums[o + 2]! / n, b = sums[o + 3]! / n;
+    let far = true;
+    for (let j = 0; j < seeds.length && far; j += 3) far = (L - seeds[j]!) ** 2 + (a - seeds[j + 1]!) ** 2 + (b - seeds[j + 2]!) ** 2 >= apart * apart;
+    if (far) seeds.push(L, a, b);
+  }
+  for (const o of touched) sums[o] = sums[o + 1] = sums[o + 2] = sums[o + 3] = 0;
+  return Float64Array.from(seeds);
+}
+
+/** Histogram bins: 6 Lab units a side (L 0..102, a and b −128..130). */
+const BIN = 6;
+const BINS_L = 17;
+const BINS_AB = 43;
+/** The histogram's sums (count, L, a, b per bin), kept zeroed between frames (never returned). */
+let binSums = new Float64Array(0);
+
+/** Rounds of k-means from `centres` (updated in place) on the samples; `assign` gets each sample's cluster. */
+function kMeans(s: Samples, centres: Float64Array, assign: Uint8Array, rounds: number): void {
+  const { n, L, a, b } = s;
+  const k = centres.length / 3;
+  const sum = new Float64Array(4 * k);
+  for (let r = 0; r < rounds; r++) {
+    sum.fill(0);
+    for (let i = 0; i < n; i++) {
+      let best = 0, bestD = Infinity;
+      for (let c = 0; c < k; c++) {
+        const d = (L[i]! - centres[3 * c]!) ** 2 + (a[i]! - centres[3 * c + 1]!) ** 2 + (b[i]! - centres[3 * c + 2]!) ** 2;
+        if (d < bestD) (bestD = d), (best = c);
+      }
+      assign[i] = best;
+      sum[4 * best]! += L[i]!;
+      sum[4 * best + 1]! += a[i]!;
+      sum[4 * best + 2]! += b[i]!;
+      sum[4 * best + 3]!++;
+    }
+    for (let c = 0; c < k; c++) {
+      const m = sum[4 * c + 3]!;
+      if (m === 0) continue;
+      centres[3 * c] = sum[4 * c]! / m;
+      centres[3 * c + 1] = sum[4 * c + 1]! / m;
+      centres[3 * c + 2] = sum[4 * c + 2]! / m;
+    }
+  }
+}
+
+/** A k-means colour before it is judged: with the share of the frame's 4×4 blocks it appears in. */
+type Candidate = Omit<PaletteColour, 'group'> & { spread: number };
+
+export interface PaletteTrace {
+  k: number;
+  colours: (Candidate & { kept: boolean; diceLike?: number })[];
+  bridges: number[];
+}
+
+/** Die size limits in pixels of the planes given to `clothPalette`. */
+export interface DieSides {
+  minSide: number;
+  maxSide: number;
+}
+
+/**
+ * The cloth's palette, or null when the frame does not show a patterned cloth. `trace` (for
+ * looking) receives what was measured.
+ *
+ * Candidates are the k-means colours of the flat samples that are common and found all over the
+ * frame: a main tier (8 % of the samples, in 60 % of the 4×4 blocks) and a minor one for a
+ * board's outlines and small patches (2 %, 40 %). Many dice of one colour can pass that too (25
+ * white dice on felt), so every candidate but the commonest must also not look like dice: most of
+ * its area in die-sized, compact regions with marks inside (`diceShare`).
+ */
+export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOptions = {}, trace?: (t: PaletteTrace) => void): ClothPalette | null {
+  const s = flatSamples(lab, options.flatGradient ?? 2.5);
+  if (s.n < 200) return null;
+  const minShare = options.minShare ?? 0.08;
+  const minSpread = options.minSpread ?? 0.6;
+  const maxBridge = options.maxBridge ?? 0.08;
+  const centres = histogramPeaks(s, 6);
+  const k = centres.length / 3;
+  const assign = new Uint8Array(s.n);
+  // One round first: a frame where not even two colours come near the tiers is no cloth (most
+  // frames), and is not worth the other rounds.
+  kMeans(s, centres, assign, 1);
+  const near = colourStats(s, centres, assign).filter((c) => c.share >= MINOR_SHARE / 2 && c.spread >= MINOR_SPREAD / 2);
+  if (near.length < 2) {
+    trace?.({ k, colours: [], bridges: [] });
+    return null;
+  }
+  kMeans(s, centres, assign, ROUNDS - 1);
+  const all: PaletteTrace['colours'] = colourStats(s, centres, assign).map((c) => ({
+    ...c,
+    kept: (c.share >= minShare && c.spread >= minSpread) || (c.share >= MINOR_SHARE && c.spread >= MINOR_SPREAD),
+  }));
+  all.sort((p, q) => q.share - p.share);
+  // Printed colours are flat; a loose cluster mixes dice bodies, their dark sides and outlines.
+  all.forEach((c, i) => i > 0 && (c.spreadL > MAX_SPREAD || c.spreadC > MAX_SPREAD) && (c.kept = false));
+  const bridges: number[] = [];
+  const grouped = (kept: typeof all) => {
+    // Modes, not halves of one spread: colours with many flat samples between them are one
+    // colour (grouped), and a cloth needs two groups (wood grain or a lit felt makes only one).
+    const group = kept.map((_, i) => i);
+    const root = (i: number): number => (group[i] === i ? i : (group[i] = root(group[i]!)));
+    bridges.length = 0;
+    for (let i = 0; i < kept.length; i++) {
+      for (let j = i + 1; j < kept.length; j++) {
+        const v = bridgeShare(s, kept[i]!, kept[j]!);
+        bridges.push(v);
+        if (v > maxBridge) group[root(j)] = root(i);
+      }
+    }
+    return kept.map((_, i) => root(i));
+  };
+  let kept = all.filter((c) => c.kept);
+  let groups = grouped(kept);
+  // The dice test (the costly one) only where a cloth is still possible.
+  if (new Set(groups).size >= 2) {
+    const shares = diceShare(lab, kept, sides);
+    kept.forEach((c, i) => {
+      c.diceLike = shares[i]!;
+      if (i > 0 && shares[i]! > MAX_DICE_SHARE) c.kept = false;
+    });
+    if (kept.some((c) => !c.kept)) {
+      kept = kept.filter((c) => c.kept);
+      groups = grouped(kept);
+    }
+  }
+  trace?.({ k, colours: all, bridges: [...bridges] });
+  if (new Set(groups).size < 2) return null;
+  return { colours: kept.map(({ L, a, b, spreadL, spreadC, share }, i) => ({ L, a, b, spreadL, spreadC, share, group: groups[i]! })) };
+}
+
+/** Rounds of k-means. */
+const ROUNDS = 10;
+
+/** Each cluster's colour, spreads, share of the samples and share of the blocks it appears in. */
+function colourStats(s: Samples, centres: Float64Array, assign: Uint8Array): Candidate[] {
+  const k = centres.length / 3;
+  const count = new Float64Array(k), sL = new Float64Array(k), sC = new Float64Array(k);
+  const inBlock = new Int32Array(k * s.blocks);
+  for (let i = 0; i < s.n; i++) {
+    const c = assign[i]!;
+    count[c]!++;
+    sL[c]! += (s.L[i]! - centres[3 * c]!) ** 2;
+    sC[c]! += (s.a[i]! - centres[3 * c + 1]!) ** 2 + (s.b[i]! - centres[3 * c + 2]!) ** 2;
+    inBlock[c * s.blocks + s.block[i]!]!++;
+  }
+  const out: Candidate[] = [];
+  for (let c = 0; c < k; c++) {
+    let present = 0;
+    for (let blk = 0; blk < s.blocks; blk++) if (s.perBlock[blk]! > 0 && inBlock[c * s.blocks + blk]! >= 0.05 * s.perBlock[blk]!) present++;
+    out.push({
+      L: centres[3 * c]!,
+      a: centres[3 * c + 1]!,
+      b: centres[3 * c + 2]!,
+      spreadL: count[c] ? Math.sqrt(sL[c]! / count[c]!) : 0,
+      spreadC: count[c] ? Math.sqrt(sC[c]! / count[c]!) : 0,
+      share: count[c]! / s.n,
+      spread: present / s.blocks,
+    });
+  }
+  return out;
+}
+
+/** The minor tier of cloth colours (a board's outlines, small patches): share of samples, of blocks. */
+const MINOR_SHARE = 0.02;
+const MINOR_SPREAD = 0.4;
+/**
+ * Most RMS spread (Lab units) of a cloth colour other than the commonest: printed colours are flat,
+ * while a cluster that mixes dice bodies with their dark sides and a board's outlines is loose.
+ */
+const MAX_SPREAD = 6;
+/** A candidate with more of its area than this in die-like regions is dice, not cloth. */
+const MAX_DICE_SHARE = 0.3;
+/** Share of a die-like region its marks (holes in the colour) must cover: more than the odd noisy pixel in a blank dot. */
+const MIN_MARKS = 0.03;
+
+/**
+ * For each colour, the share of its pixels (those nearest to it, within the grow level) that lie
+ * in die-like regions: die-sized, compact (a box at most 2:1, filled at least half) and with marks
+ * inside (holes: pips, glyphs). A cloth's colours form stripes, fields joined at corners, frame-wide
+ * patches, or blank dots; a set of dice forms separate marked squares.
+ */
+function diceShare(lab: LabPlanes, colours: readonly Candidate[], sides: DieSides): number[] {
+  const { width: w, height: h } = lab;
+  const n = w * h;
+  const s = scaled({ colours: colours.map((c, i) => ({ ...c, group: i })) }, 2.5, 2);
+  const nearest = new Uint8Array(n).fill(255);
+  for (let i = 0; i < n; i++) {
+    const L = lab.L[i]!, a = lab.a[i]!, b = lab.b[i]!;
+    let best = 255, bestD = GROW * GROW;
+    for (let c = 0; c < colours.length; c++) {
+      const dL = (L - s.L[c]!) * s.kL[c]!, da = (a - s.a[c]!) * s.kC[c]!, db = (b - s.b[c]!) * s.kC[c]!;
+      const d = dL * dL + da * da + db * db;
+      if (d < bestD) (bestD = d), (best = c);
+    }
+    nearest[i] = best;
+  }
+  const out: number[] = [];
+  const data = new Uint8Array(n);
+  out.push(0); // the commonest colour is the cloth's whatever it looks like; not measured
+  for (let c = 1; c < colours.length; c++) {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += data[i] = nearest[i] === c ? 1 : 0;
+    if (total === 0) {
+      out.push(0);
+      continue;
+    }
+    const filled = fillHoles({ width: w, height: h, data }, n / 8);
+    const { labels, regions } = labelRegions(filled);
+    const holes = new Int32Array(regions.length + 1);
+    for (let i = 0; i < n; i++) if (filled.data[i] && !data[i]) holes[labels[i]!]!++;
+    let dice = 0;
+    for (const r of regions) {
+      const bw = r.x1 - r.x0, bh = r.y1 - r.y0, side = Math.max(bw, bh);
+      if (side < sides.minSide || side > sides.maxSide || Math.max(bw, bh) > 3 * Math.min(bw, bh)) continue;
+      if (r.area < 0.4 * bw * bh || holes[r.label]! < MIN_MARKS * r.area) continue;
+      dice += r.area - holes[r.label]!;
+    }
+    out.push(dice / total);
+  }
+  return out;
+}
+
+/** Evidence (in spread units) up to which a pixel counts as a colour, as the mask's grow level. */
+const GROW = 3.5;
+
+/**
+ * Of the samples near the segment between two colours (within a third of its length of it), the
+ * share whose projection falls in its middle third.
+ */
+function bridgeShare(s: Samples, p: Candidate, q: Candidate): number {
+  const dL = q.L - p.L, da = q.a - p.a, db = q.b - p.b;
+  const len2 = dL * dL + da * da + db * db;
+  if (len2 === 0) return 1;
+  const r2 = len2 / 9;
+  let near = 0, middle = 0;
+  for (let i = 0; i < s.n; i++) {
+    const xL = s.L[i]! - p.L, xa = s.a[i]! - p.a, xb = s.b[i]! - p.b;
+    const t = (xL * dL + xa * da + xb * db) / len2;
+    const tc = Math.min(1, Math.max(0, t));
+    const perp = (xL - tc * dL) ** 2 + (xa - tc * da) ** 2 + (xb - tc * db) ** 2;
+    if (perp > r2) continue;
+    near++;
+    if (t > 1 / 3 && t < 2 / 3) middle++;
+  }
+  return near ? middle / near : 1;
+}
+
+/** Per-colour divisors (1 / (spread + floor)) for the evidence. */
+interface Scaled {
+  L: Float64Array;
+  a: Float64Array;
+  b: Float64Array;
+  kL: Float64Array;
+  kC: Float64Array;
+  group: Int32Array;
+}
+
+function scaled(p: ClothPalette, floor: number, chromaFloor: number): Scaled {
+  const n = p.colours.length;
+  const s: Scaled = { L: new Float64Array(n), a: new Float64Array(n), b: new Float64Array(n), kL: new Float64Array(n), kC: new Float64Array(n), group: new Int32Array(n) };
+  p.colours.forEach((c, i) => {
+    s.group[i] = c.group;
+    s.L[i] = c.L;
+    s.a[i] = c.a;
+    s.b[i] = c.b;
+    s.kL[i] = 1 / (c.spreadL + floor);
+    s.kC[i] = 1 / (c.spreadC + chromaFloor);
+  });
+  return s;
+}
+
+/**
+ * How far one colour is from the cloth, in units of the cloth colours' spreads: from the nearest
+ * colour, or from the nearest blend of two colours (a straight line in Lab, scaled by the two
+ * colours' mean spreads): of one group always, of two groups only with `blends` (a soft edge).
+ */
+function clothDistance(s: Scaled, L: number, a: number, b: number, blends: boolean): number {
+  const n = s.L.length;
+  let best = Infinity;
+  for (let i = 0; i < n; i++) {
+    const dL = (L - s.L[i]!) * s.kL[i]!, da = (a - s.a[i]!) * s.kC[i]!, db = (b - s.b[i]!) * s.kC[i]!;
+    const d = dL * dL + da * da + db * db;
+    if (d < best) best = d;
+  }
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (!blends && s.group[i] !== s.group[j]) continue;
+      {
+        const eL = s.L[j]! - s.L[i]!, ea = s.a[j]! - s.a[i]!, eb = s.b[j]! - s.b[i]!;
+        const t = ((L - s.L[i]!) * eL + (a - s.a[i]!) * ea + (b - s.b[i]!) * eb) / (eL * eL + ea * ea + eb * eb);
+        if (t <= 0 || t >= 1) continue;
+        const kL = (s.kL[i]! + s.kL[j]!) / 2, kC = (s.kC[i]! + s.kC[j]!) / 2;
+        const dL = (L - s.L[i]! - t * eL) * kL, da = (a - s.a[i]! - t * ea) * kC, db = (b - s.b[i]! - t * eb) * kC;
+        const d = dL * dL + da * da + db * db;
+        if (d < best) best = d;
+      }
+    }
+  }
+  return Math.sqrt(best);
+}
+
+export interface PaletteEvidenceOptions {
+  /** Lab units added to a colour's lightness spread before dividing (default 2.5, as the smooth model). */
+  noiseFloor?: number;
+  /** Chroma units added likewise (default 2). */
+  chromaFloor?: number;
+  /** Lab gradient above which a pixel may be a soft edge between two cloth colours (default 2.5). */
+  edgeGradient?: number;
+}
+
+/**
+ * Per-pixel evidence that a pixel is not cloth (the palette's counterpart of `trayEvidence`).
+ * A blend of two cloth colours counts as cloth only where the colour changes (the soft edge
+ * between stripes); a flat patch of that colour is something else (a grey die on a black and
+ * white checkerboard).
+ */
+export function paletteEvidence(lab: LabPlanes, palette: ClothPalette, options: PaletteEvidenceOptions = {}): Float32Array {
+  const { width: w, height: h, L, a, b } = lab;
+  const s = scaled(palette, options.noiseFloor ?? 2.5, options.chromaFloor ?? 2);
+  const g2 = (options.edgeGradient ?? 2.5) ** 2;
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      // Near a colour already: blends could only lower it, and below the grow level the mask's
+      // decisions are the same.
+      const near = clothDistance(s, L[i]!, a[i]!, b[i]!, false);
+      if (near < GROW) {
+        out[i] = near;
+        continue;
+      }
+      const l = x > 0 ? i - 1 : i, r = x < w - 1 ? i + 1 : i, u = y > 0 ? i - w : i, d = y < h - 1 ? i + w : i;
+      const gx = (L[r]! - L[l]!) ** 2 + (a[r]! - a[l]!) ** 2 + (b[r]! - b[l]!) ** 2;
+      const gy = (L[d]! - L[u]!) ** 2 + (a[d]! - a[u]!) ** 2 + (b[d]! - b[u]!) ** 2;
+      out[i] = (gx + gy) / 4 > g2 ? clothDistance(s, L[i]!, a[i]!, b[i]!, true) : near;
+    }
+  }
+  return out;
+}
+
+/**
+ * `paletteEvidence` for single stretches of the full working frame (the box measurement's
+ * counterpart of `FineEvidence`). Blends count as cloth everywhere here: the stretch is only ever
+ * next to a die already found, where a soft stripe edge must not widen the box.
+ */
+export class FinePaletteEvidence {
+  readonly image: { width: number; height: number; data: Uint8Array };
+  private readonly s: Scaled;
+  private labL = new Float32Array(0);
+  private labA = new Float32Array(0);
+  private labB = new Float32Array(0);
+
+  constructor(image: { width: number; height: number; data: Uint8Array }, palette: ClothPalette, options: Pick<PaletteEvidenceOptions, 'noiseFloor' | 'chromaFloor'> = {}) {
+    this.image = image;
+    this.s = scaled(palette, options.noiseFloor ?? 2.5, options.chromaFloor ?? 2);
+  }
+
+  span(y: number, x0: number, x1: number, out: Float32Array, outAt: number): void {
+    const n = x1 - x0;
+    if (n <= 0) return;
+    if (this.labL.length < n) {
+      const size = Math.max(n, 2 * this.labL.length, 64);
+      this.labL = new Float32Array(size);
+      this.labA = new Float32Array(size);
+      this.labB = new Float32Array(size);
+    }
+    const start = y * this.image.width + x0;
+    labSpan(this.image.data, start, start + n, this.labL, this.labA, this.labB, 0);
+    for (let k = 0; k < n; k++) out[outAt + k] = clothDistance(this.s, this.labL[k]!, this.labA[k]!, this.labB[k]!, true);
+  }
+}
+
+/**
+ * Edge strength in units of the cloth's own texture, zero through the cloth's colours: the
+ * palette's counterpart of `edgeEvidence`. The smooth model's edge level on a patterned cloth is
+ * the pattern's own edges, high enough to hide a die's pips from the face-marks check; here the
+ * edges between cloth colours (a dot's rim, a stripe's side) are simply not edges of anything.
+ */
+export function clothEdges(lab: LabPlanes, palette: ClothPalette, evidence: Float32Array, clothBelow: number, floor = 0.6): Float32Array {
+  const edges = edgeStrength(lab);
+  let level = 0, weight = 0;
+  for (const c of palette.colours) (level += c.share * c.spreadL), (weight += c.share);
+  const k = 1 / (level / weight + floor);
+  for (let i = 0; i < edges.length; i++) edges[i] = evidence[i]! < clothBelow ? 0 : edges[i]! * k;
+  return edges;
+}
