@@ -618,7 +618,7 @@ function withoutNested(dice: LocatedDie[]): LocatedDie[] {
 }
 
 /** More regions than this left by a cloth's palette, and the palette is not trusted (25 dice at most are read). */
-const MAX_UNEXPLAINED = Number(process.env.MAXU ?? 60);
+const MAX_UNEXPLAINED = 60;
 /** A region this many times one die's area is cut by count as well (`splitByCount`). */
 const CLUMP_AREA = 1.6;
 /** A piece under this share of one die's area is not a die (`segmentDice`). */
