@@ -500,12 +500,15 @@ export interface DiceMasks {
   mask: Mask;
 }
 
-export function diceMask(lab: LabPlanes, bg: Background, options: LocateOptions = {}, palette: ClothPalette | null = null): DiceMasks {
+/** What the frame is compared with: the smooth tray model, or a patterned cloth's palette. */
+export type TrayModel = { bg: Background } | { palette: ClothPalette };
+
+export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions = {}): DiceMasks {
   const { width, height } = lab;
-  const evidence = palette ? paletteEvidence(lab, palette) : trayEvidence(lab, bg);
   const grow = options.growContrast ?? 3.5;
+  const evidence = 'palette' in tray ? paletteEvidence(lab, tray.palette) : trayEvidence(lab, tray.bg);
   const colour = hysteresis(evidence, width, height, grow, options.seedContrast ?? 7);
-  const edgeStrength = palette ? clothEdges(lab, palette, evidence, grow) : edgeEvidence(lab, bg);
+  const edgeStrength = 'palette' in tray ? clothEdges(lab, tray.palette, evidence, grow) : edgeEvidence(lab, tray.bg);
   const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 4, options.edgeSeed ?? 8);
   const enclosed = enclosedBy(edges);
   const [a, b] = maskScratch(width * height);
@@ -542,24 +545,26 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   const grow = options.growContrast ?? 3.5;
   const { coarse, fine, step } = pyr;
   const lab = toLabPlanes(coarse);
-  const bg = estimateBackground(lab);
   const toCoarse = 1 / (pyr.fineScale * step);
   const limits: Limits = {
     minSide: (options.minSize ?? 14) * toCoarse,
     maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
   };
-  let palette = options.patternedCloth === false ? null : clothPalette(lab, limits);
-  let masks = diceMask(lab, bg, options, palette);
+  // The smooth tray model is only made where no cloth's palette is used (it costs 2–3 ms).
+  const palette = options.patternedCloth === false ? null : clothPalette(lab, limits);
+  let masks = palette ? diceMask(lab, { palette }, options) : null;
+  let fineEvidence: FineContext['evidence'] | null = palette ? new FinePaletteEvidence(fine, palette) : null;
   // A palette that leaves the cloth in pieces does not explain it (the dice share its colours, or
   // it has more colours than were found): the smooth model's answer is the safer one then.
-  if (palette && labelRegions(masks.colour).regions.length > MAX_UNEXPLAINED) {
-    palette = null;
-    masks = diceMask(lab, bg, options, null);
+  if (!masks || !fineEvidence || labelRegions(masks.colour).regions.length > MAX_UNEXPLAINED) {
+    const bg = estimateBackground(lab);
+    masks = diceMask(lab, { bg }, options);
+    fineEvidence = new FineEvidence(fine, bg, step);
   }
   const { mask, edgeStrength } = masks;
   const { labels, regions } = labelRegions(mask);
   const found: LocatedDie[] = [];
-  const fineCtx: FineContext = { evidence: palette ? new FinePaletteEvidence(fine, palette) : new FineEvidence(fine, bg, step), step, grow };
+  const fineCtx: FineContext = { evidence: fineEvidence, step, grow };
   const edges = options.edgeSplit === false ? null : edgeStrength;
   const minDetail = options.minDetail ?? MIN_DETAIL;
   // Each piece's face marks, measured once (the die-size reference and the filter both ask).

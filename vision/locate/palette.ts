@@ -136,16 +136,18 @@ function kMeans(s: Samples, centres: Float64Array, assign: Uint8Array, rounds: n
   const sum = new Float64Array(4 * k);
   for (let r = 0; r < rounds; r++) {
     sum.fill(0);
+    let changed = r === 0;
     for (let i = 0; i < n; i++) {
+      const l = L[i]!, u = a[i]!, v = b[i]!;
       let best = 0, bestD = Infinity;
       for (let c = 0; c < k; c++) {
-        const d = (L[i]! - centres[3 * c]!) ** 2 + (a[i]! - centres[3 * c + 1]!) ** 2 + (b[i]! - centres[3 * c + 2]!) ** 2;
+        const d = (l - centres[3 * c]!) ** 2 + (u - centres[3 * c + 1]!) ** 2 + (v - centres[3 * c + 2]!) ** 2;
         if (d < bestD) (bestD = d), (best = c);
       }
-      assign[i] = best;
-      sum[4 * best]! += L[i]!;
-      sum[4 * best + 1]! += a[i]!;
-      sum[4 * best + 2]! += b[i]!;
+      if (assign[i] !== best) (assign[i] = best), (changed = true);
+      sum[4 * best]! += l;
+      sum[4 * best + 1]! += u;
+      sum[4 * best + 2]! += v;
       sum[4 * best + 3]!++;
     }
     for (let c = 0; c < k; c++) {
@@ -155,6 +157,8 @@ function kMeans(s: Samples, centres: Float64Array, assign: Uint8Array, rounds: n
       centres[3 * c + 1] = sum[4 * c + 1]! / m;
       centres[3 * c + 2] = sum[4 * c + 2]! / m;
     }
+    // The same clusters as the round before give the same centres: every later round would too.
+    if (!changed) break;
   }
 }
 
@@ -298,19 +302,26 @@ function diceShare(lab: LabPlanes, colours: readonly Candidate[], sides: DieSide
   const { width: w, height: h } = lab;
   const n = w * h;
   const s = scaled({ colours: colours.map((c, i) => ({ ...c, group: i })) }, 2.5, 2);
-  const nearest = new Uint8Array(n).fill(255);
+  if (nearestScratch.length < n) nearestScratch = new Uint8Array(n);
+  const nearest = nearestScratch;
+  const pL = lab.L, pa = lab.a, pb = lab.b;
+  const cL = s.L, ca = s.a, cb = s.b, kL = s.kL, kC = s.kC, k = colours.length;
+  const limit = GROW * GROW;
   for (let i = 0; i < n; i++) {
-    const L = lab.L[i]!, a = lab.a[i]!, b = lab.b[i]!;
-    let best = 255, bestD = GROW * GROW;
-    for (let c = 0; c < colours.length; c++) {
-      const dL = (L - s.L[c]!) * s.kL[c]!, da = (a - s.a[c]!) * s.kC[c]!, db = (b - s.b[c]!) * s.kC[c]!;
+    const L = pL[i]!, a = pa[i]!, b = pb[i]!;
+    let best = 255, bestD = limit;
+    for (let c = 0; c < k; c++) {
+      const dL = (L - cL[c]!) * kL[c]!;
+      if (dL * dL >= bestD) continue;
+      const da = (a - ca[c]!) * kC[c]!, db = (b - cb[c]!) * kC[c]!;
       const d = dL * dL + da * da + db * db;
       if (d < bestD) (bestD = d), (best = c);
     }
     nearest[i] = best;
   }
   const out: number[] = [];
-  const data = new Uint8Array(n);
+  if (dataScratch.length < 2 * n) dataScratch = new Uint8Array(2 * n);
+  const data = dataScratch.subarray(0, n), filledInto = dataScratch.subarray(n, 2 * n);
   out.push(0); // the commonest colour is the cloth's whatever it looks like; not measured
   for (let c = 1; c < colours.length; c++) {
     let total = 0;
@@ -319,7 +330,7 @@ function diceShare(lab: LabPlanes, colours: readonly Candidate[], sides: DieSide
       out.push(0);
       continue;
     }
-    const filled = fillHoles({ width: w, height: h, data }, n / 8);
+    const filled = fillHoles({ width: w, height: h, data }, n / 8, filledInto);
     const { labels, regions } = labelRegions(filled);
     const holes = new Int32Array(regions.length + 1);
     for (let i = 0; i < n; i++) if (filled.data[i] && !data[i]) holes[labels[i]!]!++;
@@ -334,6 +345,10 @@ function diceShare(lab: LabPlanes, colours: readonly Candidate[], sides: DieSide
   }
   return out;
 }
+
+/** Scratch of `diceShare` (one frame at a time; never returned). */
+let nearestScratch = new Uint8Array(0);
+let dataScratch = new Uint8Array(0);
 
 /** Evidence (in spread units) up to which a pixel counts as a colour, as the mask's grow level. */
 const GROW = 3.5;
@@ -390,6 +405,11 @@ function scaled(p: ClothPalette, floor: number, chromaFloor: number): Scaled {
  * colours' mean spreads): of one group always, of two groups only with `blends` (a soft edge).
  */
 function clothDistance(s: Scaled, L: number, a: number, b: number, blends: boolean): number {
+  return Math.sqrt(Math.min(vertexDistance2(s, L, a, b), blendDistance2(s, L, a, b, blends)));
+}
+
+/** The squared distance (in spread units) from the nearest cloth colour. */
+function vertexDistance2(s: Scaled, L: number, a: number, b: number): number {
   const n = s.L.length;
   let best = Infinity;
   for (let i = 0; i < n; i++) {
@@ -397,21 +417,26 @@ function clothDistance(s: Scaled, L: number, a: number, b: number, blends: boole
     const d = dL * dL + da * da + db * db;
     if (d < best) best = d;
   }
+  return best;
+}
+
+/** The squared distance from the nearest blend of two colours of one group, or (`blends`) of any two. */
+function blendDistance2(s: Scaled, L: number, a: number, b: number, blends: boolean): number {
+  const n = s.L.length;
+  let best = Infinity;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       if (!blends && s.group[i] !== s.group[j]) continue;
-      {
-        const eL = s.L[j]! - s.L[i]!, ea = s.a[j]! - s.a[i]!, eb = s.b[j]! - s.b[i]!;
-        const t = ((L - s.L[i]!) * eL + (a - s.a[i]!) * ea + (b - s.b[i]!) * eb) / (eL * eL + ea * ea + eb * eb);
-        if (t <= 0 || t >= 1) continue;
-        const kL = (s.kL[i]! + s.kL[j]!) / 2, kC = (s.kC[i]! + s.kC[j]!) / 2;
-        const dL = (L - s.L[i]! - t * eL) * kL, da = (a - s.a[i]! - t * ea) * kC, db = (b - s.b[i]! - t * eb) * kC;
-        const d = dL * dL + da * da + db * db;
-        if (d < best) best = d;
-      }
+      const eL = s.L[j]! - s.L[i]!, ea = s.a[j]! - s.a[i]!, eb = s.b[j]! - s.b[i]!;
+      const t = ((L - s.L[i]!) * eL + (a - s.a[i]!) * ea + (b - s.b[i]!) * eb) / (eL * eL + ea * ea + eb * eb);
+      if (t <= 0 || t >= 1) continue;
+      const kL = (s.kL[i]! + s.kL[j]!) / 2, kC = (s.kC[i]! + s.kC[j]!) / 2;
+      const dL = (L - s.L[i]! - t * eL) * kL, da = (a - s.a[i]! - t * ea) * kC, db = (b - s.b[i]! - t * eb) * kC;
+      const d = dL * dL + da * da + db * db;
+      if (d < best) best = d;
     }
   }
-  return Math.sqrt(best);
+  return best;
 }
 
 export interface PaletteEvidenceOptions {
@@ -439,11 +464,12 @@ export function paletteEvidence(lab: LabPlanes, palette: ClothPalette, options: 
       const i = y * w + x;
       // Near a colour already: blends could only lower it, and below the grow level the mask's
       // decisions are the same.
-      const near = clothDistance(s, L[i]!, a[i]!, b[i]!, false);
-      if (near < GROW) {
-        out[i] = near;
+      const v2 = vertexDistance2(s, L[i]!, a[i]!, b[i]!);
+      if (v2 < GROW * GROW) {
+        out[i] = Math.sqrt(v2);
         continue;
       }
+      const near = Math.sqrt(Math.min(v2, blendDistance2(s, L[i]!, a[i]!, b[i]!, false)));
       const l = x > 0 ? i - 1 : i, r = x < w - 1 ? i + 1 : i, u = y > 0 ? i - w : i, d = y < h - 1 ? i + w : i;
       const gx = (L[r]! - L[l]!) ** 2 + (a[r]! - a[l]!) ** 2 + (b[r]! - b[l]!) ** 2;
       const gy = (L[d]! - L[u]!) ** 2 + (a[d]! - a[u]!) ** 2 + (b[d]! - b[u]!) ** 2;
