@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeImage, encodeJpeg, encodePng } from '../../vision/image/decode.js';
 import { squareAround, squareCrop } from '../../vision/image/crop.js';
 import { createImage, cropRect, pixelAt } from '../../vision/image/image.js';
-import { resize } from '../../vision/image/resize.js';
+import { resampleRect, resize } from '../../vision/image/resize.js';
+import { createRng } from '../../shared/rng.js';
 import { hsvToRgb, rgbToHsv, toGrey } from '../../vision/image/color.js';
 import type { RgbImage } from '../../vision/types.js';
 
@@ -126,6 +127,33 @@ describe('resize, cropRect, colour', () => {
     img.data.set([255, 255, 255], 0);
     img.data.set([255, 255, 255], 9);
     expect(pixelAt(resize(img, 1, 1), 0, 0)).toEqual([128, 128, 128]);
+  });
+
+  it('resampleRect matches a plain per-pixel filter (the separable passes are only faster)', () => {
+    // The reference: each output pixel the mean of n × n bilinear samples of its source span
+    // (n = ceil(step), 1 when enlarging), edges replicated, computed directly in doubles.
+    const rng = createRng('resample');
+    const sample = (img: RgbImage, u: number, v: number, ch: number) => {
+      const at = (x: number, y: number) => img.data[(Math.min(img.height - 1, Math.max(0, y)) * img.width + Math.min(img.width - 1, Math.max(0, x))) * 3 + ch]!;
+      const fx = Math.floor(u), fy = Math.floor(v), tx = u - fx, ty = v - fy;
+      return (at(fx, fy) * (1 - tx) + at(fx + 1, fy) * tx) * (1 - ty) + (at(fx, fy + 1) * (1 - tx) + at(fx + 1, fy + 1) * tx) * ty;
+    };
+    for (let t = 0; t < 12; t++) {
+      const w = rng.int(5, 60), h = rng.int(5, 60);
+      const img: RgbImage = { width: w, height: h, data: Uint8Array.from({ length: w * h * 3 }, () => rng.int(0, 255)) };
+      const x0 = rng.range(-5, w / 2), y0 = rng.range(-5, h / 2), sw = rng.range(3, 90), sh = rng.range(3, 90), ow = rng.int(4, 40), oh = rng.int(4, 40);
+      const out = resampleRect(img, x0, y0, sw, sh, ow, oh);
+      const nx = Math.max(1, Math.ceil(sw / ow - 1e-9)), ny = Math.max(1, Math.ceil(sh / oh - 1e-9));
+      for (let j = 0; j < oh; j++) {
+        for (let i = 0; i < ow; i++) {
+          for (let ch = 0; ch < 3; ch++) {
+            let s = 0;
+            for (let ky = 0; ky < ny; ky++) for (let kx = 0; kx < nx; kx++) s += sample(img, x0 + (i + (kx + 0.5) / nx) * (sw / ow) - 0.5, y0 + (j + (ky + 0.5) / ny) * (sh / oh) - 0.5, ch);
+            expect(Math.abs(out.data[(j * ow + i) * 3 + ch]! - s / (nx * ny))).toBeLessThanOrEqual(1);
+          }
+        }
+      }
+    }
   });
 
   it('cropRect copies a clipped rectangle', () => {

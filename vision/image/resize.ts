@@ -73,33 +73,40 @@ export function resampleRect(image: RgbImage, x0: number, y0: number, w: number,
   const mid = new Float32Array(rows * outW * 3);
   const src = image.data;
   const sw = image.width;
+  const xStart = tx.start, xIndex = tx.index, xWeight = tx.weight;
   for (let r = 0; r < rows; r++) {
     const rowBase = (r + rowMin) * sw * 3;
-    const midBase = r * outW * 3;
-    for (let i = 0; i < outW; i++) {
+    let m = r * outW * 3;
+    for (let i = 0; i < outW; i++, m += 3) {
       let sr = 0, sg = 0, sb = 0;
-      for (let k = tx.start[i]!; k < tx.start[i + 1]!; k++) {
-        const p = rowBase + tx.index[k]! * 3;
-        const wgt = tx.weight[k]!;
+      for (let k = xStart[i]!, end = xStart[i + 1]!; k < end; k++) {
+        const p = rowBase + xIndex[k]! * 3;
+        const wgt = xWeight[k]!;
         sr += src[p]! * wgt;
         sg += src[p + 1]! * wgt;
         sb += src[p + 2]! * wgt;
       }
-      const m = midBase + i * 3;
       mid[m] = sr;
       mid[m + 1] = sg;
       mid[m + 2] = sb;
     }
   }
+  // Vertical pass a row at a time: each tap's row of `mid` added into a row of sums (doubles,
+  // the taps in the same order per pixel as a per-pixel loop adds them, so the same bytes).
   const out = createImage(outW, outH);
   const dst = out.data;
+  const rowLen = outW * 3;
+  const sum = new Float64Array(rowLen);
   for (let j = 0; j < outH; j++) {
-    const o = j * outW * 3;
-    for (let i = 0; i < outW * 3; i++) {
-      let s = 0;
-      for (let k = ty.start[j]!; k < ty.start[j + 1]!; k++) {
-        s += mid[(ty.index[k]! - rowMin) * outW * 3 + i]! * ty.weight[k]!;
-      }
+    sum.fill(0);
+    for (let k = ty.start[j]!, end = ty.start[j + 1]!; k < end; k++) {
+      const from = (ty.index[k]! - rowMin) * rowLen;
+      const wgt = ty.weight[k]!;
+      for (let i = 0; i < rowLen; i++) sum[i]! += mid[from + i]! * wgt;
+    }
+    const o = j * rowLen;
+    for (let i = 0; i < rowLen; i++) {
+      const s = sum[i]!;
       dst[o + i] = s < 0 ? 0 : s > 255 ? 255 : Math.round(s);
     }
   }
