@@ -72,6 +72,14 @@ describe('clothPalette', () => {
     expect(new Set(p!.colours.map((c) => c.group)).size).toBe(2);
   });
 
+  it('does not take the shaded sides of white dice on a light card for a cloth with the card', () => {
+    // 16 white dice pressed together on light grey card: their tops group with the card, and their
+    // grey sides hold 4 % of the frame in nearly half of it. A cloth needs two main colours.
+    const touching = EVAL_CASES.find((c) => c.name === 'touching')!;
+    const scene = renderScene(createRng(`locate-eval:dev:${touching.name}:1`), { width: 640, height: 640, ...touching.options });
+    expect(clothPalette(toLabPlanes(buildPyramid(scene.image, 640).coarse), SIDES)).toBeNull();
+  });
+
   it('does not take many dice of one colour on a plain table for a cloth colour', () => {
     // 25 white dice on felt: white covers a tenth of the frame all over it, as a cloth's second
     // colour would; the dice test (die-sized, compact, marked regions) keeps it out.

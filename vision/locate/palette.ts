@@ -41,7 +41,7 @@ export interface PaletteOptions {
   flatGradient?: number;
   /** Least share of the flat samples a cloth colour holds (default 0.08). */
   minShare?: number;
-  /** Least share of the frame's blocks (4×4) a cloth colour appears in (default 0.6). */
+  /** Least share of the frame's blocks (4×4) a main cloth colour appears in (default 0.4). */
   minSpread?: number;
   /** Most samples a pair of cloth colours may leave in the middle third between them, as a share of the pair's (default 0.08). */
   maxBridge?: number;
@@ -163,7 +163,7 @@ function kMeans(s: Samples, centres: Float64Array, assign: Uint8Array, rounds: n
 }
 
 /** A k-means colour before it is judged: with the share of the frame's 4×4 blocks it appears in. */
-type Candidate = Omit<PaletteColour, 'group'> & { spread: number };
+type Candidate = Omit<PaletteColour, 'group'> & { spread: number; blocks: number };
 
 export interface PaletteTrace {
   k: number;
@@ -191,7 +191,7 @@ export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOp
   const s = flatSamples(lab, options.flatGradient ?? 2.5);
   if (s.n < 200) return null;
   const minShare = options.minShare ?? 0.08;
-  const minSpread = options.minSpread ?? 0.6;
+  const minSpread = options.minSpread ?? 0.4;
   const maxBridge = options.maxBridge ?? 0.08;
   const centres = histogramPeaks(s, 6);
   const k = centres.length / 3;
@@ -205,9 +205,10 @@ export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOp
     return null;
   }
   kMeans(s, centres, assign, ROUNDS - 1);
+  const main = (c: { share: number; spread: number }) => c.share >= minShare && c.spread >= minSpread;
   const all: PaletteTrace['colours'] = colourStats(s, centres, assign).map((c) => ({
     ...c,
-    kept: (c.share >= minShare && c.spread >= minSpread) || (c.share >= MINOR_SHARE && c.spread >= MINOR_SPREAD),
+    kept: main(c) || (c.share >= MINOR_SHARE && c.spread >= MINOR_SPREAD),
   }));
   all.sort((p, q) => q.share - p.share);
   // Printed colours are flat; a loose cluster mixes dice bodies, their dark sides and outlines.
@@ -230,8 +231,21 @@ export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOp
   };
   let kept = all.filter((c) => c.kept);
   let groups = grouped(kept);
+  // A cloth is two groups with a main colour each; a minor colour (a board's outlines) only
+  // joins such a cloth. (White dice on a light card: the dice's grey sides alone are a minor
+  // colour, and the tops group with the card.)
+  // A group is judged as one colour: a lamp's gradient splits a cloth's colour into modes that
+  // each cover only part of the frame.
+  const cloth = () => {
+    const byGroup = new Map<number, { share: number; blocks: number }>();
+    kept.forEach((c, i) => {
+      const g = byGroup.get(groups[i]!) ?? { share: 0, blocks: 0 };
+      byGroup.set(groups[i]!, { share: g.share + c.share, blocks: g.blocks | c.blocks });
+    });
+    return [...byGroup.values()].filter((g) => main({ share: g.share, spread: bitCount(g.blocks) / s.blocks })).length >= 2;
+  };
   // The dice test (the costly one) only where a cloth is still possible.
-  if (new Set(groups).size >= 2) {
+  if (cloth()) {
     const shares = diceShare(lab, kept, sides);
     kept.forEach((c, i) => {
       c.diceLike = shares[i]!;
@@ -243,8 +257,14 @@ export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOp
     }
   }
   trace?.({ k, colours: all, bridges: [...bridges] });
-  if (new Set(groups).size < 2) return null;
+  if (!cloth()) return null;
   return { colours: kept.map(({ L, a, b, spreadL, spreadC, share }, i) => ({ L, a, b, spreadL, spreadC, share, group: groups[i]! })) };
+}
+
+function bitCount(v: number): number {
+  let n = 0;
+  for (; v; v &= v - 1) n++;
+  return n;
 }
 
 /** Rounds of k-means. */
@@ -264,8 +284,10 @@ function colourStats(s: Samples, centres: Float64Array, assign: Uint8Array): Can
   }
   const out: Candidate[] = [];
   for (let c = 0; c < k; c++) {
-    let present = 0;
-    for (let blk = 0; blk < s.blocks; blk++) if (s.perBlock[blk]! > 0 && inBlock[c * s.blocks + blk]! >= 0.05 * s.perBlock[blk]!) present++;
+    let present = 0, blocks = 0;
+    for (let blk = 0; blk < s.blocks; blk++) {
+      if (s.perBlock[blk]! > 0 && inBlock[c * s.blocks + blk]! >= 0.05 * s.perBlock[blk]!) (present++, (blocks |= 1 << blk));
+    }
     out.push({
       L: centres[3 * c]!,
       a: centres[3 * c + 1]!,
@@ -274,6 +296,7 @@ function colourStats(s: Samples, centres: Float64Array, assign: Uint8Array): Can
       spreadC: count[c] ? Math.sqrt(sC[c]! / count[c]!) : 0,
       share: count[c]! / s.n,
       spread: present / s.blocks,
+      blocks,
     });
   }
   return out;
