@@ -441,9 +441,10 @@ export function bodyColour(image: RgbImage, box: Box): Lab {
   const [bx0, by0, bx1, by1] = box;
   const bw = bx1 - bx0, bh = by1 - by0;
   const cx = (bx0 + bx1) / 2, cy = (by0 + by1) / 2;
-  // A sample every stride pixels, stride = floor(√(box area / 500)): 500–2,000 of the box's pixels
-  // whatever the die's size, about 70 % of them inside the ellipse. (With 1500 in that formula a 60 px die took 2,800 samples
-  // and named no more dice right: 77.6 against 77.8 % of 526 held-out rendered dice.)
+  // A sample every stride pixels, stride = floor(√(box area / 500)): 500–2,000 of the box's
+  // pixels whatever the die's size, about 70 % of them inside the ellipse. With 1500 in that
+  // formula a 60 px die took 2,800 samples and named no more dice right (77.6 against 77.8 % of
+  // 526 held-out rendered dice).
   const stride = Math.max(1, Math.floor(Math.sqrt((bw * bh) / 500)));
   const xa = Math.max(0, Math.floor(bx0)), xb = Math.min(width, Math.ceil(bx1));
   const ya = Math.max(0, Math.floor(by0)), yb = Math.min(height, Math.ceil(by1));
