@@ -8,7 +8,7 @@ import { EVAL_CASES } from '../../vision/locate/evaluate.js';
 import { locateDice } from '../../vision/locate/index.js';
 import { renderScene } from '../../vision/synth/index.js';
 import type { Box } from '../../vision/types.js';
-import { matchBoxes, paintScene, type DieSpec, type SceneSpec } from './locate-scenes.js';
+import { iou as iouOf, matchBoxes, paintScene, type DieSpec, type SceneSpec } from './locate-scenes.js';
 
 const WHITE: DieSpec['body'] = [235, 235, 230];
 const RED: DieSpec['body'] = [190, 30, 35];
@@ -109,6 +109,22 @@ describe('locateDice on painted scenes', () => {
       expect(found.length).toBeGreaterThan(0);
       const marks = found.filter((f) => scene.dice.some((d) => f[0] >= d.box[0] - 1 && f[1] >= d.box[1] - 1 && f[2] <= d.box[2] + 1 && f[3] <= d.box[3] + 1 && area(f) < 0.25 * area(d.box)));
       expect(marks, `scene ${i}`).toEqual([]);
+    }
+  });
+
+  it('closes faint outlines: white dice on light card and small dice in a crowd (outline grow level 3)', () => {
+    // Development scenes where the outline of a die's lit side is fainter than the old grow
+    // level of 4 tray-edge units: two white dice on card and five of twenty small dice more.
+    for (const [name, i, least] of [['card', 0, 7], ['tiny', 7, 14]] as const) {
+      const c = EVAL_CASES.find((e) => e.name === name)!;
+      const scene = renderScene(createRng(`locate-eval:dev:${name}:${i}`), { width: 640, height: 640, ...c.options });
+      const truth = scene.dice.map((d) => d.box);
+      const found = (o: object) => {
+        const boxes = locateDice(scene.image, o).map((d) => d.box);
+        return truth.filter((t) => boxes.some((b) => iouOf(t, b) >= 0.5)).length;
+      };
+      expect(found({}), `${name} ${i}`).toBeGreaterThanOrEqual(least);
+      expect(found({ edgeGrow: 4 }), `${name} ${i} at the old level`).toBeLessThan(least);
     }
   });
 

@@ -37,7 +37,7 @@ export interface LocateOptions {
   /** Evidence (in tray-texture units) that starts a region / extends it (defaults 7 / 3.5). */
   seedContrast?: number;
   growContrast?: number;
-  /** Edge strength (in units of the tray's own edges) that starts / extends an outline (defaults 8 / 4). */
+  /** Edge strength (in units of the tray's own edges) that starts / extends an outline (defaults 8 / 3). */
   edgeSeed?: number;
   edgeGrow?: number;
   /** Share of a die's inside that must show edges (its face's marks); 0 turns the check off (default 0.01). */
@@ -509,7 +509,7 @@ export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions
   const evidence = 'palette' in tray ? paletteEvidence(lab, tray.palette) : trayEvidence(lab, tray.bg);
   const colour = hysteresis(evidence, width, height, grow, options.seedContrast ?? 7);
   const edgeStrength = 'palette' in tray ? clothEdges(lab, tray.palette, evidence, grow) : edgeEvidence(lab, tray.bg);
-  const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 4, options.edgeSeed ?? 8);
+  const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 3, options.edgeSeed ?? 8);
   const enclosed = enclosedBy(edges);
   const [a, b] = maskScratch(width * height);
   const mask = open3(fillHoles(union(colour, enclosed, a), (width * height) / 8, b));
