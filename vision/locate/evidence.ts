@@ -5,7 +5,7 @@
  */
 import { trayLevel, type Background } from './background.js';
 import type { RgbImage } from '../types.js';
-import { labSpan, type LabPlanes } from './lab.js';
+import { LabStretch, type LabPlanes } from './lab.js';
 
 export interface EvidenceOptions {
   /** Lab units added to the tray texture before dividing (sensor noise, JPEG). Default 2.5. */
@@ -165,9 +165,7 @@ export class FineEvidence {
   private readonly floor: number;
   private readonly chromaFloor: number;
   /** Lab of the stretch being measured (scratch). */
-  private labL = new Float32Array(0);
-  private labA = new Float32Array(0);
-  private labB = new Float32Array(0);
+  private readonly lab = new LabStretch();
 
   constructor(image: RgbImage, bg: Background, scale: number, options: Pick<EvidenceOptions, 'noiseFloor' | 'chromaFloor'> = {}) {
     this.image = image;
@@ -209,15 +207,8 @@ export class FineEvidence {
   span(y: number, x0: number, x1: number, out: Float32Array, outAt: number): void {
     const n = x1 - x0;
     if (n <= 0) return;
-    if (this.labL.length < n) {
-      const size = Math.max(n, 2 * this.labL.length, 64);
-      this.labL = new Float32Array(size);
-      this.labA = new Float32Array(size);
-      this.labB = new Float32Array(size);
-    }
-    const pL = this.labL, pa = this.labA, pb = this.labB;
-    const start = y * this.image.width + x0;
-    labSpan(this.image.data, start, start + n, pL, pa, pb, 0);
+    this.lab.read(this.image, y, x0, x1);
+    const pL = this.lab.L, pa = this.lab.a, pb = this.lab.b;
     const xi0 = this.xs.i0, xi1 = this.xs.i1, xt = this.xs.t;
     this.cells(y, xi0[x0]!, xi1[x1 - 1]!);
     const g = fineCells;

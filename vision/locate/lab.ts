@@ -66,3 +66,26 @@ export function toLabPlanes(image: RgbImage): LabPlanes {
   labSpan(data, 0, n, L, a, b, 0);
   return { width, height, L, a, b };
 }
+
+/**
+ * The Lab of one stretch of a row at a time, into planes kept between calls (grown as needed):
+ * the box measurement converts only the pixels around each die, a stretch at a time.
+ */
+export class LabStretch {
+  L = new Float32Array(0);
+  a = new Float32Array(0);
+  b = new Float32Array(0);
+
+  /** Pixels x0..x1-1 of row y of `image` into `L`, `a`, `b` from index 0. */
+  read(image: Pick<RgbImage, 'width' | 'data'>, y: number, x0: number, x1: number): void {
+    const n = x1 - x0;
+    if (this.L.length < n) {
+      const size = Math.max(n, 2 * this.L.length, 64);
+      this.L = new Float32Array(size);
+      this.a = new Float32Array(size);
+      this.b = new Float32Array(size);
+    }
+    const start = y * image.width + x0;
+    labSpan(image.data, start, start + n, this.L, this.a, this.b, 0);
+  }
+}

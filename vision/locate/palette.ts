@@ -13,7 +13,7 @@
  */
 import { labelRegions } from './components.js';
 import { edgeStrength } from './evidence.js';
-import { labSpan, type LabPlanes } from './lab.js';
+import { LabStretch, type LabPlanes } from './lab.js';
 import { fillHoles } from './mask.js';
 
 export interface PaletteColour {
@@ -510,9 +510,7 @@ export function paletteEvidence(lab: LabPlanes, palette: ClothPalette, options: 
 export class FinePaletteEvidence {
   readonly image: { width: number; height: number; data: Uint8Array };
   private readonly s: Scaled;
-  private labL = new Float32Array(0);
-  private labA = new Float32Array(0);
-  private labB = new Float32Array(0);
+  private readonly lab = new LabStretch();
 
   constructor(image: { width: number; height: number; data: Uint8Array }, palette: ClothPalette, options: Pick<PaletteEvidenceOptions, 'noiseFloor' | 'chromaFloor'> = {}) {
     this.image = image;
@@ -522,15 +520,9 @@ export class FinePaletteEvidence {
   span(y: number, x0: number, x1: number, out: Float32Array, outAt: number): void {
     const n = x1 - x0;
     if (n <= 0) return;
-    if (this.labL.length < n) {
-      const size = Math.max(n, 2 * this.labL.length, 64);
-      this.labL = new Float32Array(size);
-      this.labA = new Float32Array(size);
-      this.labB = new Float32Array(size);
-    }
-    const start = y * this.image.width + x0;
-    labSpan(this.image.data, start, start + n, this.labL, this.labA, this.labB, 0);
-    for (let k = 0; k < n; k++) out[outAt + k] = clothDistance(this.s, this.labL[k]!, this.labA[k]!, this.labB[k]!, true);
+    this.lab.read(this.image, y, x0, x1);
+    const { L, a, b } = this.lab;
+    for (let k = 0; k < n; k++) out[outAt + k] = clothDistance(this.s, L[k]!, a[k]!, b[k]!, true);
   }
 }
 
