@@ -196,10 +196,11 @@ export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOp
   const centres = histogramPeaks(s, 6);
   const k = centres.length / 3;
   const assign = new Uint8Array(s.n);
-  // One round first: a frame where not even two colours come near the tiers is no cloth (most
-  // frames), and is not worth the other rounds.
+  // One round first: a cloth needs two main colours, and a frame where not even two colours
+  // come near half the main tier is no cloth (most frames, a few dice of each colour included)
+  // and is not worth the other rounds.
   kMeans(s, centres, assign, 1);
-  const near = colourStats(s, centres, assign).filter((c) => c.share >= MINOR_SHARE / 2 && c.spread >= MINOR_SPREAD / 2);
+  const near = colourStats(s, centres, assign).filter((c) => c.share >= minShare / 2 && c.spread >= minSpread / 2);
   if (near.length < 2) {
     trace?.({ k, colours: [], bridges: [] });
     return null;
