@@ -51,6 +51,9 @@ function axisTaps(origin: number, step: number, outSize: number, srcSize: number
   return { start, index: Int32Array.from(index), weight: Float32Array.from(weight) };
 }
 
+let midScratch = new Float32Array(0);
+let sumScratch = new Float64Array(0);
+
 /**
  * Resample the source rectangle with top-left (x0, y0) and size (w × h), in pixel-edge
  * coordinates (may extend past the image: edges are replicated), to outW × outH pixels.
@@ -70,7 +73,10 @@ export function resampleRect(image: RgbImage, x0: number, y0: number, w: number,
     rowMax = Math.max(rowMax, ty.index[k]!);
   }
   const rows = rowMax - rowMin + 1;
-  const mid = new Float32Array(rows * outW * 3);
+  // Scratch kept between calls (every value is written before it is read): a frame's 25 crops
+  // made the collector's work with fresh arrays.
+  if (midScratch.length < rows * outW * 3) midScratch = new Float32Array(rows * outW * 3);
+  const mid = midScratch;
   const src = image.data;
   const sw = image.width;
   const xStart = tx.start, xIndex = tx.index, xWeight = tx.weight;
@@ -96,9 +102,10 @@ export function resampleRect(image: RgbImage, x0: number, y0: number, w: number,
   const out = createImage(outW, outH);
   const dst = out.data;
   const rowLen = outW * 3;
-  const sum = new Float64Array(rowLen);
+  if (sumScratch.length < rowLen) sumScratch = new Float64Array(rowLen);
+  const sum = sumScratch;
   for (let j = 0; j < outH; j++) {
-    sum.fill(0);
+    sum.fill(0, 0, rowLen);
     for (let k = ty.start[j]!, end = ty.start[j + 1]!; k < end; k++) {
       const from = (ty.index[k]! - rowMin) * rowLen;
       const wgt = ty.weight[k]!;
