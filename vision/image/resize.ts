@@ -104,18 +104,30 @@ export function resampleRect(image: RgbImage, x0: number, y0: number, w: number,
   const rowLen = outW * 3;
   if (sumScratch.length < rowLen) sumScratch = new Float64Array(rowLen);
   const sum = sumScratch;
+  const clampRound = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
   for (let j = 0; j < outH; j++) {
+    const k0 = ty.start[j]!, taps = ty.start[j + 1]! - k0;
+    const o = j * rowLen;
+    if (taps === 2 || taps === 3) {
+      // The usual cases (a die's crop: 2 taps enlarging, 3 shrinking by up to 2), summed in the
+      // loop's order with no row of sums.
+      const f0 = (ty.index[k0]! - rowMin) * rowLen, w0 = ty.weight[k0]!;
+      const f1 = (ty.index[k0 + 1]! - rowMin) * rowLen, w1 = ty.weight[k0 + 1]!;
+      if (taps === 2) {
+        for (let i = 0; i < rowLen; i++) dst[o + i] = clampRound(mid[f0 + i]! * w0 + mid[f1 + i]! * w1);
+      } else {
+        const f2 = (ty.index[k0 + 2]! - rowMin) * rowLen, w2 = ty.weight[k0 + 2]!;
+        for (let i = 0; i < rowLen; i++) dst[o + i] = clampRound(mid[f0 + i]! * w0 + mid[f1 + i]! * w1 + mid[f2 + i]! * w2);
+      }
+      continue;
+    }
     sum.fill(0, 0, rowLen);
-    for (let k = ty.start[j]!, end = ty.start[j + 1]!; k < end; k++) {
+    for (let k = k0, end = k0 + taps; k < end; k++) {
       const from = (ty.index[k]! - rowMin) * rowLen;
       const wgt = ty.weight[k]!;
       for (let i = 0; i < rowLen; i++) sum[i]! += mid[from + i]! * wgt;
     }
-    const o = j * rowLen;
-    for (let i = 0; i < rowLen; i++) {
-      const s = sum[i]!;
-      dst[o + i] = s < 0 ? 0 : s > 255 ? 255 : Math.round(s);
-    }
+    for (let i = 0; i < rowLen; i++) dst[o + i] = clampRound(sum[i]!);
   }
   return out;
 }
