@@ -182,10 +182,11 @@ export interface DieSides {
  * looking) receives what was measured.
  *
  * Candidates are the k-means colours of the flat samples that are common and found all over the
- * frame: a main tier (8 % of the samples, in 60 % of the 4×4 blocks) and a minor one for a
- * board's outlines and small patches (2 %, 40 %). Many dice of one colour can pass that too (25
- * white dice on felt), so every candidate but the commonest must also not look like dice: most of
- * its area in die-sized, compact regions with marks inside (`diceShare`).
+ * frame: a main tier (8 % of the samples, in 40 % of the 4×4 blocks) and a minor one for a
+ * board's outlines and small patches (2 %, 40 %). Every candidate but the commonest must be flat
+ * and must not look like dice (25 white dice on felt pass the tiers): at most 30 % of its area in
+ * die-sized, compact regions with marks inside (`diceShare`). Bridged colours are grouped, and a
+ * cloth needs two groups with a main colour each.
  */
 export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOptions = {}, trace?: (t: PaletteTrace) => void): ClothPalette | null {
   const s = flatSamples(lab, options.flatGradient ?? 2.5);
