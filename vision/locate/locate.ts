@@ -603,19 +603,24 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   return withoutNested(found).sort((p, q) => q.score - p.score);
 }
 
-/** A box with at least this share of its area inside a larger die's box is part of that die. */
+/** A box with at least this share of its area inside a die's box four times its size is a mark of that die. */
 const NESTED_SHARE = 0.7;
 
 /**
- * Drops the boxes that lie mostly inside a larger die's box: marks of one die that the mask cut
- * out of it (ochre pips on a red die on an ochre-striped cloth are holes of cloth colour).
+ * Drops the boxes that lie mostly inside a die's box at least four times their size, centred in
+ * its middle 70 %: marks of one die that the mask cut out of it (ochre pips on a red die on an
+ * ochre-striped cloth are holes of cloth colour). A small die beside a big one turned 45° sits in
+ * an empty corner of the big one's box, not in its middle, and is kept.
  */
 function withoutNested(dice: LocatedDie[]): LocatedDie[] {
   const area = (b: Box) => (b[2] - b[0]) * (b[3] - b[1]);
   return dice.filter(({ box: [x0, y0, x1, y1] }) => {
     const own = (x1 - x0) * (y1 - y0);
+    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
     return !dice.some(({ box: k }) => {
-      if (area(k) <= own) return false;
+      if (area(k) < 4 * own) return false;
+      const mx = 0.15 * (k[2] - k[0]), my = 0.15 * (k[3] - k[1]);
+      if (cx < k[0] + mx || cx > k[2] - mx || cy < k[1] + my || cy > k[3] - my) return false;
       const ix = Math.max(0, Math.min(x1, k[2]) - Math.max(x0, k[0])), iy = Math.max(0, Math.min(y1, k[3]) - Math.max(y0, k[1]));
       return ix * iy >= NESTED_SHARE * own;
     });
