@@ -131,17 +131,9 @@ describe('locateDice on painted scenes', () => {
   it('keeps a small die in the empty corner of a big die\'s box (turned 45°), while dropping marks inside a die', () => {
     // The nested-box rule drops boxes inside a much bigger die's box; a die in the corner of a
     // turned die's box is not inside that die (it was dropped before the rule looked at centres).
-    const spec: SceneSpec = {
-      width: 500,
-      height: 500,
-      tray: [70, 110, 60],
-      texture: 'mottled',
-      dice: [
-        { cx: 250, cy: 250, side: 200, angle: Math.PI / 4, body: WHITE, pips: 5 },
-        { cx: 150, cy: 150, side: 30, angle: 0.2, body: RED, pip: [250, 250, 250], pips: 3 },
-      ],
-    };
-    expect(check(spec, 'corner', 0.5)).toEqual(NONE);
+    const big: DieSpec = { cx: 250, cy: 250, side: 200, angle: Math.PI / 4, body: WHITE, pips: 5 };
+    const small: DieSpec = { cx: 150, cy: 150, side: 30, angle: 0.2, body: RED, pip: [250, 250, 250], pips: 3 };
+    expect(check({ width: 500, height: 500, tray: [70, 110, 60], texture: 'mottled', dice: [big, small] }, 'corner', 0.5)).toEqual(NONE);
   });
 
   it('does not take plain discs (a polka-dot cloth, counters) for dice', () => {
