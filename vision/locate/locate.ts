@@ -531,12 +531,35 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   return [...classical, ...extra].sort((p, q) => q.score - p.score);
 }
 
+function boxArea(b: Box): number {
+  return (b[2] - b[0]) * (b[3] - b[1]);
+}
+
+function intersection(a: Box, b: Box): number {
+  return Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+}
+
 function overlap(a: Box, b: Box): number {
-  const ix = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
-  const iy = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
-  const inter = ix * iy;
-  const union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
+  const inter = intersection(a, b);
+  const union = boxArea(a) + boxArea(b) - inter;
   return union > 0 ? inter / union : 0;
+}
+
+/**
+ * The coarse frame's masks against the cloth's palette, where the frame shows a patterned cloth
+ * that the palette explains, else against the smooth tray model; and the matching evidence for
+ * measuring boxes on the fine frame. The smooth model is only made where it is used (2–3 ms).
+ */
+function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions): { masks: DiceMasks; evidence: FineContext['evidence'] } {
+  const palette = options.patternedCloth === false ? null : clothPalette(lab, limits);
+  if (palette) {
+    const masks = diceMask(lab, { palette }, options);
+    // A palette that leaves the cloth in pieces does not explain it (the dice share its colours,
+    // or it has more colours than were found): the smooth model's answer is the safer one then.
+    if (labelRegions(masks.colour).regions.length <= MAX_UNEXPLAINED) return { masks, evidence: new FinePaletteEvidence(fine, palette) };
+  }
+  const bg = estimateBackground(lab);
+  return { masks: diceMask(lab, { bg }, options), evidence: new FineEvidence(fine, bg, step) };
 }
 
 /** The classical path: segment the coarse frame, split, filter by shape, measure at fine size. */
@@ -550,17 +573,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     minSide: (options.minSize ?? 14) * toCoarse,
     maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
   };
-  // The smooth tray model is only made where no cloth's palette is used (it costs 2–3 ms).
-  const palette = options.patternedCloth === false ? null : clothPalette(lab, limits);
-  let masks = palette ? diceMask(lab, { palette }, options) : null;
-  let fineEvidence: FineContext['evidence'] | null = palette ? new FinePaletteEvidence(fine, palette) : null;
-  // A palette that leaves the cloth in pieces does not explain it (the dice share its colours, or
-  // it has more colours than were found): the smooth model's answer is the safer one then.
-  if (!masks || !fineEvidence || labelRegions(masks.colour).regions.length > MAX_UNEXPLAINED) {
-    const bg = estimateBackground(lab);
-    masks = diceMask(lab, { bg }, options);
-    fineEvidence = new FineEvidence(fine, bg, step);
-  }
+  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options);
   const { mask, edgeStrength } = masks;
   const { labels, regions } = labelRegions(mask);
   const found: LocatedDie[] = [];
@@ -613,16 +626,14 @@ const NESTED_SHARE = 0.7;
  * an empty corner of the big one's box, not in its middle, and is kept.
  */
 function withoutNested(dice: LocatedDie[]): LocatedDie[] {
-  const area = (b: Box) => (b[2] - b[0]) * (b[3] - b[1]);
-  return dice.filter(({ box: [x0, y0, x1, y1] }) => {
-    const own = (x1 - x0) * (y1 - y0);
-    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  return dice.filter(({ box }) => {
+    const own = boxArea(box);
+    const cx = (box[0] + box[2]) / 2, cy = (box[1] + box[3]) / 2;
     return !dice.some(({ box: k }) => {
-      if (area(k) < 4 * own) return false;
+      if (boxArea(k) < 4 * own) return false;
       const mx = 0.15 * (k[2] - k[0]), my = 0.15 * (k[3] - k[1]);
       if (cx < k[0] + mx || cx > k[2] - mx || cy < k[1] + my || cy > k[3] - my) return false;
-      const ix = Math.max(0, Math.min(x1, k[2]) - Math.max(x0, k[0])), iy = Math.max(0, Math.min(y1, k[3]) - Math.max(y0, k[1]));
-      return ix * iy >= NESTED_SHARE * own;
+      return intersection(box, k) >= NESTED_SHARE * own;
     });
   });
 }

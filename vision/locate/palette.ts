@@ -15,6 +15,7 @@ import { labelRegions } from './components.js';
 import { edgeStrength } from './evidence.js';
 import { LabStretch, type LabPlanes } from './lab.js';
 import { fillHoles } from './mask.js';
+import type { RgbImage } from '../types.js';
 
 export interface PaletteColour {
   L: number;
@@ -165,12 +166,6 @@ function kMeans(s: Samples, centres: Float64Array, assign: Uint8Array, rounds: n
 /** A k-means colour before it is judged: with the share of the frame's 4×4 blocks it appears in. */
 type Candidate = Omit<PaletteColour, 'group'> & { spread: number; blocks: number };
 
-export interface PaletteTrace {
-  k: number;
-  colours: (Candidate & { kept: boolean; diceLike?: number })[];
-  bridges: number[];
-}
-
 /** Die size limits in pixels of the planes given to `clothPalette`. */
 export interface DieSides {
   minSide: number;
@@ -178,8 +173,7 @@ export interface DieSides {
 }
 
 /**
- * The cloth's palette, or null when the frame does not show a patterned cloth. `trace` (for
- * looking) receives what was measured.
+ * The cloth's palette, or null when the frame does not show a patterned cloth.
  *
  * Candidates are the k-means colours of the flat samples that are common and found all over the
  * frame: a main tier (8 % of the samples, in 40 % of the 4×4 blocks) and a minor one for a
@@ -188,57 +182,41 @@ export interface DieSides {
  * die-sized, compact regions with marks inside (`diceShare`). Bridged colours are grouped, and a
  * cloth needs two groups with a main colour each.
  */
-export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOptions = {}, trace?: (t: PaletteTrace) => void): ClothPalette | null {
+export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOptions = {}): ClothPalette | null {
   const s = flatSamples(lab, options.flatGradient ?? 2.5);
   if (s.n < 200) return null;
   const minShare = options.minShare ?? 0.08;
   const minSpread = options.minSpread ?? 0.4;
   const maxBridge = options.maxBridge ?? 0.08;
   const centres = histogramPeaks(s, 6);
-  const k = centres.length / 3;
   const assign = new Uint8Array(s.n);
   // One round first: a cloth needs two main colours, and a frame where not even two colours
   // come near half the main tier is no cloth (most frames, a few dice of each colour included)
   // and is not worth the other rounds.
   kMeans(s, centres, assign, 1);
   const near = colourStats(s, centres, assign).filter((c) => c.share >= minShare / 2 && c.spread >= minSpread / 2);
-  if (near.length < 2) {
-    trace?.({ k, colours: [], bridges: [] });
-    return null;
-  }
+  if (near.length < 2) return null;
   kMeans(s, centres, assign, ROUNDS - 1);
   const main = (c: { share: number; spread: number }) => c.share >= minShare && c.spread >= minSpread;
-  const all: PaletteTrace['colours'] = colourStats(s, centres, assign).map((c) => ({
-    ...c,
-    kept: main(c) || (c.share >= MINOR_SHARE && c.spread >= MINOR_SPREAD),
-  }));
-  all.sort((p, q) => q.share - p.share);
+  const minor = (c: Candidate) => c.share >= MINOR_SHARE && c.spread >= MINOR_SPREAD;
   // Printed colours are flat; a loose cluster mixes dice bodies, their dark sides and outlines.
-  all.forEach((c, i) => i > 0 && (c.spreadL > MAX_SPREAD || c.spreadC > MAX_SPREAD) && (c.kept = false));
-  const bridges: number[] = [];
-  const grouped = (kept: typeof all) => {
-    // Modes, not halves of one spread: colours with many flat samples between them are one
-    // colour (grouped), and a cloth needs two groups (wood grain or a lit felt makes only one).
+  const flat = (c: Candidate, i: number) => i === 0 || (c.spreadL <= MAX_SPREAD && c.spreadC <= MAX_SPREAD);
+  const all = colourStats(s, centres, assign).sort((p, q) => q.share - p.share);
+  // Modes, not halves of one spread: colours with many flat samples between them are one colour
+  // (grouped), and a cloth needs two groups (wood grain or a lit felt makes only one).
+  const grouped = (kept: readonly Candidate[]) => {
     const group = kept.map((_, i) => i);
     const root = (i: number): number => (group[i] === i ? i : (group[i] = root(group[i]!)));
-    bridges.length = 0;
     for (let i = 0; i < kept.length; i++) {
-      for (let j = i + 1; j < kept.length; j++) {
-        const v = bridgeShare(s, kept[i]!, kept[j]!);
-        bridges.push(v);
-        if (v > maxBridge) group[root(j)] = root(i);
-      }
+      for (let j = i + 1; j < kept.length; j++) if (bridgeShare(s, kept[i]!, kept[j]!) > maxBridge) group[root(j)] = root(i);
     }
     return kept.map((_, i) => root(i));
   };
-  let kept = all.filter((c) => c.kept);
-  let groups = grouped(kept);
   // A cloth is two groups with a main colour each; a minor colour (a board's outlines) only
   // joins such a cloth. (White dice on a light card: the dice's grey sides alone are a minor
-  // colour, and the tops group with the card.)
-  // A group is judged as one colour: a lamp's gradient splits a cloth's colour into modes that
-  // each cover only part of the frame.
-  const cloth = () => {
+  // colour, and the tops group with the card.) A group is judged as one colour: a lamp's
+  // gradient splits a cloth's colour into modes that each cover only part of the frame.
+  const cloth = (kept: readonly Candidate[], groups: readonly number[]) => {
     const byGroup = new Map<number, { share: number; blocks: number }>();
     kept.forEach((c, i) => {
       const g = byGroup.get(groups[i]!) ?? { share: 0, blocks: 0 };
@@ -246,20 +224,17 @@ export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOp
     });
     return [...byGroup.values()].filter((g) => main({ share: g.share, spread: bitCount(g.blocks) / s.blocks })).length >= 2;
   };
+  let kept = all.filter((c, i) => (main(c) || minor(c)) && flat(c, i));
+  let groups = grouped(kept);
+  if (!cloth(kept, groups)) return null;
   // The dice test (the costly one) only where a cloth is still possible.
-  if (cloth()) {
-    const shares = diceShare(lab, kept, sides);
-    kept.forEach((c, i) => {
-      c.diceLike = shares[i]!;
-      if (i > 0 && shares[i]! > MAX_DICE_SHARE) c.kept = false;
-    });
-    if (kept.some((c) => !c.kept)) {
-      kept = kept.filter((c) => c.kept);
-      groups = grouped(kept);
-    }
+  const shares = diceShare(lab, kept, sides);
+  const notDice = kept.filter((_, i) => i === 0 || shares[i]! <= MAX_DICE_SHARE);
+  if (notDice.length < kept.length) {
+    kept = notDice;
+    groups = grouped(kept);
+    if (!cloth(kept, groups)) return null;
   }
-  trace?.({ k, colours: all, bridges: [...bridges] });
-  if (!cloth()) return null;
   return { colours: kept.map(({ L, a, b, spreadL, spreadC, share }, i) => ({ L, a, b, spreadL, spreadC, share, group: groups[i]! })) };
 }
 
@@ -510,11 +485,11 @@ export function paletteEvidence(lab: LabPlanes, palette: ClothPalette, options: 
  * next to a die already found, where a soft stripe edge must not widen the box.
  */
 export class FinePaletteEvidence {
-  readonly image: { width: number; height: number; data: Uint8Array };
+  readonly image: RgbImage;
   private readonly s: Scaled;
   private readonly lab = new LabStretch();
 
-  constructor(image: { width: number; height: number; data: Uint8Array }, palette: ClothPalette, options: Pick<PaletteEvidenceOptions, 'noiseFloor' | 'chromaFloor'> = {}) {
+  constructor(image: RgbImage, palette: ClothPalette, options: Pick<PaletteEvidenceOptions, 'noiseFloor' | 'chromaFloor'> = {}) {
     this.image = image;
     this.s = scaled(palette, options.noiseFloor ?? 2.5, options.chromaFloor ?? 2);
   }
