@@ -181,6 +181,17 @@ describe('wasm gradient kernels match the cpu backend', () => {
     }
   });
 
+  it('a transposed product on wasm transposes first and runs the plain product (tfjs\'s own loop for transposed operands is 30× slower)', async () => {
+    await tf.setBackend('wasm');
+    const a = tf.tensor(randn('tf-a', 32 * 64), [32, 64]);
+    const b = tf.tensor(randn('tf-b', 32 * 8), [32, 8]);
+    const profile = await tf.profile(() => tf.matMul(a, b, true, false));
+    const names = profile.kernels.map((k) => k.name);
+    expect(names.indexOf('Transpose')).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf('Transpose')).toBeLessThan(names.lastIndexOf('BatchMatMul'));
+    tf.dispose([a, b, profile.result as tf.Tensor]);
+  });
+
   it('refuses dilated convolutions with a clear message instead of a wrong answer', async () => {
     await tf.setBackend('wasm');
     expect(() =>
