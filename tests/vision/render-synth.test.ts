@@ -12,7 +12,7 @@ import { renderScene } from '../../vision/synth/scene.js';
 import { jpegArtefacts } from '../../vision/synth/jpeg.js';
 import { decodeImage, encodeJpeg } from '../../vision/image/decode.js';
 import { rgbToHsv } from '../../vision/image/color.js';
-import { createImage } from '../../vision/image/image.js';
+import { createImage, cropRect } from '../../vision/image/image.js';
 import { knobsFor } from '../../vision/synth/knobs.js';
 import { roundedBoxHit } from '../../vision/synth/geometry.js';
 import { inkMask, sampleMask } from '../../vision/synth/artCache.js';
@@ -50,6 +50,29 @@ describe('renderCrop', () => {
     const d = renderCropDetail(createRng('framing'), 'num-4', { knobs: { boxJitter: 0 } });
     expect(d.framed).toEqual(d.box);
     expect(same(d.image.data, squareCrop(d.window, d.box).data)).toBe(true);
+  });
+
+  it('a picture cut: a rectangle from 5 % inside the die to 35 % beyond each side, framed whole as the reader frames a picture of one die', () => {
+    const rng = createRng('picture-cut');
+    let notSquare = 0;
+    for (let i = 0; i < 12; i++) {
+      const d = renderCropDetail(rng, 'pips-4', { difficulty: 0.6, knobs: { pictureCut: 1 } });
+      const [x0, y0, x1, y1] = d.framed;
+      const bw = d.box[2] - d.box[0], bh = d.box[3] - d.box[1];
+      expect(x0).toBeGreaterThanOrEqual(Math.max(0, Math.round(d.box[0] - 0.35 * bw)));
+      expect(x0).toBeLessThanOrEqual(Math.round(d.box[0] + 0.05 * bw));
+      expect(y1).toBeGreaterThanOrEqual(Math.round(d.box[3] - 0.05 * bh));
+      expect(y1).toBeLessThanOrEqual(Math.min(d.window.height, Math.round(d.box[3] + 0.35 * bh)));
+      const picture = cropRect(d.window, x0, y0, x1, y1);
+      expect(same(d.image.data, squareCrop(picture, [0, 0, picture.width, picture.height]).data)).toBe(true);
+      if (picture.width !== picture.height) notSquare++;
+    }
+    expect(notSquare).toBeGreaterThan(6);
+  });
+
+  it('refuses a picture-cut chance outside 0..1', () => {
+    expect(() => knobsFor(0.5, { pictureCut: 1.5 })).toThrow(/pictureCut must be a chance in 0..1/);
+    expect(() => knobsFor(0.5, { pictureCut: -0.1 })).toThrow(/pictureCut must be a chance in 0..1/);
   });
 
   it('draws the die from a set that has the class and reports its face label', () => {

@@ -10,6 +10,7 @@ import type { Rng } from '../../shared/rng.js';
 import { DICE_SETS } from '../../shared/dice.js';
 import { faceOf, isFaceClass, type FaceClass } from '../faces/classes.js';
 import { CROP_SCALE, CROP_SIZE, squareAround, squareCrop } from '../image/crop.js';
+import { cropRect } from '../image/image.js';
 import type { Box, RgbImage } from '../types.js';
 import { cameraPipeline, toSrgb } from './camera.js';
 import { project } from './geometry.js';
@@ -108,13 +109,41 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
     const q = project(camera, p)!;
     a = Math.min(a, q[0]); b = Math.min(b, q[1]); c = Math.max(c, q[0]); d = Math.max(d, q[1]);
   }
-  const sq = squareAround([a, b, c, d], scale * (1 + 2 * knobs.boxJitter) * knobs.framing[1]);
+  // A picture cut reaches 35 % of the die beyond each side: 1.7× its box.
+  const reach = knobs.pictureCut > 0 ? Math.max(knobs.framing[1], 1.7) : knobs.framing[1];
+  const sq = squareAround([a, b, c, d], scale * (1 + 2 * knobs.boxJitter) * reach);
   const margin = 3; // room for the blur kernel; the crop square stays inside
   const x0 = Math.floor(sq[0]) - margin, y0 = Math.floor(sq[1]) - margin;
   const w = Math.ceil(sq[2]) + margin - x0, h = Math.ceil(sq[3]) + margin - y0;
   const traced = traceWindow(world, x0, y0, w, h);
   const window = cameraPipeline(toSrgb(traced.rgb, w, h, response), response, rng);
   const box: Box = ownerBoxes(traced, dice.length)[0] ?? [a - x0, b - y0, c - x0, d - y0];
+
+  const detail = (image: RgbImage, framed: Box): CropDetail => ({
+    image,
+    set,
+    face: target.face,
+    color: look.colorName,
+    tilted: (target.tilt * 180) / Math.PI >= TILTED_FROM_DEG,
+    box,
+    framed,
+    window,
+  });
+
+  // A picture of one die cut by somebody else (no draw when the chance is 0, so other renders
+  // stay what they were): framed whole, as the reader frames such a picture.
+  if (knobs.pictureCut > 0 && rng.next() < knobs.pictureCut) {
+    const bw = box[2] - box[0], bh = box[3] - box[1];
+    const side = () => rng.range(-0.05, 0.35);
+    const cut: Box = [
+      Math.max(0, Math.round(box[0] - side() * bw)),
+      Math.max(0, Math.round(box[1] - side() * bh)),
+      Math.min(w, Math.round(box[2] + side() * bw)),
+      Math.min(h, Math.round(box[3] + side() * bh)),
+    ];
+    const picture = cropRect(window, cut[0], cut[1], cut[2], cut[3]);
+    return detail(squareCrop(picture, [0, 0, picture.width, picture.height], { size, scale }), cut);
+  }
 
   // Optional locator-like error on the framed box.
   let framed: Box = box;
@@ -133,15 +162,5 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
     const hw = ((framed[2] - framed[0]) * f) / 2, hh = ((framed[3] - framed[1]) * f) / 2;
     framed = [cx - hw, cy - hh, cx + hw, cy + hh];
   }
-  const image = squareCrop(window, framed, { size, scale });
-  return {
-    image,
-    set,
-    face: target.face,
-    color: look.colorName,
-    tilted: (target.tilt * 180) / Math.PI >= TILTED_FROM_DEG,
-    box,
-    framed,
-    window,
-  };
+  return detail(squareCrop(window, framed, { size, scale }), framed);
 }

@@ -38,6 +38,14 @@ export interface SynthKnobs {
    */
   framing: [number, number];
   /**
+   * Crop only: chance that the crop is made as from a picture of one die cut by somebody else's
+   * detector: a rectangle round the die (each side from 5 % inside the die to 35 % of its size
+   * outside), framed whole the way the reader frames a picture (`squareCrop` of the picture,
+   * its edge rows repeated where the square is wider than the picture). Such a crop takes no
+   * `framing` or `boxJitter`: the cut is its framing.
+   */
+  pictureCut: number;
+  /**
    * Crop only: die size in camera pixels before framing, [min, max]. In the 64 px crop the die is
    * 64 / 1.15 ≈ 56 px across, so rendering it bigger than ~60 px only costs time.
    */
@@ -60,6 +68,7 @@ export const EASY_KNOBS: Readonly<SynthKnobs> = {
   shadow: [0.2, 0.4],
   boxJitter: 0,
   framing: [1, 1],
+  pictureCut: 0,
   cropDieSize: [40, 60],
   tables: TABLE_KINDS,
 };
@@ -78,6 +87,7 @@ export const HARD_KNOBS: Readonly<SynthKnobs> = {
   shadow: [0.3, 0.85],
   boxJitter: 0,
   framing: [1, 1],
+  pictureCut: 0,
   cropDieSize: [18, 60],
   tables: TABLE_KINDS,
 };
@@ -103,12 +113,14 @@ export function knobsFor(difficulty: number = DEFAULT_DIFFICULTY, overrides: Par
     shadow: [lerp(e.shadow[0], h.shadow[0], t), lerp(e.shadow[1], h.shadow[1], t)],
     boxJitter: lerp(e.boxJitter, h.boxJitter, t),
     framing: [lerp(e.framing[0], h.framing[0], t), lerp(e.framing[1], h.framing[1], t)],
+    pictureCut: lerp(e.pictureCut, h.pictureCut, t),
     cropDieSize: [lerp(e.cropDieSize[0], h.cropDieSize[0], t), lerp(e.cropDieSize[1], h.cropDieSize[1], t)],
     tables: h.tables,
     ...overrides,
   };
   if (k.maxTilt >= 45) throw new RangeError(`maxTilt must stay under 45° so the top face is still the top, got ${k.maxTilt}`);
   if (!(k.framing[0] > 0 && k.framing[0] <= k.framing[1])) throw new RangeError(`framing must be [min, max] with 0 < min ≤ max, got [${k.framing.join(', ')}]`);
+  if (!(k.pictureCut >= 0 && k.pictureCut <= 1)) throw new RangeError(`pictureCut must be a chance in 0..1, got ${k.pictureCut}`);
   if (k.tables.length === 0) throw new RangeError('tables: give at least one table kind');
   return k;
 }
