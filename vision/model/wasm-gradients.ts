@@ -330,9 +330,10 @@ export const WASM_REPLACED_KERNELS: readonly KernelConfig[] = [
  * tfjs's wasm `BatchMatMul` runs a slow scalar loop when an operand is transposed, which is what
  * the dense layers' gradients ask for (dW = xᵀ·dy, dx = dy·Wᵀ): 16 ms for the embedding's weight
  * gradient in a training step of 32, against 1 ms when the operand is transposed first. This
- * wrapper transposes first and hands XNNPACK's plain product the result. Same maths, another
- * order of the sums (so weights trained with it differ in the last bits from weights trained
- * without it). The original kernel's setup is kept, since the backend runs it at start.
+ * wrapper transposes first and hands XNNPACK's plain product the result. Same maths; the order
+ * of the sums may differ, so weights trained with and without it may differ in the last bits
+ * (on the embedding's shape they came out the same). The original kernel's setup is kept, since
+ * the backend runs it at start.
  */
 function transposedFirst(original: KernelConfig): KernelConfig {
   const plain = original.kernelFunc;
