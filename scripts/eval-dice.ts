@@ -219,10 +219,11 @@ function meanColour(im: RgbImage, box: Box = [0, 0, im.width, im.height]): [numb
 function labelFrameDice(frame: RgbImage, file: string, dice: { box: Box; face: string | undefined }[]): void {
   const stem = path.basename(file, path.extname(file));
   const mine = labels.map((l, i) => ({ i, name: path.basename(l.file!) })).filter((c) => c.name.startsWith(`${stem}-die-`));
-  const pairs = mine.flatMap((c) => dice.map((d, k) => {
-    const a = meanColour(crops[c.i]!), b = meanColour(frame, d.box);
-    return { c: c.i, k, dist: Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) };
-  })).sort((p, q) => p.dist - q.dist);
+  const boxColours = dice.map((d) => meanColour(frame, d.box));
+  const pairs = mine.flatMap((c) => {
+    const a = meanColour(crops[c.i]!);
+    return boxColours.map((b, k) => ({ c: c.i, k, dist: Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]) }));
+  }).sort((p, q) => p.dist - q.dist);
   const takenCrop = new Set<number>(), takenBox = new Set<number>();
   for (const p of pairs) {
     if (takenCrop.has(p.c) || takenBox.has(p.k)) continue;

@@ -335,16 +335,18 @@ export const WASM_REPLACED_KERNELS: readonly KernelConfig[] = [
  * (on the embedding's shape they came out the same). The original kernel's setup is kept, since
  * the backend runs it at start.
  */
+/** `t` with its last two axes swapped. */
+function swapLast(t: tf.Tensor): tf.Tensor {
+  const perm = [...t.shape.keys()];
+  [perm[t.rank - 2], perm[t.rank - 1]] = [perm[t.rank - 1]!, perm[t.rank - 2]!];
+  return tf.transpose(t, perm);
+}
+
 function transposedFirst(original: KernelConfig): KernelConfig {
   const plain = original.kernelFunc;
   const kernelFunc: KernelFunc = ({ inputs, backend, attrs }) => {
     const { transposeA, transposeB } = attrs as unknown as { transposeA: boolean; transposeB: boolean };
     if (!transposeA && !transposeB) return plain({ inputs, backend, attrs });
-    const swapLast = (t: tf.Tensor) => {
-      const perm = [...t.shape.keys()];
-      [perm[t.rank - 2], perm[t.rank - 1]] = [perm[t.rank - 1]!, perm[t.rank - 2]!];
-      return tf.transpose(t, perm);
-    };
     const a = asTensor(inputs.a!, backend);
     const b = asTensor(inputs.b!, backend);
     const at = transposeA ? swapLast(a) : a;

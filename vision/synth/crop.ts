@@ -119,6 +119,7 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
   const window = cameraPipeline(toSrgb(traced.rgb, w, h, response), response, rng);
   const box: Box = ownerBoxes(traced, dice.length)[0] ?? [a - x0, b - y0, c - x0, d - y0];
 
+  const bw = box[2] - box[0], bh = box[3] - box[1];
   const detail = (image: RgbImage, framed: Box): CropDetail => ({
     image,
     set,
@@ -133,7 +134,6 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
   // A picture of one die cut by somebody else (no draw when the chance is 0, so other renders
   // stay what they were): framed whole, as the reader frames such a picture.
   if (knobs.pictureCut > 0 && rng.next() < knobs.pictureCut) {
-    const bw = box[2] - box[0], bh = box[3] - box[1];
     const side = () => rng.range(-0.05, 0.35);
     const cut: Box = [
       Math.max(0, Math.round(box[0] - side() * bw)),
@@ -148,7 +148,6 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
   // Optional locator-like error on the framed box.
   let framed: Box = box;
   if (knobs.boxJitter > 0) {
-    const bw = box[2] - box[0], bh = box[3] - box[1];
     const j = knobs.boxJitter;
     const cx = (box[0] + box[2]) / 2 + rng.range(-j, j) * bw, cy = (box[1] + box[3]) / 2 + rng.range(-j, j) * bh;
     const k = 1 + rng.range(-j, j) * 1.5;
