@@ -326,6 +326,13 @@ export const WASM_REPLACED_KERNELS: readonly KernelConfig[] = [
   { kernelName: 'MaxPoolGrad', backendName: 'wasm', kernelFunc: maxPoolGrad },
 ];
 
+/** `t` with its last two axes swapped. */
+function swapLast(t: tf.Tensor): tf.Tensor {
+  const perm = [...t.shape.keys()];
+  [perm[t.rank - 2], perm[t.rank - 1]] = [perm[t.rank - 1]!, perm[t.rank - 2]!];
+  return tf.transpose(t, perm);
+}
+
 /**
  * tfjs's wasm `BatchMatMul` runs a slow scalar loop when an operand is transposed, which is what
  * the dense layers' gradients ask for (dW = xᵀ·dy, dx = dy·Wᵀ): 16 ms for the embedding's weight
@@ -335,13 +342,6 @@ export const WASM_REPLACED_KERNELS: readonly KernelConfig[] = [
  * (on the embedding's shape they came out the same). The original kernel's setup is kept, since
  * the backend runs it at start.
  */
-/** `t` with its last two axes swapped. */
-function swapLast(t: tf.Tensor): tf.Tensor {
-  const perm = [...t.shape.keys()];
-  [perm[t.rank - 2], perm[t.rank - 1]] = [perm[t.rank - 1]!, perm[t.rank - 2]!];
-  return tf.transpose(t, perm);
-}
-
 function transposedFirst(original: KernelConfig): KernelConfig {
   const plain = original.kernelFunc;
   const kernelFunc: KernelFunc = ({ inputs, backend, attrs }) => {
