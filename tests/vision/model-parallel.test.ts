@@ -12,7 +12,9 @@ import type { NetConfig } from '../../vision/model/net.js';
 import { averageArrays, trainClassifierParallel } from '../../vision/model/parallel-trainer.js';
 import { buildSeeded, type TrainConfig } from '../../vision/model/trainer.js';
 
-const NET: NetConfig = { blocks: [{ filters: 8, kernel: 3, stride: 2 }, { filters: 16, kernel: 3, stride: 4 }], batchNorm: true, dropout: 0, head: 'dense', embedding: 16 };
+// Strides of 2: wasm gave this net's second convolution, once 3×3 at stride 4, all zeros, so
+// nothing past it learnt (net.ts now refuses a stride past the kernel).
+const NET: NetConfig = { blocks: [{ filters: 8, kernel: 3, stride: 2 }, { filters: 16, kernel: 3, stride: 2 }], batchNorm: true, dropout: 0, head: 'dense', embedding: 16 };
 const CONFIG: TrainConfig = { seed: 'parallel-test', net: NET, epochs: 1, batchSize: 8, learningRate: 5e-3, warmup: 0.1, weightDecay: 1e-4, labelSmoothing: 0.05, augment: 0.5 };
 
 describe('averageArrays', () => {
@@ -49,9 +51,12 @@ describe('trainClassifierParallel', () => {
     // The workers start from buildSeeded(`${seed}:init`): the result must differ from that start.
     const start = buildSeeded(CONFIG, createRng(`${CONFIG.seed}:init`));
     const initial = start.getWeights().map((w) => w.dataSync() as Float32Array);
+    const names = start.weights.map((w) => w.name);
     start.dispose();
-    const kernelMoved = runs[0]!.some((w, i) => w.length === initial[i]!.length && w.some((v, k) => Math.abs(v - initial[i]![k]!) > 1e-6));
-    expect(kernelMoved).toBe(true);
+    const moved = (i: number) => runs[0]![i]!.some((v, k) => Math.abs(v - initial[i]![k]!) > 1e-6);
+    // Every batch norm's scale too: weight decay moves kernels alone, gradients move these, and
+    // they reach every layer only when the whole net learns.
+    names.forEach((name, i) => { if (/kernel|gamma/.test(name)) expect(moved(i), name).toBe(true); });
     expect(tf.memory().numTensors).toBeLessThan(100);
   }, 120_000);
 

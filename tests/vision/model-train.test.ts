@@ -138,6 +138,11 @@ describe('training the real net', () => {
     models.forEach((m) => m.dispose());
   });
 
+  it('refuses a net whose stride passes its kernel (wasm gives a 3×3 convolution at stride 4 all zeros)', () => {
+    const blocks = [{ filters: 8, kernel: 3, stride: 2 }, { filters: 16, kernel: 3, stride: 4 }];
+    expect(() => buildNet({ ...NET, blocks }, FACE_CLASSES.length)).toThrow(/block 1 strides 4 with a 3×3 kernel/);
+  });
+
   it('folding batch norms into the convolutions leaves the outputs unchanged', async () => {
     await tf.setBackend('wasm');
     const trained = await trainClassifier(data, { seed: 'fold', net: NET, epochs: 2, batchSize: 8, learningRate: 3e-3, warmup: 0.1, weightDecay: 0, labelSmoothing: 0, augment: 0.5 });

@@ -51,6 +51,9 @@ export function validateNetConfig(config: NetConfig): void {
     for (const key of ['filters', 'kernel', 'stride'] as const) {
       if (!Number.isInteger(b[key]) || b[key] <= 0) throw new Error(`net config: block ${i} ${key} must be a positive integer, got ${String(b[key])}`);
     }
+    // A stride past the kernel never looks at some pixels; and tfjs-backend-wasm 4.22 returns all
+    // zeros for a 3×3 kernel at stride 4 (cpu does not), which silently killed a test's net.
+    if (b.stride > b.kernel) throw new Error(`net config: block ${i} strides ${b.stride} with a ${b.kernel}×${b.kernel} kernel: the stride must not pass the kernel`);
   });
   if (!(config.dropout >= 0 && config.dropout < 1)) throw new Error(`net config: dropout must be in [0, 1), got ${config.dropout}`);
 }
