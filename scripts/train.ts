@@ -121,7 +121,6 @@ if (opts.fromWeights) {
     merged.classes.set(train.classes);
     merged.sets.set(train.sets);
     merged.pixels.set(train.pixels);
-    merged.top.set(train.top);
     let i = train.count;
     for (let r = 0; r < RECIPE.realRepeat; r++) {
       for (const c of real) {
@@ -144,7 +143,6 @@ if (opts.fromWeights) {
     weightDecay: RECIPE.weightDecay,
     labelSmoothing: RECIPE.labelSmoothing,
     augment: RECIPE.augment,
-    topWeight: RECIPE.topWeight,
   };
   const trainStart = performance.now();
   const onEpoch = (r: { epoch: number; loss: number; trainAccuracy: number; seconds: number }) => {

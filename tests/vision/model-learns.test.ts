@@ -62,7 +62,7 @@ function drawGlyph(rng: Rng, cls: number): Uint8Array {
 
 function glyphSet(seed: string, count: number): CropSet {
   const rng = createRng(seed);
-  const set: CropSet = { count, classes: new Uint8Array(count), sets: new Uint8Array(count), pixels: new Uint8Array(count * CROP_PIXELS), top: new Float32Array(count * 5).fill(NaN) };
+  const set: CropSet = { count, classes: new Uint8Array(count), sets: new Uint8Array(count), pixels: new Uint8Array(count * CROP_PIXELS) };
   for (let i = 0; i < count; i++) {
     const cls = i % GLYPHS;
     set.classes[i] = cls;

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { FACE_CLASSES } from '../../vision/faces/classes.js';
-import { MIRROR_SAFE, augmentCrop, repeatEdge, warpTopMoments, type AugmentWarp } from '../../vision/model/augment.js';
-import { classSchedule, topFaceMoments } from '../../vision/model/dataset.js';
+import { MIRROR_SAFE, augmentCrop, repeatEdge } from '../../vision/model/augment.js';
+import { classSchedule } from '../../vision/model/dataset.js';
 import { toFloat16Bits } from '../../vision/model/io.js';
 import { bestFace, classMask, maskedSoftmax } from '../../vision/model/postprocess.js';
 import { DEFAULT_PREPROCESSING, preprocessCrops, standardiseInto } from '../../vision/model/preprocess.js';
@@ -158,44 +158,6 @@ describe('augmentation', () => {
     repeatEdge(img, 1, 3); // right: columns 61..63 become column 60
     expect(at(63, 30)).toEqual(before[2]);
     expect(at(61, 30)).toEqual(before[2]);
-  });
-
-  it("moves the top face's moments as it moves the pixels (turns, mirror, zoom, shift)", () => {
-    // A bright oblong blob, turned any way, stands in for a top face: its moments, warped, must be the blob's after the warp.
-    const moments = (img: ArrayLike<number>, from: number) => {
-      let w = 0, sx = 0, sy = 0, xx = 0, yy = 0, xy = 0;
-      for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) {
-        const v = img[(y * 64 + x) * 3]! > from ? 1 : 0;
-        w += v; sx += v * x; sy += v * y; xx += v * x * x; yy += v * y * y; xy += v * x * y;
-      }
-      const cx = sx / w, cy = sy / w;
-      return [cx, cy, xx / w - cx * cx, yy / w - cy * cy, xy / w - cx * cy];
-    };
-    const rng = createRng('warp-top');
-    for (let t = 0; t < 12; t++) {
-      const blob = new Uint8Array(64 * 64 * 3);
-      const [bx, by, turn] = [rng.int(18, 44), rng.int(18, 44), rng.range(0, Math.PI)];
-      for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) {
-        const u = (x - bx) * Math.cos(turn) + (y - by) * Math.sin(turn), v = (y - by) * Math.cos(turn) - (x - bx) * Math.sin(turn);
-        if (Math.abs(u) <= 8 && Math.abs(v) <= 3) blob.fill(255, (y * 64 + x) * 3, (y * 64 + x) * 3 + 3);
-      }
-      let warp: AugmentWarp | undefined;
-      const out = augmentCrop(blob, rng, { strength: 1, mirror: true, edgeChance: 0, onWarp: (w) => (warp = w) });
-      // Photometric changes move the blob's level, not its place: threshold half way.
-      const said = warpTopMoments(moments(blob, 127), warp!);
-      const seen = moments(out, 0.5 * Math.max(...out));
-      expect(Math.abs(said[0]! - seen[0]!)).toBeLessThan(0.6);
-      expect(Math.abs(said[1]! - seen[1]!)).toBeLessThan(0.6);
-      for (const k of [2, 3, 4]) expect(Math.abs(said[k]! - seen[k]!)).toBeLessThan(0.15 * Math.max(said[2]!, said[3]!));
-    }
-  });
-
-  it("a face's moments: the corners' mean, and their spread about it, whichever corner comes first", () => {
-    const square = [[10, 10], [30, 10], [30, 30], [10, 30]] as [number, number][];
-    expect([...topFaceMoments(square)]).toEqual([20, 20, 100, 100, 0]);
-    expect([...topFaceMoments([...square.slice(2), ...square.slice(0, 2)])]).toEqual([20, 20, 100, 100, 0]);
-    const diamond = [[20, 10], [30, 20], [20, 30], [10, 20]] as [number, number][];
-    expect([...topFaceMoments(diamond)]).toEqual([20, 20, 50, 50, 0]);
   });
 
   it('mirrors only faces whose mirror image is the same face', () => {

@@ -1,7 +1,6 @@
 /**
  * Training the real net works on wasm exactly as on cpu: one training step of the committed
- * architecture (batch norm, fused convolutions, global pooling, the training-only top-face
- * head and its loss) gives the same loss, the same
+ * architecture (batch norm, fused convolutions, global pooling) gives the same loss, the same
  * gradients for every variable and the same updated weights on both backends. Also: batch
  * norms fold into the inference net without changing its outputs, the float16 model files
  * round-trip, a short seeded training run is reproducible and learns, and the first convolution's
@@ -20,7 +19,7 @@ import { renderDatasetInline } from '../../vision/model/dataset-store.js';
 import { loadModel, saveModel } from '../../vision/model/io.js';
 import { buildNet, foldForInference, type NetConfig } from '../../vision/model/net.js';
 import { RECIPE } from '../../vision/model/recipe.js';
-import { batchLoss, createTopHead, embeddingSize, makeBatch, predictCrops, trainClassifier } from '../../vision/model/trainer.js';
+import { makeBatch, predictCrops, trainClassifier } from '../../vision/model/trainer.js';
 
 const NET: NetConfig = { ...RECIPE.net, dropout: 0 }; // dropout draws random masks: keep the step deterministic
 const data = renderDatasetInline({ seed: 'model-train-test', split: 'train', count: 16, difficulty: [0.3, 0.8] });
@@ -42,18 +41,17 @@ async function oneStep(backend: 'wasm' | 'cpu', init: { shape: number[]; values:
   const model = buildNet(NET, FACE_CLASSES.length);
   model.setWeights(init.map((w) => tf.tensor(w.values, w.shape)));
   // A small batch: the cpu backend's convolution gradients are plain JavaScript loops.
-  const { x, y, top } = makeBatch(data, [0, 5, 10, 15], createRng('batch'), 0.5);
-  // With the training-only top-face head, seeded so its gradient reaches the embedding.
-  const head = createTopHead(embeddingSize(model));
-  const rng = createRng('top-head');
-  head.kernel.assign(tf.tensor(Float32Array.from({ length: head.kernel.size }, () => 0.1 * rng.normal()), head.kernel.shape));
-  const vars = [...model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val), head.kernel, head.bias];
-  const { value, grads } = tf.variableGrads(() => batchLoss(model, x, y, 0, { head, target: top, weight: 1 }).loss, vars);
+  const { x, y } = makeBatch(data, [0, 5, 10, 15], createRng('batch'), 0.5);
+  const vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
+  const { value, grads } = tf.variableGrads(() => {
+    const [logits] = model.apply(x, { training: true }) as tf.Tensor[];
+    return tf.losses.softmaxCrossEntropy(y, logits!) as tf.Scalar;
+  }, vars);
   // Variable names get per-model suffixes: compare gradients in the model's variable order.
   const gradValues = vars.map((v) => grads[v.name]!.dataSync() as Float32Array);
   tf.train.sgd(0.1).applyGradients(grads);
   const result = { loss: value.dataSync()[0]!, grads: gradValues, after: model.getWeights().map((w) => w.dataSync() as Float32Array) };
-  tf.dispose([x, y, top.target, top.known, value, head.kernel, head.bias, ...Object.values(grads)]);
+  tf.dispose([x, y, value, ...Object.values(grads)]);
   model.dispose();
   return result;
 }
@@ -82,11 +80,10 @@ describe('training the real net', () => {
     expect(Math.abs(wasm.loss - cpu.loss)).toBeLessThan(1e-4 * Math.max(1, cpu.loss));
     // One gradient per trainable variable, counted from the config: a kernel per conv (no bias
     // under batch norm) and gamma, beta per batch norm; the same for a dense head; logits.
-    // (Under batch norm the dense head's bias becomes its batch norm's gamma and beta.) Then
-    // the top-face head's kernel and bias.
+    // (Under batch norm the dense head's bias becomes its batch norm's gamma and beta.)
     const perBlock = NET.batchNorm ? 3 : 2;
     const head = NET.head === 'dense' ? perBlock : 0;
-    expect(wasm.grads).toHaveLength(NET.blocks.length * perBlock + head + 2 + 2);
+    expect(wasm.grads).toHaveLength(NET.blocks.length * perBlock + head + 2);
     wasm.grads.forEach((g, i) => expect(worstRelative(g, cpu.grads[i]!), `gradient ${i}`).toBeLessThan(2e-3));
     wasm.after.forEach((w, i) => expect(worstRelative(w, cpu.after[i]!), `weight ${i}`).toBeLessThan(1e-3));
   });

@@ -52,39 +52,6 @@ describe('renderCrop', () => {
     expect(same(d.image.data, squareCrop(d.window, d.box).data)).toBe(true);
   });
 
-  it("says where the top face is: for a flat die seen from above, the whole die in the middle of the crop", () => {
-    const rng = createRng('top-face');
-    for (let i = 0; i < 8; i++) {
-      const d = renderCropDetail(rng, 'pips-3', { difficulty: 0, knobs: { boxJitter: 0, maxOblique: 0 } });
-      expect(d.topFace).toHaveLength(4);
-      const cx = d.topFace.reduce((a, p) => a + p[0], 0) / 4, cy = d.topFace.reduce((a, p) => a + p[1], 0) / 4;
-      // Pixel-index coordinates: the crop's middle is 31.5.
-      expect(Math.abs(cx - 31.5)).toBeLessThan(1.5);
-      expect(Math.abs(cy - 31.5)).toBeLessThan(1.5);
-      // The die's box spans 64 / 1.15 ≈ 56 px; the face's sharp corners, past the rounded ones, a little more.
-      for (const axis of [0, 1]) {
-        const v = d.topFace.map((p) => p[axis]!);
-        expect(Math.max(...v) - Math.min(...v)).toBeGreaterThan(50);
-        expect(Math.max(...v) - Math.min(...v)).toBeLessThan(64);
-      }
-    }
-  });
-
-  it("a tilted die seen obliquely: the top face is off the crop's middle and smaller than the die", () => {
-    const rng = createRng('top-face-tilted');
-    let off = 0;
-    for (let i = 0; i < 8; i++) {
-      const d = renderCropDetail(rng, 'pips-3', { difficulty: 0, knobs: { boxJitter: 0, tiltChance: 1, maxTilt: 35, maxOblique: 50 } });
-      const xs = d.topFace.map((p) => p[0]), ys = d.topFace.map((p) => p[1]);
-      const area = Math.abs(d.topFace.reduce((a, p, k) => { const q = d.topFace[(k + 1) % 4]!; return a + p[0] * q[1] - q[0] * p[1]; }, 0)) / 2;
-      expect(area).toBeLessThan(56 * 56);
-      expect(Math.min(...xs)).toBeGreaterThan(-1);
-      expect(Math.max(...ys)).toBeLessThan(65);
-      if (Math.hypot(xs.reduce((a, v) => a + v, 0) / 4 - 31.5, ys.reduce((a, v) => a + v, 0) / 4 - 31.5) > 3) off++;
-    }
-    expect(off).toBeGreaterThan(3);
-  });
-
   it('a picture cut: a rectangle from 5 % inside the die to 35 % beyond each side, framed whole as the reader frames a picture of one die', () => {
     const rng = createRng('picture-cut');
     let notSquare = 0;

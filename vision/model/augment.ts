@@ -23,40 +23,6 @@ export interface AugmentOptions {
    * (default 0.15; independent of strength).
    */
   edgeChance?: number;
-  /** Told the geometric warp drawn (no draw of its own: the crop is the same with or without it). */
-  onWarp?: (warp: AugmentWarp) => void;
-}
-
-/** The geometric part of an augmentation: a quarter turn and small rotation, zoom, shift, mirror. */
-export interface AugmentWarp {
-  quarter: number;
-  mirror: boolean;
-  zoom: number;
-  angle: number;
-  tx: number;
-  ty: number;
-}
-
-/**
- * Top-face moments (`topFaceMoments`) of a crop, moved by the warp `augmentCrop` applied to it:
- * a point p of the source lands at c + D·zoom·Rᵀ·(p − c) + D·t, where D mirrors x when asked.
- */
-export function warpTopMoments(top: ArrayLike<number>, w: AugmentWarp): Float32Array {
-  const turn = (w.quarter * Math.PI) / 2 + w.angle;
-  const cos = Math.cos(turn) * w.zoom, sin = Math.sin(turn) * w.zoom;
-  const m = w.mirror ? -1 : 1;
-  // A = D·zoom·Rᵀ = [[m·cos, −m·sin], [sin, cos]].
-  const a = m * cos, b = -m * sin, c = sin, d = cos;
-  const mid = (SIZE - 1) / 2;
-  const ux = top[0]! - mid, uy = top[1]! - mid;
-  const xx = top[2]!, yy = top[3]!, xy = top[4]!;
-  return Float32Array.of(
-    mid + a * ux + b * uy + m * w.tx,
-    mid + c * ux + d * uy + w.ty,
-    a * a * xx + 2 * a * b * xy + b * b * yy,
-    c * c * xx + 2 * c * d * xy + d * d * yy,
-    a * c * xx + (a * d + b * c) * xy + b * d * yy,
-  );
 }
 
 const SIZE = 64;
@@ -80,7 +46,6 @@ export function augmentCrop(src: Uint8Array, rng: Rng, options: AugmentOptions):
   const angle = s * rng.range(-0.12, 0.12);
   const tx = s * rng.range(-3, 3);
   const ty = s * rng.range(-3, 3);
-  options.onWarp?.({ quarter, mirror, zoom, angle, tx, ty });
   const turn = (quarter * Math.PI) / 2 + angle;
   const cos = Math.cos(turn) / zoom;
   const sin = Math.sin(turn) / zoom;

@@ -5,13 +5,13 @@
  * The cache key includes a hash of the renderer's source: a changed renderer renders afresh.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync, openSync, closeSync, readSync, truncateSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync, openSync, closeSync, readSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTsWorker } from './ts-worker.js';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
-import { CROP_PIXELS, TOP_VALUES, classSchedule, renderSample, type DatasetSpec } from './dataset.js';
+import { CROP_PIXELS, classSchedule, renderSample, type DatasetSpec } from './dataset.js';
 
 export interface CropSet {
   count: number;
@@ -21,12 +21,9 @@ export interface CropSet {
   sets: Uint8Array;
   /** count × 64 × 64 × 3 RGB bytes. */
   pixels: Uint8Array;
-  /** count × TOP_VALUES: where each crop's top face is (`topFaceMoments`); NaN where unknown (real crops). */
-  top: Float32Array;
 }
 
 const RECORD = 2 + CROP_PIXELS;
-const TOP_RECORD = TOP_VALUES * 4;
 
 /**
  * An empty crop set whose arrays live in shared memory, so training worker threads read the
@@ -34,8 +31,7 @@ const TOP_RECORD = TOP_VALUES * 4;
  */
 export function allocCropSet(count: number): CropSet {
   const shared = (n: number) => new Uint8Array(new SharedArrayBuffer(Math.max(1, n)), 0, n);
-  const top = new Float32Array(new SharedArrayBuffer(Math.max(4, count * TOP_VALUES * 4)), 0, count * TOP_VALUES).fill(NaN);
-  return { count, classes: shared(count), sets: shared(count), pixels: shared(count * CROP_PIXELS), top };
+  return { count, classes: shared(count), sets: shared(count), pixels: shared(count * CROP_PIXELS) };
 }
 const here = path.dirname(fileURLToPath(import.meta.url));
 const visionDir = path.resolve(here, '..');
@@ -79,17 +75,8 @@ export interface RenderOptions {
 
 function readCached(file: string, want: number): { set: CropSet; have: number } {
   const set = allocCropSet(want);
-  const topFile = `${file}.top`;
-  if (!existsSync(file) || !existsSync(topFile)) {
-    rmSync(file, { force: true });
-    rmSync(topFile, { force: true });
-    return { set, have: 0 };
-  }
-  // The two files are appended one after the other: a run cut between them leaves one longer.
-  const records = Math.min(Math.floor(statSync(file).size / RECORD), Math.floor(statSync(topFile).size / TOP_RECORD));
-  truncateSync(file, records * RECORD);
-  truncateSync(topFile, records * TOP_RECORD);
-  const have = Math.min(want, records);
+  if (!existsSync(file)) return { set, have: 0 };
+  const have = Math.min(want, Math.floor(statSync(file).size / RECORD));
   const fd = openSync(file, 'r');
   try {
     const rec = new Uint8Array(RECORD);
@@ -102,8 +89,6 @@ function readCached(file: string, want: number): { set: CropSet; have: number } 
   } finally {
     closeSync(fd);
   }
-  const top = readFileSync(topFile);
-  set.top.set(new Float32Array(top.buffer, top.byteOffset, have * TOP_VALUES));
   return { set, have };
 }
 
@@ -163,10 +148,9 @@ async function loadOrRenderLocked(spec: DatasetSpec, options: RenderOptions, ren
   const todo = Array.from({ length: spec.count - have }, (_, k) => have + k);
   let next = 0;
   let flushed = have;
-  const ready = new Map<number, { cls: number; set: DiceSetId; pixels: Uint8Array; top: Float32Array }>();
+  const ready = new Map<number, { cls: number; set: DiceSetId; pixels: Uint8Array }>();
   const flush = () => {
     const chunks: Uint8Array[] = [];
-    const tops: Uint8Array[] = [];
     while (ready.has(flushed)) {
       const r = ready.get(flushed)!;
       ready.delete(flushed);
@@ -178,14 +162,9 @@ async function loadOrRenderLocked(spec: DatasetSpec, options: RenderOptions, ren
       set.classes[flushed] = r.cls;
       set.sets[flushed] = rec[1]!;
       set.pixels.set(r.pixels, flushed * CROP_PIXELS);
-      set.top.set(r.top, flushed * TOP_VALUES);
-      tops.push(new Uint8Array(r.top.buffer, r.top.byteOffset, TOP_RECORD));
       flushed++;
     }
-    if (chunks.length) {
-      appendFileSync(file, Buffer.concat(chunks));
-      appendFileSync(`${file}.top`, Buffer.concat(tops));
-    }
+    if (chunks.length) appendFileSync(file, Buffer.concat(chunks));
     options.onProgress?.(flushed, spec.count);
   };
   const batch = 16;
@@ -198,7 +177,7 @@ async function loadOrRenderLocked(spec: DatasetSpec, options: RenderOptions, ren
           const indices = todo.slice(next, next + batch);
           next += batch;
           if (indices.length === 0) break;
-          type Reply = { ok: boolean; error?: string; out?: { index: number; cls: number; set: DiceSetId; pixels: Uint8Array; top: Float32Array }[] };
+          type Reply = { ok: boolean; error?: string; out?: { index: number; cls: number; set: DiceSetId; pixels: Uint8Array }[] };
           const reply = await new Promise<Reply>((resolve, reject) => {
             const onError = (error: Error) => { worker.off('message', onMessage); reject(error); };
             const onMessage = (message: Reply) => { worker.off('error', onError); resolve(message); };
@@ -228,7 +207,6 @@ export function renderDatasetInline(spec: DatasetSpec): CropSet {
     set.classes[i] = s.cls;
     set.sets[i] = DICE_SET_IDS.indexOf(s.set);
     set.pixels.set(s.pixels, i * CROP_PIXELS);
-    set.top.set(s.top, i * TOP_VALUES);
   }
   return set;
 }

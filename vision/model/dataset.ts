@@ -28,29 +28,6 @@ export interface CropSample {
   cls: number;
   set: DiceSetId;
   pixels: Uint8Array;
-  /** Where the top face is (`topFaceMoments`), a training-only target. */
-  top: Float32Array;
-}
-
-/** Values per crop in `topFaceMoments`. */
-export const TOP_VALUES = 5;
-
-/**
- * The top face's place in a crop as five numbers: the mean of its corners (x, y) and their
- * second moments about it (xx, yy, xy), in pixel-index coordinates. Unlike the corners
- * themselves these do not depend on which corner is first, and they follow any linear warp.
- */
-export function topFaceMoments(corners: readonly (readonly [number, number])[]): Float32Array {
-  const n = corners.length;
-  const cx = corners.reduce((a, c) => a + c[0], 0) / n;
-  const cy = corners.reduce((a, c) => a + c[1], 0) / n;
-  let xx = 0, yy = 0, xy = 0;
-  for (const [x, y] of corners) {
-    xx += (x - cx) ** 2;
-    yy += (y - cy) ** 2;
-    xy += (x - cx) * (y - cy);
-  }
-  return Float32Array.of(cx, cy, xx / n, yy / n, xy / n);
 }
 
 /**
@@ -79,5 +56,5 @@ export function renderSample(spec: DatasetSpec, index: number, cls: number): Cro
   if (name === undefined) throw new Error(`renderSample: class index ${cls} out of range`);
   const detail = renderCropDetail(rng, name, { difficulty, ...(spec.knobs ? { knobs: spec.knobs } : {}) });
   if (detail.image.width !== 64 || detail.image.height !== 64) throw new Error('renderSample: the renderer returned a crop that is not 64×64');
-  return { cls, set: detail.set, pixels: detail.image.data, top: topFaceMoments(detail.topFace) };
+  return { cls, set: detail.set, pixels: detail.image.data };
 }

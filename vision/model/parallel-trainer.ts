@@ -28,12 +28,11 @@ export interface ParallelOptions {
 
 /** The crops in shared memory (a copy only when they are not there already). */
 function shared(data: CropSet): CropSet {
-  if ([data.pixels, data.classes, data.sets, data.top].every((a) => a.buffer instanceof SharedArrayBuffer)) return data;
+  if (data.pixels.buffer instanceof SharedArrayBuffer && data.classes.buffer instanceof SharedArrayBuffer && data.sets.buffer instanceof SharedArrayBuffer) return data;
   const out = allocCropSet(data.count);
   out.classes.set(data.classes);
   out.sets.set(data.sets);
   out.pixels.set(data.pixels);
-  out.top.set(data.top);
   return out;
 }
 

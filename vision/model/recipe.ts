@@ -35,8 +35,6 @@ export const RECIPE = {
   warmup: 0.03,
   weightDecay: 1e-4,
   labelSmoothing: 0.05,
-  /** Weight of the training-only task of saying where the top face is (trainer.ts). */
-  topWeight: 1,
   augment: 0.4,
   /** Times each real labelled crop is repeated per epoch. */
   realRepeat: 8,

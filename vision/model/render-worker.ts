@@ -13,7 +13,7 @@ port.on('message', (job: Job) => {
   try {
     const out = job.indices.map((index, k) => {
       const s = renderSample(job.spec, index, job.classes[k]!);
-      return { index, cls: s.cls, set: s.set, pixels: s.pixels, top: s.top };
+      return { index, cls: s.cls, set: s.set, pixels: s.pixels };
     });
     port.postMessage({ ok: true, out }, out.map((o) => o.pixels.buffer as ArrayBuffer));
   } catch (error) {

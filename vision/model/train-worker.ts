@@ -11,7 +11,7 @@ import { createRng } from '../../shared/rng.js';
 import { initBackend, type BackendName } from './backend.js';
 import { registerLeanBatchNormGradient } from './batchnorm-gradient.js';
 import type { CropSet } from './dataset-store.js';
-import { batchLoss, buildSeeded, createTopHead, decayKernels, embeddingSize, makeBatch, variablesOf, type TrainConfig } from './trainer.js';
+import { batchLoss, buildSeeded, decayKernels, makeBatch, variablesOf, type TrainConfig } from './trainer.js';
 
 export interface WorkerInit {
   config: TrainConfig;
@@ -50,10 +50,7 @@ const backend = await initBackend(init.backend);
 registerLeanBatchNormGradient();
 const { config, data, index } = init;
 const model = buildSeeded(config, createRng(`${config.seed}:init`));
-// The top-face head starts at zero in every worker and gets the same averaged gradients.
-const topWeight = config.topWeight ?? 0;
-const topHead = topWeight > 0 ? createTopHead(embeddingSize(model)) : null;
-const vars = [...variablesOf(model), ...(topHead ? [topHead.kernel, topHead.bias] : [])];
+const vars = variablesOf(model);
 const kernels = vars.filter((v) => /kernel/.test(v.name));
 const optimizer = tf.train.adam(config.learningRate);
 
@@ -75,16 +72,16 @@ port.on('message', (message: StepMessage | FinishMessage) => {
       return;
     }
     const rng = createRng(`${config.seed}:augment:${message.step}:${index}`);
-    const { x, y, top } = makeBatch(data, Array.from(message.indices), rng, config.augment);
+    const { x, y } = makeBatch(data, Array.from(message.indices), rng, config.augment);
     let correct = 0;
     const { value, grads } = tf.variableGrads(() => {
-      const out = batchLoss(model, x, y, config.labelSmoothing, topHead ? { head: topHead, target: top, weight: topWeight } : undefined);
+      const out = batchLoss(model, x, y, config.labelSmoothing);
       correct = out.correct;
       return out.loss;
     }, vars);
     const arrays = vars.map((v) => grads[v.name]!.dataSync() as Float32Array);
     const loss = value.dataSync()[0]!;
-    tf.dispose([x, y, top.target, top.known, value, ...Object.values(grads)]);
+    tf.dispose([x, y, value, ...Object.values(grads)]);
     port.postMessage({ kind: 'grads', grads: arrays, loss, correct } satisfies WorkerReply, arrays.map((a) => a.buffer as ArrayBuffer));
   } catch (error) {
     port.postMessage({ kind: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerReply);

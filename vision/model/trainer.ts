@@ -5,8 +5,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng, type Rng } from '../../shared/rng.js';
 import { FACE_CLASSES } from '../faces/classes.js';
-import { MIRROR_SAFE, augmentCrop, warpTopMoments, type AugmentWarp } from './augment.js';
-import { CROP_PIXELS, TOP_VALUES } from './dataset.js';
+import { MIRROR_SAFE, augmentCrop } from './augment.js';
+import { CROP_PIXELS } from './dataset.js';
 import type { CropSet } from './dataset-store.js';
 import { buildNet, type NetConfig } from './net.js';
 import { DEFAULT_PREPROCESSING, standardiseInto, type Preprocessing } from './preprocess.js';
@@ -24,11 +24,6 @@ export interface TrainConfig {
   labelSmoothing: number;
   /** Augmentation strength 0..1. */
   augment: number;
-  /**
-   * Weight of the training-only task of saying where the die's top face is (a linear head on the
-   * embedding regressing `topFaceMoments`); 0 or absent: none.
-   */
-  topWeight?: number;
 }
 
 export interface EpochReport {
@@ -46,77 +41,27 @@ export interface TrainHooks {
 const NUM_CLASSES = FACE_CLASSES.length;
 
 /** One augmented, standardised batch as tensors (caller disposes). */
-export function makeBatch(data: CropSet, indices: readonly number[], rng: Rng, strength: number, pre: Preprocessing = DEFAULT_PREPROCESSING): { x: tf.Tensor4D; y: tf.Tensor2D; top: TopTarget } {
+export function makeBatch(data: CropSet, indices: readonly number[], rng: Rng, strength: number, pre: Preprocessing = DEFAULT_PREPROCESSING): { x: tf.Tensor4D; y: tf.Tensor2D } {
   const xs = new Float32Array(indices.length * CROP_PIXELS);
   const labels = new Int32Array(indices.length);
-  const top = new Float32Array(indices.length * TOP_VALUES);
-  const known = new Float32Array(indices.length);
   indices.forEach((index, k) => {
     const pixels = data.pixels.subarray(index * CROP_PIXELS, (index + 1) * CROP_PIXELS);
     const cls = data.classes[index]!;
-    let warp: AugmentWarp | null = null;
-    const crop = strength > 0 ? augmentCrop(pixels, rng, { strength, mirror: MIRROR_SAFE.has(FACE_CLASSES[cls]!), onWarp: (w) => (warp = w) }) : pixels;
+    const crop = strength > 0 ? augmentCrop(pixels, rng, { strength, mirror: MIRROR_SAFE.has(FACE_CLASSES[cls]!) }) : pixels;
     standardiseInto(crop, xs, k * CROP_PIXELS, pre);
     labels[k] = cls;
-    const moments = data.top.subarray(index * TOP_VALUES, (index + 1) * TOP_VALUES);
-    if (!Number.isNaN(moments[0]!)) {
-      top.set(normaliseTop(warp ? warpTopMoments(moments, warp) : moments), k * TOP_VALUES);
-      known[k] = 1;
-    }
   });
   return tf.tidy(() => ({
     x: tf.tensor4d(xs, [indices.length, 64, 64, 3]),
     y: tf.oneHot(tf.tensor1d(labels, 'int32'), NUM_CLASSES).toFloat() as tf.Tensor2D,
-    top: { target: tf.tensor2d(top, [indices.length, TOP_VALUES]), known: tf.tensor2d(known, [indices.length, 1]) },
   }));
 }
 
-/** The top face's moments as the head regresses them: centre in half-crops from the middle, moments in (16 px)². */
-function normaliseTop(m: ArrayLike<number>): Float32Array {
-  return Float32Array.of((m[0]! - 31.5) / 32, (m[1]! - 31.5) / 32, m[2]! / 256, m[3]! / 256, m[4]! / 256);
-}
-
-/** A batch's top-face targets, and which crops have one (1) or not (0: real crops). */
-export interface TopTarget {
-  target: tf.Tensor2D;
-  known: tf.Tensor2D;
-}
-
-/** The training-only head that says where the top face is, from the embedding. */
-export interface TopHead {
-  kernel: tf.Variable;
-  bias: tf.Variable;
-}
-
-/** Width of a net's embedding (its second output). */
-export function embeddingSize(model: tf.LayersModel): number {
-  return (model.outputs[1]!.shape as number[])[1]!;
-}
-
-let topHeads = 0;
-
-/** A zeroed top-face head (every worker starts it the same). Variable names are unique per head. */
-export function createTopHead(embeddingSize: number): TopHead {
-  const n = topHeads++;
-  return {
-    kernel: tf.variable(tf.zeros([embeddingSize, TOP_VALUES]), true, `top_head_${n}/kernel`),
-    bias: tf.variable(tf.zeros([TOP_VALUES]), true, `top_head_${n}/bias`),
-  };
-}
-
-/**
- * The training loss of one batch (label-smoothed cross-entropy, plus `top.weight` × the mean
- * squared error of the top-face head where a crop has a target) and how many it got right.
- */
-export function batchLoss(model: tf.LayersModel, x: tf.Tensor4D, y: tf.Tensor2D, labelSmoothing: number, top?: { head: TopHead; target: TopTarget; weight: number }): { loss: tf.Scalar; correct: number } {
-  const [logits, embedding] = model.apply(x, { training: true }) as tf.Tensor[];
+/** The training loss of one batch (label-smoothed cross-entropy) and how many it got right. */
+export function batchLoss(model: tf.LayersModel, x: tf.Tensor4D, y: tf.Tensor2D, labelSmoothing: number): { loss: tf.Scalar; correct: number } {
+  const [logits] = model.apply(x, { training: true }) as tf.Tensor[];
   const correct = tf.tidy(() => tf.sum(tf.cast(tf.equal(tf.argMax(logits!, 1), tf.argMax(y, 1)), 'int32')).dataSync()[0]!);
-  const ce = tf.losses.softmaxCrossEntropy(y, logits!, undefined, labelSmoothing) as tf.Scalar;
-  if (!top || top.weight <= 0) return { loss: ce, correct };
-  const said = tf.add(tf.matMul(embedding as tf.Tensor2D, top.head.kernel), top.head.bias);
-  const err = tf.mul(tf.square(tf.sub(said, top.target.target)), top.target.known);
-  const mse = tf.div(tf.sum(err), tf.mul(tf.maximum(tf.sum(top.target.known), 1), TOP_VALUES));
-  return { loss: tf.add(ce, tf.mul(mse, top.weight)) as tf.Scalar, correct };
+  return { loss: tf.losses.softmaxCrossEntropy(y, logits!, undefined, labelSmoothing) as tf.Scalar, correct };
 }
 
 /** Decoupled weight decay on the kernels, after the optimiser's step. */
@@ -143,9 +88,7 @@ export async function trainClassifier(data: CropSet, config: TrainConfig, hooks:
   const rng = createRng(`${config.seed}:train`);
   // Layer weights are initialised from tfjs's own random source; seed it from ours.
   const model = initial ?? buildSeeded(config, rng);
-  const topWeight = config.topWeight ?? 0;
-  const topHead = topWeight > 0 ? createTopHead(embeddingSize(model)) : null;
-  const vars = [...variablesOf(model), ...(topHead ? [topHead.kernel, topHead.bias] : [])];
+  const vars = variablesOf(model);
   const kernels = vars.filter((v) => /kernel/.test(v.name));
   const optimizer = tf.train.adam(config.learningRate);
   const perEpoch = Math.floor(data.count / config.batchSize);
@@ -160,16 +103,16 @@ export async function trainClassifier(data: CropSet, config: TrainConfig, hooks:
       for (let b = 0; b < perEpoch; b++) {
         const lr = learningRateAt(step, steps, config);
         (optimizer as unknown as { learningRate: number }).learningRate = lr;
-        const { x, y, top } = makeBatch(data, order.slice(b * config.batchSize, (b + 1) * config.batchSize), rng, config.augment);
+        const { x, y } = makeBatch(data, order.slice(b * config.batchSize, (b + 1) * config.batchSize), rng, config.augment);
         let correct = 0;
         const loss = optimizer.minimize(() => {
-          const out = batchLoss(model, x, y, config.labelSmoothing, topHead ? { head: topHead, target: top, weight: topWeight } : undefined);
+          const out = batchLoss(model, x, y, config.labelSmoothing);
           correct = out.correct;
           return out.loss;
         }, true, vars);
         decayKernels(kernels, lr, config.weightDecay);
         const value = loss!.dataSync()[0]!;
-        tf.dispose([x, y, top.target, top.known, loss!]);
+        tf.dispose([x, y, loss!]);
         lossSum += value;
         hits += correct;
         step++;
@@ -179,7 +122,6 @@ export async function trainClassifier(data: CropSet, config: TrainConfig, hooks:
     }
   } finally {
     optimizer.dispose();
-    if (topHead) tf.dispose([topHead.kernel, topHead.bias]);
   }
   return model;
 }

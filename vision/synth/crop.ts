@@ -44,11 +44,6 @@ export interface CropDetail {
   framed: Box;
   /** The rendered camera window the crop was taken from. */
   window: RgbImage;
-  /**
-   * The corners of the die's top face in the crop, in pixel-index coordinates (pixel (0, 0)'s
-   * centre is (0, 0)): where the face to read is, for training only.
-   */
-  topFace: [number, number][];
 }
 
 /** A size×size crop of a die showing `cls` on top. Same rng state → same pixels. */
@@ -125,24 +120,7 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
   const box: Box = ownerBoxes(traced, dice.length)[0] ?? [a - x0, b - y0, c - x0, d - y0];
 
   const bw = box[2] - box[0], bh = box[3] - box[1];
-  // The top face (local +z) projected into the window, in pixel-edge coordinates.
-  const m = target.rot, hf = target.half;
-  const topWindow = [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([sx, sy]): [number, number] => {
-    const lx = sx! * hf, ly = sy! * hf, lz = hf;
-    const q = project(camera, [
-      target.center[0] + m[0] * lx + m[1] * ly + m[2] * lz,
-      target.center[1] + m[3] * lx + m[4] * ly + m[5] * lz,
-      target.center[2] + m[6] * lx + m[7] * ly + m[8] * lz,
-    ])!;
-    return [q[0] - x0, q[1] - y0];
-  });
-  /** The top face in a crop framed on `framed` of an image whose origin is at `origin` in the window. */
-  const topIn = (framed: Box, origin: [number, number]): [number, number][] => {
-    const sq = squareAround(framed, scale);
-    const k = size / (sq[2] - sq[0]);
-    return topWindow.map(([x, y]) => [(x - origin[0] - sq[0]) * k - 0.5, (y - origin[1] - sq[1]) * k - 0.5]);
-  };
-  const detail = (image: RgbImage, framed: Box, topFace: [number, number][]): CropDetail => ({
+  const detail = (image: RgbImage, framed: Box): CropDetail => ({
     image,
     set,
     face: target.face,
@@ -151,7 +129,6 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
     box,
     framed,
     window,
-    topFace,
   });
 
   // A picture of one die cut by somebody else (no draw when the chance is 0, so other renders
@@ -165,8 +142,7 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
       Math.min(h, Math.round(box[3] + side() * bh)),
     ];
     const picture = cropRect(window, cut[0], cut[1], cut[2], cut[3]);
-    const whole: Box = [0, 0, picture.width, picture.height];
-    return detail(squareCrop(picture, whole, { size, scale }), cut, topIn(whole, [cut[0], cut[1]]));
+    return detail(squareCrop(picture, [0, 0, picture.width, picture.height], { size, scale }), cut);
   }
 
   // Optional locator-like error on the framed box.
@@ -185,5 +161,5 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
     const hw = ((framed[2] - framed[0]) * f) / 2, hh = ((framed[3] - framed[1]) * f) / 2;
     framed = [cx - hw, cy - hh, cx + hw, cy + hh];
   }
-  return detail(squareCrop(window, framed, { size, scale }), framed, topIn(framed, [0, 0]));
+  return detail(squareCrop(window, framed, { size, scale }), framed);
 }
