@@ -5,6 +5,7 @@
  * the process (SIGTERM, then SIGKILL) and waits for it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { signalChild } from '../child-signal.js';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { Logger } from '../log.js';
 import { CameraBase } from './camera-base.js';
@@ -151,11 +152,8 @@ export class ProcessCamera extends CameraBase {
 
   private terminate(): void {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const kill = this.clock.setTimeout(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }, this.options.killGraceMs ?? 2000);
+    if (!child || !signalChild(child, 'SIGTERM')) return;
+    const kill = this.clock.setTimeout(() => signalChild(child, 'SIGKILL'), this.options.killGraceMs ?? 2000);
     child.once('close', () => this.clock.clearTimeout(kill));
   }
 

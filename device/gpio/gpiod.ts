@@ -11,6 +11,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { signalChild } from '../child-signal.js';
 import type { GpioPin, Level, PinDriver, PinOptions } from './pin.js';
 import { chooseHeaderChip, type GpioChip } from './sysfs.js';
 
@@ -146,7 +147,7 @@ class GpiodPin implements GpioPin {
   private stopChild(): void {
     const child = this.child;
     this.child = null;
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child) signalChild(child, 'SIGTERM');
   }
 }
 

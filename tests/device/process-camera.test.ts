@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessCamera } from '../../device/camera/process-camera.js';
 import { createRpicamCamera, rpicamArgs } from '../../device/camera/rpicam.js';
@@ -71,6 +73,23 @@ describe('process camera (rpicam-vid / ffmpeg supervised)', () => {
     expect(retries()).toEqual(
       ['50 ms', '100 ms', '200 ms', '400 ms', '400 ms'].map((d) => `camera rpicam: rpicam-vid not found (is it installed and on PATH?); retrying in ${d}`),
     );
+  });
+
+  it('stopping a camera whose program is missing, before Node has said so, signals no one else', async () => {
+    // ChildProcess.kill() on a spawn that failed calls kill(0, …), which signals the whole process
+    // group (the server and the shell or service that started it). Run where that can do no harm:
+    // a process group of its own, which reports any SIGTERM it gets.
+    const script = fileURLToPath(new URL('../fixtures/device/stop-missing-program.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code, err).toBe(0);
+    expect(out).toContain('signalled: false');
+    expect(out).toContain('camera: stopped');
+    expect(out).not.toContain('SIGTERM');
   });
 
   it('a program that fails at once is retried, and stop() ends everything', async () => {
