@@ -17,6 +17,7 @@ import path from 'node:path';
 import { DICE_SETS, DICE_SET_IDS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { CROP_SCALE, squareCrop } from '../vision/image/crop.js';
+import { uprightCrop } from '../vision/image/upright.js';
 import { decodeImage } from '../vision/image/decode.js';
 import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
 import type { SynthKnobs } from '../vision/synth/knobs.js';
@@ -153,6 +154,24 @@ table(uncal, all.length);
   say();
   say(`| cut | ${factors.map((f) => `× ${f}`).join(' | ')} |`);
   say(`|---|${factors.map(() => '---').join('|')}|`);
+  say(`| read right of ${all.length} | ${cells.join(' | ')} |`);
+  say();
+}
+
+{
+  // The same pictures turned: an upright model takes a photo's up as the dice's up (side faces
+  // below the top), so it reads a picture turned on its side worse; a model trained on every
+  // turn reads them alike.
+  const turns = [0, 1, 2, 3];
+  const cells = turns.map((k) => {
+    const framed = crops.map((c) => uprightCrop(c, [0, 0, c.width, c.height], (k * Math.PI) / 2));
+    const right = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: ['d6'] }).filter((r, i) => r.face === truth[i]).length;
+    return `${right} (${pct(right / all.length)})`;
+  });
+  say(`The same pictures turned (framed whole; ${reader.upright ? 'this model reads dice upright, as photos show them' : 'this model reads any turn alike'}):`);
+  say();
+  say(`| turned | ${turns.map((k) => `${90 * k}°`).join(' | ')} |`);
+  say(`|---|${turns.map(() => '---').join('|')}|`);
   say(`| read right of ${all.length} | ${cells.join(' | ')} |`);
   say();
 }

@@ -143,6 +143,7 @@ if (opts.fromWeights) {
     weightDecay: RECIPE.weightDecay,
     labelSmoothing: RECIPE.labelSmoothing,
     augment: RECIPE.augment,
+    upright: RECIPE.upright,
   };
   const trainStart = performance.now();
   const onEpoch = (r: { epoch: number; loss: number; trainAccuracy: number; seconds: number }) => {
@@ -188,6 +189,7 @@ const meta: ModelMeta = {
   preprocessing: DEFAULT_PREPROCESSING,
   temperature,
   views: RECIPE.views,
+  ...(RECIPE.upright ? { upright: { roll: RECIPE.knobs.roll } } : {}),
   net: RECIPE.net,
   training: { ...training, recipe: { ...RECIPE, trainCount, epochs } },
   metrics: {

@@ -12,6 +12,7 @@ import { DICE_SETS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
+import { CAMERA_VIEWS, upAngle, uprightCrop, type CameraView } from './image/upright.js';
 import { dieColor, locateDice, type LocateOptions } from './locate/index.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
@@ -23,7 +24,6 @@ import { headOf, loadClassifier, scoreAllWithSecondLook, type Classifier, type S
 import { frameDieImage, type FramingMode } from './model/framing.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
-import { secondLookTurns } from './model/views.js';
 import { bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
 import type { Box, DiceReader, DieReading, ReadOptions, RgbImage } from './types.js';
 
@@ -78,8 +78,8 @@ export interface PendingCount {
 }
 
 export interface CalibrationControl {
-  /** Adds a labelled example: a frame and the die's box in it, or a picture of one die. */
-  add(set: DiceSetId, face: string, image: RgbImage, box?: Box): Promise<PendingCount>;
+  /** Adds a labelled example: a frame and the die's box in it (seen from `view`, as `read` takes it), or a picture of one die. */
+  add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView): Promise<PendingCount>;
   pending(set: DiceSetId): PendingCount;
   discard(set: DiceSetId): void;
   /**
@@ -102,6 +102,8 @@ export interface ClewDiceReader extends DiceReader {
   readonly modelId: string;
   /** Quarter-turn views each die is read in (the cost of a read grows with them). */
   readonly views: number;
+  /** Whether the model reads dice upright, as photos show them (frames are then read in their ReadOptions.view). */
+  readonly upright: boolean;
   readonly uncertainBelow: number;
   /** Dice read below this confidence are read once more, a quarter turn round and closer. */
   readonly secondLookBelow: number;
@@ -113,6 +115,7 @@ const CALIBRATION_VIEWS = 8;
 function checkOptions(options: ReadOptions): void {
   if (!options || !Array.isArray(options.sets) || options.sets.length === 0) throw new Error('read dice: options.sets must name at least one dice set');
   for (const s of options.sets) if (!DICE_SETS[s]) throw new Error(`read dice: unknown dice set "${String(s)}"`);
+  if (options.view !== undefined && !CAMERA_VIEWS.includes(options.view)) throw new Error(`read dice: view must be ${CAMERA_VIEWS.join(' or ')}, got "${String(options.view)}"`);
 }
 
 function modelIdOf(classifier: Classifier): string {
@@ -186,7 +189,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const shipped = adapted.length < opts.sets.length;
     const scorers: Scorer[] = [
       ...(shipped ? [classifier] : []),
-      ...adapted.map((s): Scorer => ({ turns: classifier.turns, score: (crops, turns) => classifier.scoreWith(nets.get(s)!, crops, turns) })),
+      ...adapted.map((s): Scorer => ({ turns: classifier.turns, secondTurns: classifier.secondTurns, score: (crops, turns) => classifier.scoreWith(nets.get(s)!, crops, turns) })),
     ];
     const rows = opts.sets.filter((s) => active.has(s) && !nets.has(s)).map((s) => ({ calibration: active.get(s)! }));
     const probabilitiesOf = (read: { logits: Float32Array; embedding: Float32Array }[]): Float64Array => {
@@ -202,7 +205,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     };
     const { scores, lookedAgain } = scoreAllWithSecondLook(scorers, framed, unsure);
     const again = new Set(lookedAgain);
-    const secondLook = secondLookTurns(classifier.turns).length;
+    const secondLook = classifier.secondTurns.length;
     return framed.map((_, i) => {
       const probs = again.has(i) || !firstRead[i] ? probabilitiesOf(scores.map((s) => ({ logits: s.logits[i]!, embedding: s.embeddings[i]! }))) : firstRead[i];
       const best = bestFace(probs, opts.sets);
@@ -216,11 +219,15 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     });
   };
 
+  /** A die of a frame framed for the classifier: an upright model reads it with its top up. */
+  const frameDie = (image: RgbImage, box: Box, view: CameraView = 'side'): RgbImage =>
+    classifier.upright ? uprightCrop(image, box, upAngle(box, image.width, image.height, view)) : squareCrop(image, box);
+
   const readDetailed = async (image: RgbImage, opts: ReadOptions): Promise<DetailedReading[]> => {
     checkOptions(opts);
     const located = locateDice(image, await locateOptions());
     const boxes = located.map((d) => d.box);
-    const readings = classifyFramed(boxes.map((b) => squareCrop(image, b)), boxes, opts);
+    const readings = classifyFramed(boxes.map((b) => frameDie(image, b, opts.view)), boxes, opts);
     if (opts.palette && opts.palette.length > 0) for (const r of readings) r.color = dieColor(image, r.box, opts.palette);
     return readings;
   };
@@ -252,7 +259,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     for (const p of list) {
       const mirror = MIRROR_SAFE.has(classOf(set, p.face));
       for (let v = 0; v < CALIBRATION_VIEWS; v++) {
-        const pixels = v === 0 ? p.crop.data : Uint8Array.from(augmentCrop(p.crop.data, rng, { strength: 0.4, mirror, edgeChance: 0 }), (x) => Math.round(x));
+        const pixels = v === 0 ? p.crop.data : Uint8Array.from(augmentCrop(p.crop.data, rng, { strength: 0.4, mirror, edgeChance: 0, turns: !classifier.upright }), (x) => Math.round(x));
         views.push({ width: 64, height: 64, data: pixels });
         faces.push(p.face);
       }
@@ -266,7 +273,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const adaptWholeNet = async (set: DiceSetId, list: { face: string; crop: RgbImage }[], counted: Record<string, number>, createdAt: string, rng: ReturnType<typeof createRng>, onStep?: (step: number, steps: number) => void): Promise<{ cal: Calibration; net: LayersModel }> => {
     const net = await classifier.copyNet();
     try {
-      const steps = await adaptNet(net, set, list, classifier.meta.preprocessing, rng, { ...options.adapt, onStep });
+      const steps = await adaptNet(net, set, list, classifier.meta, rng, { ...options.adapt, onStep });
       const faces = DICE_SETS[set].faces;
       const classes = faces.map((f) => classOf(set, f));
       const rows = headRows(headOf(net), classes);
@@ -294,11 +301,12 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   };
 
   const calibration: CalibrationControl = {
-    async add(set, face, image, box) {
+    async add(set, face, image, box, view) {
       if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
       if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
       // A frame with the die's box, or a picture of one die framed as readCrops frames it.
-      const crop = box ? squareCrop(image, box) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}).crop;
+      if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(' or ')}, got "${String(view)}"`);
+      const crop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}).crop;
       const list = pending.get(set) ?? [];
       list.push({ face, crop });
       pending.set(set, list);
@@ -351,6 +359,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     backend: classifier.backend.name,
     modelId,
     views: classifier.views,
+    upright: classifier.upright,
     uncertainBelow,
     secondLookBelow,
     calibration,

@@ -7,7 +7,7 @@
  * `DiceStream` wires them to a reader.
  */
 import type { DiceSetId } from '../shared/dice.js';
-import type { Box, RgbImage } from './types.js';
+import type { Box, ReadOptions, RgbImage } from './types.js';
 import type { DetailedReading } from './reader.js';
 
 // ---------------------------------------------------------------- motion
@@ -207,7 +207,7 @@ export function voteFrames(frames: readonly (readonly VoteInput[])[], config: Vo
 // ---------------------------------------------------------------- the stream
 
 export interface FrameReader {
-  readDetailed(image: RgbImage, options: { sets: DiceSetId[]; palette?: string[] }): Promise<DetailedReading[]>;
+  readDetailed(image: RgbImage, options: ReadOptions): Promise<DetailedReading[]>;
 }
 
 export type StreamEvent =
@@ -217,6 +217,8 @@ export type StreamEvent =
 export interface DiceStreamOptions {
   sets: DiceSetId[];
   palette?: string[];
+  /** How the camera looks at the tray (ReadOptions.view). */
+  view?: ReadOptions['view'];
   settle?: Partial<SettleConfig>;
   vote?: Partial<VoteConfig>;
   /** Longer side of the motion thumbnails. */
@@ -255,8 +257,8 @@ export class DiceStream {
     if (step.state.run === 1 && !wasSettled) this.reads = [];
     if (step.event === 'moving') this.reads = [];
     if (step.read) {
-      const sets = this.options.sets;
-      this.reads.push(await this.reader.readDetailed(image, this.options.palette ? { sets, palette: this.options.palette } : { sets }));
+      const { sets, palette, view } = this.options;
+      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}) }));
       if (this.reads.length > this.settle.voteFrames) this.reads.shift();
     }
     if (step.event === 'moving') return { type: 'moving', at };

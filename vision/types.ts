@@ -31,6 +31,12 @@ export interface ReadOptions {
   sets: DiceSetId[];
   /** Named colours (keys of DIE_COLORS) the dice in play may have. */
   palette?: string[];
+  /**
+   * How the camera looks at the tray (default 'side', as photos are taken): from 'overhead' a
+   * die's side faces show towards the frame's centre, and an upright model reads each die turned
+   * so that its top points up (vision/image/upright.ts). Frames only; crops are read as they are.
+   */
+  view?: 'side' | 'overhead';
 }
 
 export interface DiceReader {

@@ -176,6 +176,22 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(server.clew.session.table.version).toBe(version);
   });
 
+  it('the tray camera\'s frames are read in the view the config gives (vision.view)', async () => {
+    const views = new Set<string | undefined>();
+    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.add(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+    server = await startTestServer({
+      games: registryLookup,
+      game: 'the-worm-is-drawn',
+      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
+      config: { vision: { enabled: true, view: 'overhead' } },
+      adapters: { camera: pacedReplay() },
+      start: { loadReader: spying },
+    });
+    const phone = await server.phone();
+    await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
+    expect([...views]).toEqual(['overhead']);
+  });
+
   it('a phone used as the camera: its frames give a roll from the phone camera', async () => {
     server = await startTestServer({ config: { vision: { enabled: true } }, start: { loadReader } });
     const ann = await server.phone({ role: 'player', code: server.clew.codes.joinCode, player: 'ann' });

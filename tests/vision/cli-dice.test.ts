@@ -76,7 +76,7 @@ describe('dice CLI', () => {
     expect(frame.stdout.trim()).toBe(`${crop(2)}: no dice found (a die the picture cuts is not read; for a picture of one die, use --crop)`);
   });
 
-  it('refuses an unknown dice set, colour or way to calibrate before loading anything (exit 2)', () => {
+  it('refuses an unknown dice set, colour, camera view or way to calibrate before loading anything (exit 2)', () => {
     const r = dice('--set', 'd6,d20', '--json', crop(0));
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/"d20" is not a dice set/);
@@ -87,5 +87,8 @@ describe('dice CLI', () => {
     const h = dice('--set', 'd6', '--calibration', tmp, '--calibrate', 'tail', crop(0));
     expect(h.status).toBe(2);
     expect(h.stderr).toMatch(/--calibrate must be net or head, got "tail"/);
+    const v = dice('--set', 'd6', '--json', '--view', 'sideways', crop(0));
+    expect(v.status).toBe(2);
+    expect(v.stderr).toMatch(/--view must be side or overhead, got "sideways"/);
   });
 });

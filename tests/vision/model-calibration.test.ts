@@ -140,8 +140,8 @@ describe('adapting the whole net (committed model)', () => {
     try {
       const shipped = encodeWeights(a);
       const before = loss(a);
-      expect(await adaptNet(a, 'd6', examples, classifier.meta.preprocessing, createRng('t'), { steps: 12 })).toBe(12);
-      await adaptNet(b, 'd6', examples, classifier.meta.preprocessing, createRng('t'), { steps: 12 });
+      expect(await adaptNet(a, 'd6', examples, classifier.meta, createRng('t'), { steps: 12 })).toBe(12);
+      await adaptNet(b, 'd6', examples, classifier.meta, createRng('t'), { steps: 12 });
       const text = encodeWeights(a);
       expect(text).not.toBe(shipped);
       expect(encodeWeights(b)).toBe(text);
@@ -162,9 +162,9 @@ describe('adapting the whole net (committed model)', () => {
     const net = await classifier.copyNet();
     try {
       const shipped = encodeWeights(net);
-      await adaptNet(net, 'd6', examples, classifier.meta.preprocessing, createRng('t'), { steps: 0, replay: 0 });
+      await adaptNet(net, 'd6', examples, classifier.meta, createRng('t'), { steps: 0, replay: 0 });
       expect(encodeWeights(net)).toBe(shipped);
-      await expect(adaptNet(net, 'd6', examples.filter((e) => e.face !== '6'), classifier.meta.preprocessing, createRng('t'))).rejects.toThrow(/missing: 6/);
+      await expect(adaptNet(net, 'd6', examples.filter((e) => e.face !== '6'), classifier.meta, createRng('t'))).rejects.toThrow(/missing: 6/);
     } finally {
       net.dispose();
     }

@@ -147,6 +147,19 @@ describe('augmentation', () => {
     expect([...out].map(Math.round).sort((x, y) => x - y)).toEqual([...src].sort((x, y) => x - y));
   });
 
+  it('an upright model\'s augmentation never turns the crop: at strength 0 it is the crop itself', () => {
+    for (const seed of ['u1', 'u2', 'u3', 'u4', 'u5', 'u6']) {
+      const out = augmentCrop(src, createRng(seed), { strength: 0, mirror: false, edgeChance: 0, turns: false });
+      expect([...out].map(Math.round)).toEqual([...src]);
+    }
+    // With turns allowed, some of the same seeds turn it.
+    const turned = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].filter((seed) => {
+      const out = augmentCrop(src, createRng(seed), { strength: 0, mirror: false, edgeChance: 0 });
+      return [...out].map(Math.round).some((v, i) => v !== src[i]);
+    });
+    expect(turned.length).toBeGreaterThan(0);
+  });
+
   it('repeats the edge row or column outwards, as squareCrop does at the frame edge', () => {
     const img = Float32Array.from({ length: 64 * 64 * 3 }, (_, i) => i);
     const at = (x: number, y: number) => [...img.subarray((y * 64 + x) * 3, (y * 64 + x) * 3 + 3)];

@@ -173,6 +173,7 @@ describe('scoreWithSecondLook', () => {
   const seen: RgbImage[][] = [];
   const classifier = {
     turns: [0, 2] as readonly number[],
+    secondTurns: secondLookTurns([0, 2]),
     score(crops: readonly RgbImage[], turns: readonly number[] = [0, 2]): CropScores {
       calls.push({ crops: crops.length, turns: [...turns] });
       seen.push([...crops]);

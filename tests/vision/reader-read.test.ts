@@ -52,20 +52,21 @@ describe('reading', () => {
     }
   });
 
-  it('reads a die again in a third view exactly when its first confidence is below the second-look threshold', async () => {
+  it('reads a die again in one more view exactly when its first confidence is below the second-look threshold', async () => {
     const images = crops.map((c) => c.image);
     const never = await loadDiceReader({ secondLookBelow: 0 });
     const always = await loadDiceReader({ secondLookBelow: 1.01 });
     try {
       const first = await never.readCropsDetailed(images, { sets: ['d6'] });
       const third = await always.readCropsDetailed(images, { sets: ['d6'] });
-      expect(first.every((r) => r.views === 2)).toBe(true);
-      expect(third.every((r) => r.views === 3)).toBe(true);
+      const v = reader.views;
+      expect(first.every((r) => r.views === v)).toBe(true);
+      expect(third.every((r) => r.views === v + 1)).toBe(true);
       const mixed = await reader.readCropsDetailed(images, { sets: ['d6'] });
-      expect(new Set(mixed.map((r) => r.views)), 'the fixtures hold clear and doubtful dice').toEqual(new Set([2, 3]));
+      expect(new Set(mixed.map((r) => r.views)), 'the fixtures hold clear and doubtful dice').toEqual(new Set([v, v + 1]));
       mixed.forEach((r, i) => {
         const again = first[i]!.confidence < reader.secondLookBelow;
-        expect(r.views, `crop ${i}`).toBe(again ? 3 : 2);
+        expect(r.views, `crop ${i}`).toBe(again ? v + 1 : v);
         expect(r.confidence, `crop ${i}`).toBeCloseTo(again ? third[i]!.confidence : first[i]!.confidence, 5);
       });
     } finally {
@@ -117,10 +118,12 @@ async function readerOnChangedCalibration(prefix: string, change: (cal: Calibrat
   }
 }
 
+/** The mean probability a reading gives each fixture crop's own face. */
+const belief = (reads: { probabilities: Record<string, number> }[]) => reads.reduce((sum, r, i) => sum + r.probabilities[crops[i]!.face]!, 0) / reads.length;
+
 describe('teach clew your dice', () => {
   it('adapts the whole net to labelled crops, saves it in one JSON per set, applies it, and undoes it', async () => {
-    const right = (reads: { face: string }[]) => reads.filter((r, i) => r.face === crops[i]!.face).length;
-    const before = right(await reader.readCrops(crops.map((c) => c.image), { sets: ['d6'] }));
+    const before = belief(await reader.readCropsDetailed(crops.map((c) => c.image), { sets: ['d6'] }));
     for (const c of crops) await reader.calibration.add('d6', c.face, c.image);
     expect(reader.calibration.pending('d6').counts).toEqual({ '1': 2, '2': 2, '3': 2, '4': 2, '5': 2, '6': 2 });
     const cal = await reader.calibration.commit('d6', { createdAt: '2024-01-01T00:00:00Z' });
@@ -135,10 +138,11 @@ describe('teach clew your dice', () => {
     expect(reader.calibration.list().map((c) => c.set)).toEqual(['d6']);
     expect(reader.calibration.pending('d6').counts['1']).toBe(0);
 
-    // Applied: more of the crops it was taught are read as their labels than before. (How many
-    // depends on the shipped model; eval:dice reports the real figures.)
-    const taught = await reader.readCrops(crops.map((c) => c.image), { sets: ['d6'] });
-    expect(right(taught)).toBeGreaterThan(before);
+    // Applied: the crops it was taught are read as their labels with more belief than before.
+    // (How many it reads right depends on the shipped model, which may read them all already;
+    // eval:dice reports the real figures.)
+    const taught = await reader.readCropsDetailed(crops.map((c) => c.image), { sets: ['d6'] });
+    expect(belief(taught)).toBeGreaterThan(before);
 
     // A fresh reader on the same folder picks it up.
     const again = await loadDiceReader({ calibrationDir: tmp });
@@ -157,13 +161,12 @@ describe('teach clew your dice', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-cal-head-'));
     const head = await loadDiceReader({ calibrationDir: dir, calibrate: 'head' });
     try {
-      const right = (reads: { face: string }[]) => reads.filter((r, i) => r.face === crops[i]!.face).length;
-      const before = right(await head.readCrops(crops.map((c) => c.image), { sets: ['d6'] }));
+      const before = belief(await head.readCropsDetailed(crops.map((c) => c.image), { sets: ['d6'] }));
       for (const c of crops) await head.calibration.add('d6', c.face, c.image);
       const cal = await head.calibration.commit('d6');
       expect(cal.net).toBeUndefined();
       expect(readFileSync(path.join(dir, 'd6.json')).length).toBeLessThan(64 * 1024);
-      expect(right(await head.readCrops(crops.map((c) => c.image), { sets: ['d6'] }))).toBeGreaterThan(before);
+      expect(belief(await head.readCropsDetailed(crops.map((c) => c.image), { sets: ['d6'] }))).toBeGreaterThan(before);
     } finally {
       head.dispose();
       rmSync(dir, { recursive: true, force: true });

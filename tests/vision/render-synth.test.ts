@@ -14,7 +14,8 @@ import { decodeImage, encodeJpeg } from '../../vision/image/decode.js';
 import { rgbToHsv } from '../../vision/image/color.js';
 import { createImage, cropRect } from '../../vision/image/image.js';
 import { knobsFor } from '../../vision/synth/knobs.js';
-import { roundedBoxHit } from '../../vision/synth/geometry.js';
+import { project, roundedBoxHit } from '../../vision/synth/geometry.js';
+import { cameraRoll, randomCamera } from '../../vision/synth/world.js';
 import { inkMask, sampleMask } from '../../vision/synth/artCache.js';
 import { luma } from '../../vision/image/color.js';
 import type { FaceClass } from '../../vision/faces/classes.js';
@@ -252,5 +253,25 @@ describe('renderer parts', () => {
     expect(knobsFor(0.5, { neighbours: 0 }).neighbours).toBe(0);
     expect(() => knobsFor(1.5)).toThrow(/difficulty must be in 0..1/);
     expect(() => knobsFor(0.5, { maxTilt: 50 })).toThrow(/maxTilt/);
+    expect(knobsFor(0.5).roll).toBe(180);
+    expect(() => knobsFor(0.5, { roll: 200 })).toThrow(/roll/);
+  });
+
+  it('an upright camera (roll 0) shows a die\'s top above its foot, as a photo does; the roll knob bounds the turn', () => {
+    const rng = createRng('upright');
+    for (let k = 0; k < 40; k++) {
+      const maxRoll = k < 20 ? 0 : 30;
+      const roll = cameraRoll(rng.range(0, 2 * Math.PI), maxRoll);
+      expect(Math.abs(roll)).toBeLessThanOrEqual((maxRoll * Math.PI) / 180 + 1e-12);
+      // From nearly straight down (1°) to steep: upright however the camera looks down.
+      const cam = randomCamera(rng, [0, 0, 0.5], 10, rng.range(1, 60), 100, 0, 0, roll, true);
+      const [fx, fy] = project(cam, [0, 0, 0])!;
+      const [tx, ty] = project(cam, [0, 0, 1])!;
+      // The picture's "up" from the die's foot to its top, against the picture's own up (−y).
+      const angle = Math.atan2(tx - fx, -(ty - fy));
+      expect(Math.abs(angle)).toBeLessThanOrEqual((maxRoll * Math.PI) / 180 + 1e-6);
+    }
+    // Any roll: the draw itself, so renders at the default keep their bytes.
+    expect(cameraRoll(4.2, 180)).toBe(4.2);
   });
 });

@@ -11,7 +11,7 @@ import {
   DEFAULT_SETTLE, DiceStream, INITIAL_SETTLE, greyThumbnail, iou, motionBetween, settleStep, voteFrames,
   type FrameReader, type SettleState, type VoteInput,
 } from '../../vision/stream.js';
-import type { Box, RgbImage } from '../../vision/types.js';
+import type { Box, ReadOptions, RgbImage } from '../../vision/types.js';
 
 /** A 160×120 tray with dark squares ("dice") at the given places, plus sensor noise. */
 function frame(rng: Rng, squares: { x: number; y: number }[], options: { noise?: number; gain?: number } = {}): RgbImage {
@@ -142,8 +142,10 @@ describe('voting across frames', () => {
 /** A reader that reports a dark square wherever the frame has one (the frames above are exact). */
 class SquareReader implements FrameReader {
   calls = 0;
-  async readDetailed(image: RgbImage): Promise<DetailedReading[]> {
+  asked: ReadOptions[] = [];
+  async readDetailed(image: RgbImage, options: ReadOptions): Promise<DetailedReading[]> {
     this.calls++;
+    this.asked.push(options);
     const out: DetailedReading[] = [];
     const dark = (x: number, y: number) => x >= 0 && y >= 0 && image.data[(y * image.width + x) * 3]! < 100;
     for (let y = 0; y + 16 <= image.height; y++) {
@@ -175,5 +177,15 @@ describe('DiceStream', () => {
     expect(reader.calls).toBe(3);
     const moved = await stream.push(frame(rng, [{ x: 40, y: 30 }, { x: 100, y: 60 }]), 12 * 33);
     expect(moved).toEqual({ type: 'moving', at: 12 * 33 });
+    expect(reader.asked.every((o) => o.view === undefined && o.sets.join() === 'd6')).toBe(true);
+  });
+
+  it('reads every frame with the sets, colours and camera view it was made for', async () => {
+    const rng = createRng('stream-view');
+    const reader = new SquareReader();
+    const stream = new DiceStream(reader, { sets: ['d6'], palette: ['red'], view: 'overhead' });
+    for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * 33);
+    expect(reader.asked.length).toBeGreaterThan(0);
+    for (const o of reader.asked) expect(o).toEqual({ sets: ['d6'], palette: ['red'], view: 'overhead' });
   });
 });

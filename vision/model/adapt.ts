@@ -5,8 +5,9 @@
  * (a 4 read as a 5 with a side face's pips in view) are in the features (docs/notes/vision-model.md).
  *
  * Each step trains on a batch of the taught crops, augmented (warps, light, a random quarter
- * turn), mixed half and half with rendered crops of the same set ("replay"), so a handful of
- * crops adapts the net without it forgetting the rest of the set's looks. The loss is the
+ * turn unless the net reads upright), mixed half and half with rendered crops of the same set
+ * ("replay"), so a handful of crops adapts the net without it forgetting the rest of the set's
+ * looks. The loss is the
  * cross-entropy over the set's own faces only: the copy reads nothing else. Adam with a small
  * learning rate, no schedule. Seeded: the same crops give the same net on the same backend.
  */
@@ -52,7 +53,18 @@ const REPLAY_PER_FACE = 16;
  * Trains `net` (a copy: `Classifier.copyNet`) in place on `examples`, which must cover every face
  * of `set`. Returns the steps taken.
  */
-export async function adaptNet(net: tf.LayersModel, set: DiceSetId, examples: readonly LabelledCrop[], preprocessing: Preprocessing, rng: Rng, options: AdaptOptions = {}): Promise<number> {
+/**
+ * How the model reads crops (its meta.json): the preprocessing, and whether it reads them
+ * upright, in which case the taught crops are never turned and the replayed renders keep world
+ * up within ±roll degrees, as the net was trained.
+ */
+export interface ModelReading {
+  preprocessing: Preprocessing;
+  upright?: { roll: number };
+}
+
+export async function adaptNet(net: tf.LayersModel, set: DiceSetId, examples: readonly LabelledCrop[], model: ModelReading, rng: Rng, options: AdaptOptions = {}): Promise<number> {
+  const { preprocessing, upright } = model;
   countExamples(set, examples.map((e) => e.face));
   const size = preprocessing.size;
   for (const e of examples) {
@@ -64,7 +76,7 @@ export async function adaptNet(net: tf.LayersModel, set: DiceSetId, examples: re
   const replay: LabelledCrop[] = [];
   if (o.replay > 0) {
     for (let k = 0; k < REPLAY_PER_FACE; k++) {
-      for (const face of faces) replay.push({ face, crop: renderCrop(rng.fork(), classOf(set, face), { sets: [set], difficulty: 0.5, size }) });
+      for (const face of faces) replay.push({ face, crop: renderCrop(rng.fork(), classOf(set, face), { sets: [set], difficulty: 0.5, size, ...(upright ? { knobs: { roll: upright.roll } } : {}) }) });
     }
   }
   // The set's columns of the logits, as a matrix (a gather's gradient needs a kernel wasm lacks).
@@ -83,8 +95,9 @@ export async function adaptNet(net: tf.LayersModel, set: DiceSetId, examples: re
         const fromReplay = replay.length > 0 && rng.next() < o.replay;
         const item = fromReplay ? rng.pick(replay) : rng.pick(examples);
         const mirror = MIRROR_SAFE.has(classOf(set, item.face));
-        standardiseInto(augmentCrop(item.crop.data, rng, { strength: o.strength, mirror }), standardised, 0, preprocessing);
-        turnCropInto(standardised, 0, xs, k * per, size, rng.int(0, 3));
+        standardiseInto(augmentCrop(item.crop.data, rng, { strength: o.strength, mirror, turns: !upright }), standardised, 0, preprocessing);
+        const turn = rng.int(0, 3);
+        turnCropInto(standardised, 0, xs, k * per, size, upright ? 0 : turn);
         labels[k] = faces.indexOf(item.face);
       }
       const x = tf.tensor4d(xs, [o.batchSize, size, size, 3]);

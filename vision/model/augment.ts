@@ -23,6 +23,11 @@ export interface AugmentOptions {
    * (default 0.15; independent of strength).
    */
   edgeChance?: number;
+  /**
+   * Whether a quarter turn may be drawn (default true). False for an upright model: its crops
+   * keep world up pointing up, and a quarter turn would break that.
+   */
+  turns?: boolean;
 }
 
 const SIZE = 64;
@@ -40,7 +45,8 @@ export function augmentCrop(src: Uint8Array, rng: Rng, options: AugmentOptions):
   const s = options.strength;
   const out = new Float32Array(SIZE * SIZE * 3);
   // Geometry: quarter turns, optional mirror, small zoom, rotation and shift (inverse map).
-  const quarter = rng.int(0, 3);
+  const drawn = rng.int(0, 3);
+  const quarter = options.turns === false ? 0 : drawn;
   const mirror = options.mirror && rng.next() < 0.5;
   const zoom = 1 + s * rng.range(-0.1, 0.12);
   const angle = s * rng.range(-0.12, 0.12);

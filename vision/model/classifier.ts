@@ -29,6 +29,10 @@ export interface Classifier {
   readonly views: 1 | 2 | 4;
   /** The quarter turns of those views. */
   readonly turns: readonly number[];
+  /** The quarter turns a second look reads a doubtful crop in (closer): [0] for an upright model. */
+  readonly secondTurns: readonly number[];
+  /** Whether the model reads crops upright (meta.json `upright`): turned views would mislead it. */
+  readonly upright: boolean;
   readonly backend: BackendInfo;
   /** Dense layer of the net: logits = W·embedding + b (W is [dim][classes], row-major). */
   readonly head: { weights: Float32Array; bias: Float32Array; dim: number };
@@ -48,7 +52,7 @@ export function headOf(net: tf.LayersModel): Classifier['head'] {
 }
 
 /** What reads crops: the shipped net, or a copy adapted to one dice set. */
-export type Scorer = Pick<Classifier, 'score' | 'turns'>;
+export type Scorer = Pick<Classifier, 'score' | 'turns' | 'secondTurns'>;
 
 export interface LoadClassifierOptions {
   modelDir?: string;
@@ -75,8 +79,11 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
   const meta = parseModelMeta(raw, metaFile);
   const backend = await initBackend(options.backend);
   const model = await loadModel(dir);
-  const views = options.views ?? meta.views;
+  const upright = meta.upright !== undefined;
+  // An upright model has one honest view: the crop as the camera saw it.
+  const views = upright ? 1 : options.views ?? meta.views;
   const turns = turnsOf(views);
+  const secondTurns = upright ? [0] : secondLookTurns(turns);
   const imagesPerPass = options.imagesPerPass ?? 32;
   const head = headOf(model);
   let disposed = false;
@@ -96,6 +103,8 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
     meta,
     views,
     turns,
+    secondTurns,
+    upright,
     backend,
     head,
     score: (crops, at) => scoreWith(model, crops, at),
@@ -153,7 +162,7 @@ export function scoreAllWithSecondLook(
   if (scorers.length === 0) throw new Error('scoreAllWithSecondLook: no scorer');
   const turns = scorers[0]!.turns;
   const scores = scorers.map((s) => s.score(crops));
-  const rest = secondLookTurns(turns);
+  const rest = scorers[0]!.secondTurns;
   const lookedAgain = rest.length === 0 ? [] : crops.map((_, i) => i).filter((i) => unsure(scores.map((f) => ({ logits: f.logits[i]!, embedding: f.embeddings[i]! })), i));
   if (lookedAgain.length === 0) return { scores, lookedAgain };
   const closer = lookedAgain.map((i) => closerCrop(crops[i]!, zoom));

@@ -14,6 +14,12 @@ export const ModelMetaSchema = z.object({
   temperature: z.number().positive(),
   /** Test-time augmentation views averaged at inference (1, 2 or 4 quarter turns). */
   views: z.union([z.literal(1), z.literal(2), z.literal(4)]),
+  /**
+   * The model reads crops upright, as photos are taken: world up points up in the crop, so a
+   * die's side faces show below its top face. It was trained so (camera roll within ±roll
+   * degrees, no quarter turns) and reads one view, never turned. Absent: any roll, turned views.
+   */
+  upright: z.object({ roll: z.number().min(0).max(180) }).optional(),
   net: z.object({
     blocks: z.array(z.object({ filters: z.number().int().positive(), kernel: z.number().int().positive(), stride: z.number().int().positive() })),
     batchNorm: z.boolean(),

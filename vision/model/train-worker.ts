@@ -72,7 +72,7 @@ port.on('message', (message: StepMessage | FinishMessage) => {
       return;
     }
     const rng = createRng(`${config.seed}:augment:${message.step}:${index}`);
-    const { x, y } = makeBatch(data, Array.from(message.indices), rng, config.augment);
+    const { x, y } = makeBatch(data, Array.from(message.indices), rng, config.augment, undefined, !config.upright);
     let correct = 0;
     const { value, grads } = tf.variableGrads(() => {
       const out = batchLoss(model, x, y, config.labelSmoothing);

@@ -24,6 +24,8 @@ export interface TrainConfig {
   labelSmoothing: number;
   /** Augmentation strength 0..1. */
   augment: number;
+  /** An upright model: no quarter turns in augmentation (its crops keep world up pointing up). */
+  upright?: boolean;
 }
 
 export interface EpochReport {
@@ -41,13 +43,13 @@ export interface TrainHooks {
 const NUM_CLASSES = FACE_CLASSES.length;
 
 /** One augmented, standardised batch as tensors (caller disposes). */
-export function makeBatch(data: CropSet, indices: readonly number[], rng: Rng, strength: number, pre: Preprocessing = DEFAULT_PREPROCESSING): { x: tf.Tensor4D; y: tf.Tensor2D } {
+export function makeBatch(data: CropSet, indices: readonly number[], rng: Rng, strength: number, pre: Preprocessing = DEFAULT_PREPROCESSING, turns = true): { x: tf.Tensor4D; y: tf.Tensor2D } {
   const xs = new Float32Array(indices.length * CROP_PIXELS);
   const labels = new Int32Array(indices.length);
   indices.forEach((index, k) => {
     const pixels = data.pixels.subarray(index * CROP_PIXELS, (index + 1) * CROP_PIXELS);
     const cls = data.classes[index]!;
-    const crop = strength > 0 ? augmentCrop(pixels, rng, { strength, mirror: MIRROR_SAFE.has(FACE_CLASSES[cls]!) }) : pixels;
+    const crop = strength > 0 ? augmentCrop(pixels, rng, { strength, mirror: MIRROR_SAFE.has(FACE_CLASSES[cls]!), turns }) : pixels;
     standardiseInto(crop, xs, k * CROP_PIXELS, pre);
     labels[k] = cls;
   });
@@ -103,7 +105,7 @@ export async function trainClassifier(data: CropSet, config: TrainConfig, hooks:
       for (let b = 0; b < perEpoch; b++) {
         const lr = learningRateAt(step, steps, config);
         (optimizer as unknown as { learningRate: number }).learningRate = lr;
-        const { x, y } = makeBatch(data, order.slice(b * config.batchSize, (b + 1) * config.batchSize), rng, config.augment);
+        const { x, y } = makeBatch(data, order.slice(b * config.batchSize, (b + 1) * config.batchSize), rng, config.augment, DEFAULT_PREPROCESSING, !config.upright);
         let correct = 0;
         const loss = optimizer.minimize(() => {
           const out = batchLoss(model, x, y, config.labelSmoothing);

@@ -17,7 +17,7 @@ import { project } from './geometry.js';
 import { knobsFor, type SynthKnobs } from './knobs.js';
 import { randomDieLook, randomTable } from './looks.js';
 import { dieHullPoints, ownerBoxes, traceWindow, type SynthDie, type World } from './trace.js';
-import { makeDie, placeTouching, randomCamera, randomLight, randomResponse, randomTilt, setsShowing, overlapsAny, TILTED_FROM_DEG } from './world.js';
+import { cameraRoll, makeDie, placeTouching, randomCamera, randomLight, randomResponse, randomTilt, setsShowing, overlapsAny, TILTED_FROM_DEG } from './world.js';
 
 export interface RenderCropOptions {
   /** Dice sets in play: the die is of one of these (that shows the class), neighbours too. */
@@ -87,7 +87,7 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
   const focal = (diePx * dist) / (2 * half);
   // Biased toward steeper views (webcams on a stand), where side faces show most.
   const oblique = knobs.maxOblique * Math.sqrt(rng.next());
-  const camera = randomCamera(rng, target.center, dist, oblique, focal, 0, 0, rng.range(0, 2 * Math.PI));
+  const camera = randomCamera(rng, target.center, dist, oblique, focal, 0, 0, cameraRoll(rng.range(0, 2 * Math.PI), knobs.roll), knobs.roll < 180);
   const glare = rng.next() < knobs.glareChance;
   const light = randomLight(rng, target.center, 1, glare ? { cam: camera.pos } : undefined);
   const table = randomTable(rng, rng.pick(knobs.tables));

@@ -144,10 +144,15 @@ export interface Camera {
   cy: number;
 }
 
-/** A camera at `pos` looking at `target`, rolled by `roll` radians about its view axis. */
-export function lookAt(pos: Vec3, target: Vec3, focal: number, cx: number, cy: number, roll = 0): Camera {
+/**
+ * A camera at `pos` looking at `target`, rolled by `roll` radians about its view axis. Upright:
+ * world up points up in the picture at roll 0 however steeply the camera looks down (short of
+ * straight down); otherwise a camera within 26° of vertical keeps +y up instead (the renders
+ * made so keep their bytes).
+ */
+export function lookAt(pos: Vec3, target: Vec3, focal: number, cx: number, cy: number, roll = 0, upright = false): Camera {
   const forward = normalize(sub(target, pos));
-  const ref: Vec3 = Math.abs(forward[2]) < 0.9 ? [0, 0, 1] : [0, 1, 0];
+  const ref: Vec3 = Math.abs(forward[2]) < (upright ? 1 - 1e-9 : 0.9) ? [0, 0, 1] : [0, 1, 0];
   // forward × ref keeps world "up" (or +y, looking straight down) pointing up in the image.
   let right = normalize(cross(forward, ref));
   let down = cross(forward, right);

@@ -50,6 +50,13 @@ export interface SynthKnobs {
    * 64 / 1.15 ≈ 56 px across, so rendering it bigger than ~60 px only costs time.
    */
   cropDieSize: [number, number];
+  /**
+   * Largest roll of the camera away from upright, degrees (crops and scenes). 180 (the default) is any
+   * roll: the die's side faces show on any side of its top face. Below that the picture is
+   * upright, as a photo is: world up points up in the crop within ±roll, so side faces show
+   * below the top face (a camera looking down from the side).
+   */
+  roll: number;
   /** Table surfaces to choose from. */
   tables: readonly TableKind[];
 }
@@ -70,6 +77,7 @@ export const EASY_KNOBS: Readonly<SynthKnobs> = {
   framing: [1, 1],
   pictureCut: 0,
   cropDieSize: [40, 60],
+  roll: 180,
   tables: TABLE_KINDS,
 };
 
@@ -89,6 +97,7 @@ export const HARD_KNOBS: Readonly<SynthKnobs> = {
   framing: [1, 1],
   pictureCut: 0,
   cropDieSize: [18, 60],
+  roll: 180,
   tables: TABLE_KINDS,
 };
 
@@ -115,12 +124,14 @@ export function knobsFor(difficulty: number = DEFAULT_DIFFICULTY, overrides: Par
     framing: [lerp(e.framing[0], h.framing[0], t), lerp(e.framing[1], h.framing[1], t)],
     pictureCut: lerp(e.pictureCut, h.pictureCut, t),
     cropDieSize: [lerp(e.cropDieSize[0], h.cropDieSize[0], t), lerp(e.cropDieSize[1], h.cropDieSize[1], t)],
+    roll: lerp(e.roll, h.roll, t),
     tables: h.tables,
     ...overrides,
   };
   if (k.maxTilt >= 45) throw new RangeError(`maxTilt must stay under 45° so the top face is still the top, got ${k.maxTilt}`);
   if (!(k.framing[0] > 0 && k.framing[0] <= k.framing[1])) throw new RangeError(`framing must be [min, max] with 0 < min ≤ max, got [${k.framing.join(', ')}]`);
   if (!(k.pictureCut >= 0 && k.pictureCut <= 1)) throw new RangeError(`pictureCut must be a chance in 0..1, got ${k.pictureCut}`);
+  if (!(k.roll >= 0 && k.roll <= 180)) throw new RangeError(`roll must be in 0..180 degrees, got ${k.roll}`);
   if (k.tables.length === 0) throw new RangeError('tables: give at least one table kind');
   return k;
 }

@@ -12,7 +12,7 @@ import { lookAt, normalize, project, type Vec3 } from './geometry.js';
 import { knobsFor, type SynthKnobs } from './knobs.js';
 import { randomDieLook, randomTable, type DieLook, type TableKind } from './looks.js';
 import { dieHullPoints, ownerBoxes, traceWindow, type SynthDie, type World } from './trace.js';
-import { makeDie, overlapsAny, placeTouching, randomLight, randomResponse, randomTilt, TILTED_FROM_DEG } from './world.js';
+import { cameraRoll, makeDie, overlapsAny, placeTouching, randomLight, randomResponse, randomTilt, TILTED_FROM_DEG } from './world.js';
 
 export interface RenderSceneOptions {
   /** Frame size (default 640 × 640). */
@@ -72,7 +72,8 @@ export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
   const oblique = (rng.range(0, Math.min(knobs.maxOblique, 45)) * Math.PI) / 180;
   const az = rng.range(0, 2 * Math.PI);
   const camPos: Vec3 = [Math.sin(oblique) * Math.cos(az) * dist, Math.sin(oblique) * Math.sin(az) * dist, Math.cos(oblique) * dist];
-  const camera = lookAt(camPos, [0, 0, 0], focal, W / 2, H / 2, rng.range(0, 2 * Math.PI));
+  // Any roll by default; below 180 an upright photo (the knob as renderCrop takes it).
+  const camera = lookAt(camPos, [0, 0, 0], focal, W / 2, H / 2, cameraRoll(rng.range(0, 2 * Math.PI), knobs.roll), knobs.roll < 180);
 
   // Looks: often one look for all (a matched set), sometimes two or more (players' colours).
   const lightTray = rng.next() < 0.12;

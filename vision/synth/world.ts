@@ -155,11 +155,21 @@ export function randomLight(rng: Rng, target: Vec3, scale: number, glareOn?: { c
 }
 
 /** A camera `dist` away from `target`, `obliqueDeg` off vertical, rolled at random. */
-export function randomCamera(rng: Rng, target: Vec3, dist: number, obliqueDeg: number, focal: number, cx: number, cy: number, roll: number): Camera {
+/**
+ * The camera's roll for a uniform draw in [0, 2π): the draw itself when any roll goes
+ * (maxRollDeg 180, so such renders keep their bytes), else the draw mapped onto ±maxRollDeg.
+ * Roll 0 keeps world up pointing up in the picture (lookAt), as in a photo.
+ */
+export function cameraRoll(draw: number, maxRollDeg: number): number {
+  if (maxRollDeg >= 180) return draw;
+  return (draw / Math.PI - 1) * ((maxRollDeg * Math.PI) / 180);
+}
+
+export function randomCamera(rng: Rng, target: Vec3, dist: number, obliqueDeg: number, focal: number, cx: number, cy: number, roll: number, upright = false): Camera {
   const th = (obliqueDeg * Math.PI) / 180;
   const az = rng.range(0, 2 * Math.PI);
   const pos: Vec3 = [target[0] + Math.sin(th) * Math.cos(az) * dist, target[1] + Math.sin(th) * Math.sin(az) * dist, target[2] + Math.cos(th) * dist];
-  return lookAt(pos, target, focal, cx, cy, roll);
+  return lookAt(pos, target, focal, cx, cy, roll, upright);
 }
 
 /** Exposure, white balance and camera degradations for one shot. */

@@ -74,9 +74,11 @@ export class TableCalibration {
           const die = roll.dice[intent.index];
           if (!die) return fail('calibration/no-such-die', `the roll has ${roll.dice.length} dice; there is no die number ${intent.index + 1}`);
           if (die.set !== intent.set) return fail('calibration/wrong-set', `die ${intent.index + 1} is a ${die.set} die, not ${intent.set}`);
-          const last = this.pipelineFor(roll.source)?.rollFrame();
+          const pipeline = this.pipelineFor(roll.source);
+          const last = pipeline?.rollFrame();
           if (!die.box || !last) return fail('calibration/no-crop', 'the camera frame of this roll is no longer available; roll again');
-          const counts = await reader.calibration.add(intent.set, intent.face, last.image, die.box);
+          // Framed as the roll was read: the same camera view.
+          const counts = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view);
           this.touched.add(intent.set);
           const t = this.tally.get(intent.set) ?? { crops: 0, right: 0, before: null, after: null, checked: 0 };
           // What the camera read, before any person corrected it.

@@ -37,6 +37,8 @@ export interface PipelineOptions {
   /** The stream reader, created on first use (loading the model is slow and big). */
   stream(): Promise<RollStream>;
   logger: Logger;
+  /** How this source's camera looks at the tray (default 'side'; ReadOptions.view). */
+  view?: 'side' | 'overhead';
 }
 
 /**
@@ -112,6 +114,11 @@ export class CameraPipeline {
     return this.lastRead;
   }
 
+  /** How this source's camera looks at the tray: the view its frames are read in. */
+  get view(): 'side' | 'overhead' {
+    return this.opts.view ?? 'side';
+  }
+
   /** The frame whose readings became the last roll this pipeline gave the table (calibration crops). */
   rollFrame(): LastRead | null {
     return this.offered;
@@ -174,7 +181,7 @@ export class CameraPipeline {
         const stream = await this.opts.stream();
         const image = await this.opts.decode(frame.jpeg);
         this.counts.decoded++;
-        const readings = await stream.push(image, frame.at, readOptions(request));
+        const readings = await stream.push(image, frame.at, { ...readOptions(request), view: this.view });
         if (readings) {
           this.lastRead = { image, readings, at: frame.at };
           await this.offer(this.lastRead);
@@ -212,7 +219,7 @@ export class CameraPipeline {
     try {
       const stream = await this.opts.stream();
       const image = await this.opts.decode(frame.jpeg);
-      const readings = await stream.readNow(image, readOptions(request));
+      const readings = await stream.readNow(image, { ...readOptions(request), view: this.view });
       this.lastRead = { image, readings, at: frame.at };
       stream.reset();
       const dice = toRolled(readings);

@@ -1,0 +1,73 @@
+/**
+ * Which way is up for a die in a frame, and its crop turned that way.
+ *
+ * An upright model reads a die as a photo shows it: its top face above its side faces. A camera
+ * that looks at the tray from the side (a webcam on a stand, a phone held over the table) gives
+ * that already. A camera straight over the tray shows each die's side faces towards the frame's
+ * centre (the point below the lens), so there a die's "up" points away from the centre, and its
+ * crop is turned so that direction points up before it is read.
+ */
+import type { Box, RgbImage } from '../types.js';
+import { squareCrop, type SquareCropOptions, CROP_SCALE, CROP_SIZE } from './crop.js';
+
+/** How the camera looks at the dice. */
+export type CameraView = 'side' | 'overhead';
+export const CAMERA_VIEWS: readonly CameraView[] = ['side', 'overhead'];
+
+/**
+ * Within this fraction of the frame's smaller side from the centre, an overhead camera shows no
+ * side face worth turning for (and the direction is noise): the die is read as it is.
+ */
+const CENTRE_RADIUS = 0.08;
+
+/**
+ * The angle (radians, clockwise from the picture's up) that is "up" for a die with this box:
+ * 0 from the side; away from the frame's centre from overhead.
+ */
+export function upAngle(box: Box, width: number, height: number, view: CameraView): number {
+  if (view === 'side') return 0;
+  const dx = (box[0] + box[2]) / 2 - width / 2;
+  const dy = (box[1] + box[3]) / 2 - height / 2;
+  if (Math.hypot(dx, dy) < CENTRE_RADIUS * Math.min(width, height)) return 0;
+  return Math.atan2(dx, -dy);
+}
+
+/**
+ * `squareCrop` of the box turned by `angle` (upAngle): the direction `angle` in the picture
+ * becomes the crop's up. Angle 0 is `squareCrop` itself. Otherwise a square √2 larger is cut at
+ * the same pixel density (so the turned corners hold real pixels) and sampled bilinearly round
+ * its centre.
+ */
+export function uprightCrop(image: RgbImage, box: Box, angle: number, options: SquareCropOptions = {}): RgbImage {
+  if (!Number.isFinite(angle)) throw new RangeError(`uprightCrop: angle must be finite, got ${angle}`);
+  if (angle === 0) return squareCrop(image, box, options);
+  const size = options.size ?? CROP_SIZE;
+  const scale = options.scale ?? CROP_SCALE;
+  const big = Math.ceil(size * Math.SQRT2) + 2;
+  const wide = squareCrop(image, box, { size: big, scale: (scale * big) / size });
+  const out = new Uint8Array(size * size * 3);
+  const c = Math.cos(angle), s = Math.sin(angle);
+  const half = size / 2, bigHalf = big / 2;
+  const src = wide.data;
+  for (let y = 0; y < size; y++) {
+    const v = y + 0.5 - half;
+    for (let x = 0; x < size; x++) {
+      const u = x + 0.5 - half;
+      // Output (u, v) comes from the wide crop at R(angle)·(u, v): the crop's up (0, −1) from (sin, −cos).
+      const sx = bigHalf + u * c - v * s - 0.5;
+      const sy = bigHalf + u * s + v * c - 0.5;
+      const x0 = Math.max(0, Math.min(big - 1, Math.floor(sx)));
+      const y0 = Math.max(0, Math.min(big - 1, Math.floor(sy)));
+      const x1 = Math.min(big - 1, x0 + 1), y1 = Math.min(big - 1, y0 + 1);
+      const fx = Math.max(0, Math.min(1, sx - x0)), fy = Math.max(0, Math.min(1, sy - y0));
+      const a = (y0 * big + x0) * 3, b = (y0 * big + x1) * 3, d = (y1 * big + x0) * 3, e = (y1 * big + x1) * 3;
+      const o = (y * size + x) * 3;
+      for (let k = 0; k < 3; k++) {
+        const top = src[a + k]! + (src[b + k]! - src[a + k]!) * fx;
+        const bottom = src[d + k]! + (src[e + k]! - src[d + k]!) * fx;
+        out[o + k] = Math.round(top + (bottom - top) * fy);
+      }
+    }
+  }
+  return { width: size, height: size, data: out };
+}
