@@ -69,7 +69,7 @@ const faces = DICE_SETS.d6.faces;
 
 say(`## Dice reading: evaluation`);
 say();
-say(`Model ${reader.modelId}, backend ${reader.backend}, crop framing "${opts.framing}", ${reader.views} views, a third view (a second look) below ${reader.secondLookBelow}.`);
+say(`Model ${reader.modelId}, backend ${reader.backend}, crop framing "${opts.framing}", ${reader.views} view${reader.views === 1 ? '' : 's'}${reader.upright ? ', upright; a second look (closer)' : ', a third view (a second look)'} below ${reader.secondLookBelow}.`);
 say();
 
 // ---------------------------------------------------------------- 1. crops, no calibration

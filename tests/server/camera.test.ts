@@ -116,18 +116,21 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   let shared: ClewDiceReader;
   /** What the reader itself reads on the last (still) replay frame: the server must carry exactly this. */
   let direct: DieReading[];
+  /** The same frame read as the tray camera reads it by default: from overhead (vision.view). */
+  let overhead: DieReading[];
   beforeAll(async () => {
     const { loadDiceReader } = await import('../../vision/reader.js');
     shared = await loadDiceReader();
     const still = await decodeImage(new Uint8Array(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg'))));
     direct = await shared.read(still, { sets: ['d6'], palette: Object.keys(DIE_COLORS) });
+    overhead = await shared.read(still, { sets: ['d6'], palette: Object.keys(DIE_COLORS), view: 'overhead' });
   });
   afterAll(() => shared?.dispose());
   // One reader for every server here (loading it is slow); the servers must not dispose it.
   const loadReader = async () => ({ ...shared, dispose: () => {} }) as ClewDiceReader;
   // How well the model reads is vision's to show; these tests check that the server delivers
   // the reader's readings faithfully (the replay's ground truth is in scene.json for vision).
-  const faces = () => direct.map((d) => d.face).sort();
+  const faces = (from = direct) => from.map((d) => d.face).sort();
 
   it('the reader finds every die of the replay tray', () => {
     expect(direct).toHaveLength(4);
@@ -142,6 +145,11 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(body.dice).toEqual(
       direct.map((d) => ({ face: d.face, confidence: Math.round(d.confidence * 1e4) / 1e4, box: d.box.map(Math.round), color: d.color, uncertain: d.uncertain })),
     );
+    const top = await fetch(`${server.url}/api/dice/read?set=d6&view=overhead`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
+    expect(((await top.json()) as { dice: { face: string }[] }).dice.map((d) => d.face).sort()).toEqual(faces(overhead));
+    const bad = await fetch(`${server.url}/api/dice/read?set=d6&view=sideways`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: 'dice/bad-view' });
     for (const d of body.dice) {
       expect(Object.keys(d).sort()).toEqual(['box', 'color', 'confidence', 'face', 'uncertain']);
       expect(d.box).toHaveLength(4);
@@ -167,7 +175,7 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     const crop = await fetch(`${server.url}/api/camera/crop?index=0`);
     expect(crop.status).toBe(200);
     expect(crop.headers.get('content-type')).toBe('image/jpeg');
-    expect(s.roll?.dice.map((d) => d.face).sort()).toEqual(faces());
+    expect(s.roll?.dice.map((d) => d.face).sort()).toEqual(faces(overhead));
     // Eight dice were asked for and four lie in the tray: a person must confirm.
     expect(s.roll?.needsConfirmation).toBe(true);
     // The loop rolls the same dice again: no new event.
@@ -176,20 +184,21 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(server.clew.session.table.version).toBe(version);
   });
 
-  it('the tray camera\'s frames are read in the view the config gives (vision.view)', async () => {
+  it('the tray camera\'s frames are read in the view the config gives (vision.view: overhead by default, side here)', async () => {
     const views = new Set<string | undefined>();
     const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.add(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
     server = await startTestServer({
       games: registryLookup,
       game: 'the-worm-is-drawn',
       options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
-      config: { vision: { enabled: true, view: 'overhead' } },
+      config: { vision: { enabled: true, view: 'side' } },
       adapters: { camera: pacedReplay() },
       start: { loadReader: spying },
     });
     const phone = await server.phone();
-    await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
-    expect([...views]).toEqual(['overhead']);
+    const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
+    expect([...views]).toEqual(['side']);
+    expect(s.roll?.dice.map((d) => d.face).sort()).toEqual(faces(direct));
   });
 
   it('a phone used as the camera: its frames give a roll from the phone camera', async () => {

@@ -74,11 +74,12 @@ export const configSchema = z
         /** Training steps when the whole net adapts (fewer: faster and weaker). */
         adaptSteps: z.number().int().min(1).max(1000).default(60),
         /**
-         * How the tray camera looks at the dice: 'side' (from above and to one side, as a webcam
-         * on a stand or a photo; side faces show below each die's top) or 'overhead' (straight
-         * down; side faces show towards the frame's centre). A phone's camera is always 'side'.
+         * How the tray camera looks at the dice: 'overhead' (the default: straight down, as a Pi
+         * camera over the tray and the shipped replay; side faces show towards the frame's
+         * centre) or 'side' (from above and to one side, as a webcam on a stand or a photo; side
+         * faces show below each die's top). A phone's camera is always 'side'.
          */
-        view: z.enum(['side', 'overhead']).default('side'),
+        view: z.enum(['side', 'overhead']).default('overhead'),
       })
       .strict()
       .prefault({}),

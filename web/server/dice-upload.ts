@@ -14,7 +14,7 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 export async function readUpload(
   holder: ReaderHolder,
   bytes: Buffer,
-  options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[] },
+  options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[]; view?: 'side' | 'overhead' },
 ): Promise<DiceReadResult> {
   let image: RgbImage;
   try {
@@ -30,7 +30,7 @@ export async function readUpload(
   }
   // Same defaults and fields as `npm run dice -- --json`: every colour named, the set only when
   // several are read.
-  const read = { sets: options.sets, palette: options.palette ?? Object.keys(DIE_COLORS) };
+  const read = { sets: options.sets, palette: options.palette ?? Object.keys(DIE_COLORS), ...(options.view ? { view: options.view } : {}) };
   const several = options.sets.length > 1;
   if (options.crop) {
     const [r] = await reader.readCrops([image], read);

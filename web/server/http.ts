@@ -25,7 +25,7 @@ export interface HttpDeps {
   snapshot(): TableSnapshot;
   health(): HardwareStatus;
   /** Reads an uploaded image; absent when this server runs without a dice reader. */
-  readDice?(image: Buffer, options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[] }): Promise<DiceReadResult>;
+  readDice?(image: Buffer, options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[]; view?: 'side' | 'overhead' }): Promise<DiceReadResult>;
   /** The dice sets a read uses when the request names none: the game's, or d6. */
   defaultSets(): DiceSetId[];
   /** Reads a photographed Worm & Cozy sheet (default: vision/sheet, loaded on first use). */
@@ -123,7 +123,9 @@ export function createHttpApp(deps: HttpDeps): express.Express {
         const crop = req.query.crop === '1' || req.query.crop === 'true';
         const file = typeof req.query.file === 'string' ? req.query.file.slice(0, 200) : 'upload';
         const palette = parsePalette(req.query.palette);
-        const result = await deps.readDice(body, { sets, crop, file, ...(palette ? { palette } : {}) });
+        const view = req.query.view;
+        if (view !== undefined && view !== 'side' && view !== 'overhead') throw new HttpError(400, 'dice/bad-view', 'view= is side (the default: a photo from above and to one side) or overhead (a camera straight down)');
+        const result = await deps.readDice(body, { sets, crop, file, ...(palette ? { palette } : {}), ...(view ? { view } : {}) });
         if (!result.ok) throw new HttpError(result.status, result.code, result.message);
         res.json(result.json);
       } catch (error) {
