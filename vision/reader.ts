@@ -38,13 +38,14 @@ export interface LoadDiceReaderOptions {
   uncertainBelow?: number;
   /** How `readCrops` frames a picture of one die (default 'whole'). */
   cropFraming?: FramingMode;
-  /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json. */
+  /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json (an upright model reads one). */
   views?: 1 | 2 | 4;
   /**
-   * Dice whose calibrated confidence after those views is below this are read once more, another
-   * quarter turn round and closer (`scoreWithSecondLook`), all views averaged (default 0.7; 0 turns
-   * it off). On the synthetic test split 0.7 is the lowest threshold that gains what 0.85 gains,
-   * with a quarter of the dice read again instead of a third (84.0 → 85.4 % with the closer view).
+   * Dice whose calibrated confidence after those views is below this are read once more, closer
+   * (and another quarter turn round, unless the model reads upright: `scoreWithSecondLook`), all
+   * views averaged (default 0.7; 0 turns it off). On the synthetic test split 0.7 is the lowest
+   * threshold that gains what 0.85 gains, with a quarter of the dice read again instead of a
+   * third (84.0 → 85.4 % with the closer view; the model before the upright one).
    */
   secondLookBelow?: number;
   /**
@@ -105,7 +106,7 @@ export interface ClewDiceReader extends DiceReader {
   /** Whether the model reads dice upright, as photos show them (frames are then read in their ReadOptions.view). */
   readonly upright: boolean;
   readonly uncertainBelow: number;
-  /** Dice read below this confidence are read once more, a quarter turn round and closer. */
+  /** Dice read below this confidence are read once more, closer (and a quarter turn round, unless the model reads upright). */
   readonly secondLookBelow: number;
 }
 
@@ -252,7 +253,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
 
   /** The last-layer refit: each example in several views, embeddings of the shipped net, rows fitted. */
   const refitHead = (set: DiceSetId, list: { face: string; crop: RgbImage }[], counted: Record<string, number>, createdAt: string, rng: ReturnType<typeof createRng>): Calibration => {
-    // Each example in several views (quarter turns, mirror where honest, mild light changes),
+    // Each example in several views (quarter turns unless the model reads upright, mirror where honest, mild light changes),
     // so a handful of crops spans the ways the same die can look.
     const views: RgbImage[] = [];
     const faces: string[] = [];

@@ -119,7 +119,7 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
 }
 
 export interface SecondLookScores extends CropScores {
-  /** Indices of the crops that were read once more (in `secondLookTurns`). */
+  /** Indices of the crops that were read once more (in the scorer's `secondTurns`). */
   lookedAgain: number[];
 }
 
@@ -130,10 +130,11 @@ export interface SecondLookScores extends CropScores {
 export const SECOND_LOOK_ZOOM = 1.15;
 
 /**
- * Reads every crop in the classifier's views, then reads the crops `unsure` flags once more, one
- * more quarter turn round (`secondLookTurns`) and closer (`closerCrop`: the die's own box, no
- * margin), and averages all their views: a doubtful die gets three views, a clear one keeps its
- * two. Clear dice are the many, so this costs a fraction of reading everything in more views.
+ * Reads every crop in the classifier's views, then reads the crops `unsure` flags once more,
+ * closer (`closerCrop`: the die's own box, no margin) and in the scorer's `secondTurns` (one more
+ * quarter turn round, or for an upright model not turned), and averages all their views: a
+ * doubtful die gets one view more than a clear one. Clear dice are the many, so this costs a
+ * fraction of reading everything in more views.
  * Measured (docs/notes/vision-model.md): the turned view gains what a third and a fourth turn
  * together gain on the synthetic test split, at half their cost; framing it closer gains a little
  * more (a locator's box, or a picture of one die, is often looser than the training framing).
