@@ -14,6 +14,7 @@
 import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
+import type { CameraView } from '../vision/types.js';
 
 interface Options {
   set: string;
@@ -102,7 +103,7 @@ for (const file of files) {
       throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not an image' : error instanceof Error ? error.message : String(error));
     }
     const image = await decodeImage(bytes);
-    const readOptions = { sets: sets as DiceSetId[], palette, view: opts.view as 'side' | 'overhead' };
+    const readOptions = { sets: sets as DiceSetId[], palette, view: opts.view as CameraView };
     if (opts.crop) {
       const [r] = await reader.readCrops([image], readOptions);
       line = { file, ...(several ? { set: r!.set } : {}), face: r!.face, confidence: round(r!.confidence), ...(r!.color ? { color: r!.color } : {}), uncertain: r!.uncertain };

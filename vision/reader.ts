@@ -12,7 +12,7 @@ import { DICE_SETS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
-import { CAMERA_VIEWS, upAngle, uprightCrop, type CameraView } from './image/upright.js';
+import { CAMERA_VIEWS, upAngle, uprightCrop } from './image/upright.js';
 import { dieColor, locateDice, type LocateOptions } from './locate/index.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
@@ -25,7 +25,7 @@ import { frameDieImage, type FramingMode } from './model/framing.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
 import { bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
-import type { Box, DiceReader, DieReading, ReadOptions, RgbImage } from './types.js';
+import type { Box, CameraView, DiceReader, DieReading, ReadOptions, RgbImage } from './types.js';
 
 export interface LoadDiceReaderOptions {
   /** Model directory (default: the committed vision/model/weights). */

@@ -7,7 +7,7 @@
  * `DiceStream` wires them to a reader.
  */
 import type { DiceSetId } from '../shared/dice.js';
-import type { Box, ReadOptions, RgbImage } from './types.js';
+import type { Box, CameraView, ReadOptions, RgbImage } from './types.js';
 import type { DetailedReading } from './reader.js';
 
 // ---------------------------------------------------------------- motion
@@ -218,7 +218,7 @@ export interface DiceStreamOptions {
   sets: DiceSetId[];
   palette?: string[];
   /** How the camera looks at the tray (ReadOptions.view). */
-  view?: ReadOptions['view'];
+  view?: CameraView;
   settle?: Partial<SettleConfig>;
   vote?: Partial<VoteConfig>;
   /** Longer side of the motion thumbnails. */

@@ -13,6 +13,13 @@ export interface RgbImage {
 
 export type Box = [x0: number, y0: number, x1: number, y1: number];
 
+/**
+ * How a camera looks at the tray: from 'side' (a photo, a webcam on a stand: a die's side faces
+ * show below its top face) or from 'overhead' (straight down: side faces show towards the
+ * frame's centre).
+ */
+export type CameraView = 'side' | 'overhead';
+
 export interface DieReading {
   set: DiceSetId;
   /** The set's face label ("4", "worm", "null", "X", "L", "eye"). */
@@ -36,7 +43,7 @@ export interface ReadOptions {
    * die's side faces show towards the frame's centre, and an upright model reads each die turned
    * so that its top points up (vision/image/upright.ts). Frames only; crops are read as they are.
    */
-  view?: 'side' | 'overhead';
+  view?: CameraView;
 }
 
 export interface DiceReader {

@@ -7,11 +7,9 @@
  * centre (the point below the lens), so there a die's "up" points away from the centre, and its
  * crop is turned so that direction points up before it is read.
  */
-import type { Box, RgbImage } from '../types.js';
+import type { Box, CameraView, RgbImage } from '../types.js';
 import { squareCrop, type SquareCropOptions, CROP_SCALE, CROP_SIZE } from './crop.js';
 
-/** How the camera looks at the dice. */
-export type CameraView = 'side' | 'overhead';
 export const CAMERA_VIEWS: readonly CameraView[] = ['side', 'overhead'];
 
 /**

@@ -7,9 +7,8 @@
  * Each step trains on a batch of the taught crops, augmented (warps, light, a random quarter
  * turn unless the net reads upright), mixed half and half with rendered crops of the same set
  * ("replay"), so a handful of crops adapts the net without it forgetting the rest of the set's
- * looks. The loss is the
- * cross-entropy over the set's own faces only: the copy reads nothing else. Adam with a small
- * learning rate, no schedule. Seeded: the same crops give the same net on the same backend.
+ * looks. The loss is the cross-entropy over the set's own faces only: the copy reads nothing
+ * else. Adam with a small learning rate, no schedule. Seeded: the same crops give the same net on the same backend.
  */
 import * as tf from '@tensorflow/tfjs';
 import { DICE_SETS, type DiceSetId } from '../../shared/dice.js';
@@ -50,10 +49,6 @@ export const ADAPT_DEFAULTS = { steps: 60, learningRate: 1e-4, batchSize: 32, re
 const REPLAY_PER_FACE = 16;
 
 /**
- * Trains `net` (a copy: `Classifier.copyNet`) in place on `examples`, which must cover every face
- * of `set`. Returns the steps taken.
- */
-/**
  * How the model reads crops (its meta.json): the preprocessing, and whether it reads them
  * upright, in which case the taught crops are never turned and the replayed renders keep world
  * up within ±roll degrees, as the net was trained.
@@ -63,6 +58,10 @@ export interface ModelReading {
   upright?: { roll: number };
 }
 
+/**
+ * Trains `net` (a copy: `Classifier.copyNet`) in place on `examples`, which must cover every face
+ * of `set`. Returns the steps taken.
+ */
 export async function adaptNet(net: tf.LayersModel, set: DiceSetId, examples: readonly LabelledCrop[], model: ModelReading, rng: Rng, options: AdaptOptions = {}): Promise<number> {
   const { preprocessing, upright } = model;
   countExamples(set, examples.map((e) => e.face));

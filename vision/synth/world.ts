@@ -154,7 +154,6 @@ export function randomLight(rng: Rng, target: Vec3, scale: number, glareOn?: { c
   return { pos, color, ambient: [ambTint[0] * amb, ambTint[1] * amb, ambTint[2] * amb], refDistance, radius };
 }
 
-/** A camera `dist` away from `target`, `obliqueDeg` off vertical, rolled at random. */
 /**
  * The camera's roll for a uniform draw in [0, 2π): the draw itself when any roll goes
  * (maxRollDeg 180, so such renders keep their bytes), else the draw mapped onto ±maxRollDeg.
@@ -165,6 +164,7 @@ export function cameraRoll(draw: number, maxRollDeg: number): number {
   return (draw / Math.PI - 1) * ((maxRollDeg * Math.PI) / 180);
 }
 
+/** A camera `dist` away from `target`, `obliqueDeg` off vertical, rolled by `roll` (upright: lookAt's). */
 export function randomCamera(rng: Rng, target: Vec3, dist: number, obliqueDeg: number, focal: number, cx: number, cy: number, roll: number, upright = false): Camera {
   const th = (obliqueDeg * Math.PI) / 180;
   const az = rng.range(0, 2 * Math.PI);

@@ -9,7 +9,7 @@ import type { CameraFrame, FrameSource } from '../../device/types.js';
 import { DIE_COLORS } from '../../shared/dice.js';
 import type { DiceRequest, Result } from '../../shared/game.js';
 import { fail, ok } from '../../shared/game.js';
-import type { DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
+import type { CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import type { Logger } from './logger.js';
 import type { TableSession } from './session.js';
 import type { GameLookup, RolledDie } from './table.js';
@@ -38,7 +38,7 @@ export interface PipelineOptions {
   stream(): Promise<RollStream>;
   logger: Logger;
   /** How this source's camera looks at the tray (default 'side'; ReadOptions.view). */
-  view?: 'side' | 'overhead';
+  view?: CameraView;
 }
 
 /**
@@ -115,7 +115,7 @@ export class CameraPipeline {
   }
 
   /** How this source's camera looks at the tray: the view its frames are read in. */
-  get view(): 'side' | 'overhead' {
+  get view(): CameraView {
     return this.opts.view ?? 'side';
   }
 

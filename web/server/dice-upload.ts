@@ -4,7 +4,7 @@
  */
 import { DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
 import { decodeImage } from '../../vision/image/decode.js';
-import type { RgbImage } from '../../vision/types.js';
+import type { CameraView, RgbImage } from '../../vision/types.js';
 import type { ReaderHolder } from './dice-reader.js';
 import type { DiceReadResult } from './http.js';
 
@@ -14,7 +14,7 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 export async function readUpload(
   holder: ReaderHolder,
   bytes: Buffer,
-  options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[]; view?: 'side' | 'overhead' },
+  options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[]; view?: CameraView },
 ): Promise<DiceReadResult> {
   let image: RgbImage;
   try {

@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
 import type { ErrorCode } from '../../shared/game.js';
 import type { HardwareStatus, TableSnapshot } from '../../shared/protocol.js';
+import type { CameraView } from '../../vision/types.js';
 import type { Logger } from './logger.js';
 import { KeyedBuckets } from './rate-limit.js';
 
@@ -25,7 +26,7 @@ export interface HttpDeps {
   snapshot(): TableSnapshot;
   health(): HardwareStatus;
   /** Reads an uploaded image; absent when this server runs without a dice reader. */
-  readDice?(image: Buffer, options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[]; view?: 'side' | 'overhead' }): Promise<DiceReadResult>;
+  readDice?(image: Buffer, options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[]; view?: CameraView }): Promise<DiceReadResult>;
   /** The dice sets a read uses when the request names none: the game's, or d6. */
   defaultSets(): DiceSetId[];
   /** Reads a photographed Worm & Cozy sheet (default: vision/sheet, loaded on first use). */
