@@ -67,6 +67,12 @@ const bench: BenchModule = {
         { id: 'model.frame25.ms', label: '640×640 frame, 25 dice located + read (wall, median)', value: frame.median, unit: 'ms', target: { op: '<=', value: 60 }, note: `${runs} runs, ${frames.length} scenes; dice found and read: ${read.join(', ')}` },
         { id: 'model.frame25.cpu.ms', label: '640×640 frame, 25 dice located + read (CPU time)', value: frame.cpu, unit: 'ms' },
       );
+      // The server's default view: each die's crop turned so that away from the frame's centre is up.
+      const overhead = await measure(runs, (i) => reader.read(frames[i % frames.length]!, { sets: ['d6'], palette, view: 'overhead' }));
+      figures.push(
+        { id: 'model.frame25.overhead.ms', label: 'the same frame read from overhead (wall, median)', value: overhead.median, unit: 'ms', target: { op: '<=', value: 60 }, note: 'vision.view "overhead", the server\'s default: each die turned before it is read' },
+        { id: 'model.frame25.overhead.cpu.ms', label: 'the same frame read from overhead (CPU time)', value: overhead.cpu, unit: 'ms' },
+      );
       // Settle: feed the still scene until the stream settles; time only the settling push.
       const settleTimes: number[] = [];
       for (let r = 0; r < (quick ? 1 : 5); r++) {

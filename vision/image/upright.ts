@@ -41,28 +41,28 @@ export function uprightCrop(image: RgbImage, box: Box, angle: number, options: S
   if (angle === 0) return squareCrop(image, box, options);
   const size = options.size ?? CROP_SIZE;
   const scale = options.scale ?? CROP_SCALE;
+  // √2·size + 2 keeps every sample of the turned square (and its right and lower neighbour)
+  // inside the wide crop, so the loop needs no clamping.
   const big = Math.ceil(size * Math.SQRT2) + 2;
   const wide = squareCrop(image, box, { size: big, scale: (scale * big) / size });
   const out = new Uint8Array(size * size * 3);
   const c = Math.cos(angle), s = Math.sin(angle);
   const half = size / 2, bigHalf = big / 2;
   const src = wide.data;
-  for (let y = 0; y < size; y++) {
+  const row = big * 3;
+  for (let y = 0, o = 0; y < size; y++) {
     const v = y + 0.5 - half;
-    for (let x = 0; x < size; x++) {
+    // Output (u, v) comes from the wide crop at R(angle)·(u, v): the crop's up (0, −1) from (sin, −cos).
+    for (let x = 0; x < size; x++, o += 3) {
       const u = x + 0.5 - half;
-      // Output (u, v) comes from the wide crop at R(angle)·(u, v): the crop's up (0, −1) from (sin, −cos).
       const sx = bigHalf + u * c - v * s - 0.5;
       const sy = bigHalf + u * s + v * c - 0.5;
-      const x0 = Math.max(0, Math.min(big - 1, Math.floor(sx)));
-      const y0 = Math.max(0, Math.min(big - 1, Math.floor(sy)));
-      const x1 = Math.min(big - 1, x0 + 1), y1 = Math.min(big - 1, y0 + 1);
-      const fx = Math.max(0, Math.min(1, sx - x0)), fy = Math.max(0, Math.min(1, sy - y0));
-      const a = (y0 * big + x0) * 3, b = (y0 * big + x1) * 3, d = (y1 * big + x0) * 3, e = (y1 * big + x1) * 3;
-      const o = (y * size + x) * 3;
+      const x0 = sx | 0, y0 = sy | 0;
+      const fx = sx - x0, fy = sy - y0;
+      const a = y0 * row + x0 * 3, d = a + row;
       for (let k = 0; k < 3; k++) {
-        const top = src[a + k]! + (src[b + k]! - src[a + k]!) * fx;
-        const bottom = src[d + k]! + (src[e + k]! - src[d + k]!) * fx;
+        const top = src[a + k]! + (src[a + 3 + k]! - src[a + k]!) * fx;
+        const bottom = src[d + k]! + (src[d + 3 + k]! - src[d + k]!) * fx;
         out[o + k] = Math.round(top + (bottom - top) * fy);
       }
     }
