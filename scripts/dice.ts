@@ -40,7 +40,7 @@ const program = new Command()
   .option('--calibrate <how>', 'with --calibration: net (adapt the whole net, about 10 s) or head (refit the last layer only, about 1 s)', 'net')
   .option('--palette <colours>', `die colours to name, comma-separated (default: all of ${Object.keys(DIE_COLORS).join(', ')})`)
   .option('--framing <mode>', 'with --crop: whole (the image is the die) or locate (find the die in the image)', 'whole')
-  .option('--view <how>', 'frames: how the camera looked at the dice: side (from above and to one side, as most photos) or overhead (straight down)', 'side')
+  .option('--view <how>', 'how the camera looked at the dice: any (not known, perhaps turned: each die read in its four quarter turns, weighted by how upright each looks), side (from above and to one side, as most photos) or overhead (frames: straight down)', 'any')
   .option('--model <dir>', 'model directory (default: the committed model)')
   .option('--backend <name>', 'tfjs backend: tensorflow, wasm or cpu')
   .showHelpAfterError();
@@ -60,7 +60,7 @@ const palette = opts.palette ? opts.palette.split(',').map((c) => c.trim()).filt
 const badColour = palette.find((c) => !(c in DIE_COLORS));
 if (badColour !== undefined) fail(`--palette: "${badColour}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
 if (opts.framing !== 'whole' && opts.framing !== 'locate') fail(`--framing must be whole or locate, got "${opts.framing}"`);
-if (opts.view !== 'side' && opts.view !== 'overhead') fail(`--view must be side or overhead, got "${opts.view}"`);
+if (opts.view !== 'any' && opts.view !== 'side' && opts.view !== 'overhead') fail(`--view must be any, side or overhead, got "${opts.view}"`);
 if (opts.calibrate !== 'net' && opts.calibrate !== 'head') fail(`--calibrate must be net or head, got "${opts.calibrate}"`);
 if (opts.backend !== undefined && !['tensorflow', 'wasm', 'cpu'].includes(opts.backend)) fail(`--backend must be tensorflow, wasm or cpu, got "${opts.backend}"`);
 

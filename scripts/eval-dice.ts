@@ -17,7 +17,8 @@ import path from 'node:path';
 import { DICE_SETS, DICE_SET_IDS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { CROP_SCALE, squareCrop } from '../vision/image/crop.js';
-import { uprightCrop } from '../vision/image/upright.js';
+import { CAMERA_VIEWS, uprightCrop } from '../vision/image/upright.js';
+import { classOf } from '../vision/faces/classes.js';
 import { decodeImage } from '../vision/image/decode.js';
 import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
 import type { SynthKnobs } from '../vision/synth/knobs.js';
@@ -25,7 +26,7 @@ import { evaluate } from '../vision/model/evaluate.js';
 import { frameDieImage } from '../vision/model/framing.js';
 import { loadDiceReader } from '../vision/reader.js';
 import { iou } from '../vision/stream.js';
-import type { Box, RgbImage } from '../vision/types.js';
+import type { Box, CameraView, RgbImage } from '../vision/types.js';
 
 const program = new Command()
   .name('eval:dice')
@@ -34,10 +35,18 @@ const program = new Command()
   .option('--framing <mode>', 'how crops are framed: locate (find the die in the crop, as clew frames a die it finds) or whole', 'locate')
   .option('--views <n>', 'test-time views (1, 2 or 4); default from the model')
   .option('--second-look <p>', 'read dice below this confidence once more, a quarter turn round and closer (0: never); default the reader\'s')
+  .option('--view <how>', 'how the real pictures are read: any (up not known: four quarter turns weighted by the orientation head, as npm run dice reads a picture), side or overhead', 'any')
   .option('--no-synthetic', 'skip the synthetic test split')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .parse();
-const opts = program.opts<{ real: string; model?: string; framing: string; views?: string; secondLook?: string; synthetic: boolean; cacheDir: string }>();
+const opts = program.opts<{ real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; cacheDir: string }>();
+if (!CAMERA_VIEWS.includes(opts.view as CameraView)) {
+  process.stderr.write(`eval:dice: --view must be ${CAMERA_VIEWS.join(', ')}, got "${opts.view}"\n`);
+  process.exit(2);
+}
+const view = opts.view as CameraView;
+/** The view compared with the one read in: side against any, any against side or overhead. */
+const otherView: CameraView = view === 'any' ? 'side' : 'any';
 
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 const out: string[] = [];
@@ -69,7 +78,7 @@ const faces = DICE_SETS.d6.faces;
 
 say(`## Dice reading: evaluation`);
 say();
-say(`Model ${reader.modelId}, backend ${reader.backend}, crop framing "${opts.framing}", ${reader.views} view${reader.views === 1 ? '' : 's'}${reader.upright ? ', upright; a second look (closer)' : ', a third view (a second look)'} below ${reader.secondLookBelow}.`);
+say(`Model ${reader.modelId}, backend ${reader.backend}, crop framing "${opts.framing}", ${reader.views} view${reader.views === 1 ? '' : 's'}${reader.upright ? ', upright; a second look (closer)' : ', a third view (a second look)'} below ${reader.secondLookBelow}. Real pictures read in view "${view}"${view === 'any' && reader.upright ? ' (up not known, as `npm run dice` reads a picture: each die in its four quarter turns, weighted by how upright the orientation head finds each; no second look)' : ''}.`);
 say();
 
 // ---------------------------------------------------------------- 1. crops, no calibration
@@ -79,8 +88,8 @@ const truth = labels.map((l) => l.face!);
 
 interface CropScore { correct: number; confusion: number[][]; perFace: Map<string, [number, number]>; silentMisreads: number; marked: number }
 
-async function scoreCrops(indices: number[]): Promise<CropScore> {
-  const readings = await reader.readCrops(indices.map((i) => crops[i]!), { sets: ['d6'] });
+async function scoreCrops(indices: number[], as: CameraView = view): Promise<CropScore> {
+  const readings = await reader.readCrops(indices.map((i) => crops[i]!), { sets: ['d6'], view: as });
   const confusion = faces.map(() => faces.map(() => 0));
   const perFace = new Map<string, [number, number]>(faces.map((f) => [f, [0, 0]]));
   let correct = 0, silentMisreads = 0, marked = 0;
@@ -121,10 +130,15 @@ say(`### Real Catan crops (${all.length}), no calibration (target ≥ 95%)`);
 say();
 table(uncal, all.length);
 {
+  const alt = await scoreCrops(all, otherView);
+  say(`Read in view "${otherView}" instead: ${alt.correct} of ${all.length} right (${pct(alt.correct / all.length)}); misread without the mark: ${alt.silentMisreads}.`);
+  say();
+}
+{
   // The same crops framed the other way: the crop's own (loose, often not square) box as the die's.
   const other = opts.framing === 'locate' ? 'whole' : 'locate';
   const alt = await loadDiceReader({ ...readerOptions, cropFraming: other });
-  const readings = await alt.readCrops(crops, { sets: ['d6'] });
+  const readings = await alt.readCrops(crops, { sets: ['d6'], view });
   const right = readings.filter((r, i) => r.face === truth[i]).length;
   say(`Framed "${other}" instead: ${right} of ${all.length} right (${pct(right / all.length)}).`);
   if (opts.framing === 'locate') {
@@ -146,7 +160,7 @@ table(uncal, all.length);
   const cells: string[] = [];
   for (const f of factors) {
     const framed = crops.map((c) => squareCrop(c, [0, 0, c.width, c.height], { size: 64, scale: CROP_SCALE * f }));
-    const readings = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: ['d6'] });
+    const readings = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: ['d6'], view });
     const right = readings.filter((r, i) => r.face === truth[i]).length;
     cells.push(`${right} (${pct(right / all.length)})`);
   }
@@ -163,16 +177,16 @@ table(uncal, all.length);
   // below the top), so it reads a picture turned on its side worse; a model trained on every
   // turn reads them alike.
   const turns = [0, 1, 2, 3];
-  const cells = turns.map((k) => {
+  const cells = (as: CameraView) => turns.map((k) => {
     const framed = crops.map((c) => uprightCrop(c, [0, 0, c.width, c.height], (k * Math.PI) / 2));
-    const right = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: ['d6'] }).filter((r, i) => r.face === truth[i]).length;
+    const right = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: ['d6'], view: as }).filter((r, i) => r.face === truth[i]).length;
     return `${right} (${pct(right / all.length)})`;
   });
-  say(`The same pictures turned (framed whole; ${reader.upright ? 'this model reads dice upright, as photos show them' : 'this model reads any turn alike'}):`);
+  say(`The same pictures turned (framed whole; ${reader.upright ? 'view side takes the picture\'s up as the dice\'s, view any finds it' : 'this model reads any turn alike'}):`);
   say();
   say(`| turned | ${turns.map((k) => `${90 * k}°`).join(' | ')} |`);
   say(`|---|${turns.map(() => '---').join('|')}|`);
-  say(`| read right of ${all.length} | ${cells.join(' | ')} |`);
+  for (const as of ['side', 'any'] as const) say(`| view ${as}: read right of ${all.length} | ${cells(as).join(' | ')} |`);
   say();
 }
 
@@ -191,6 +205,11 @@ say();
 say(`Calibration (the whole net adapted to the 30 crops, ${reader.calibration.list()[0]?.net?.steps ?? 0} steps) took ${calSeconds.toFixed(1)} s here.`);
 say();
 table(cal, rest.length);
+{
+  const alt = await scoreCrops(rest, otherView);
+  say(`Read in view "${otherView}" instead: ${alt.correct} of ${rest.length} right (${pct(alt.correct / rest.length)}).`);
+  say();
+}
 await reader.calibration.undo('d6');
 {
   // The cheaper calibration for comparison: the last layer refitted on the same crops.
@@ -199,7 +218,7 @@ await reader.calibration.undo('d6');
   const t0 = performance.now();
   await head.calibration.commit('d6', { persist: false, createdAt: 'eval' });
   const headSeconds = (performance.now() - t0) / 1000;
-  const readings = await head.readCrops(rest.map((i) => crops[i]!), { sets: ['d6'] });
+  const readings = await head.readCrops(rest.map((i) => crops[i]!), { sets: ['d6'], view });
   const right = readings.filter((r, k) => r.face === truth[rest[k]!]).length;
   say(`With only the last layer refitted instead (\`calibrate: 'head'\`, ${headSeconds.toFixed(1)} s): ${right} of ${rest.length} right (${pct(right / rest.length)}).`);
   say();
@@ -258,7 +277,7 @@ let found = 0, missed = 0, spurious = 0, total = 0, labelled = 0, readRight = 0;
 for (const [file, truths] of byFrame) {
   const frame = await image(path.join(opts.real, file));
   labelFrameDice(frame, file, truths);
-  const dice = await reader.read(frame, { sets: ['d6'] });
+  const dice = await reader.read(frame, { sets: ['d6'], view });
   const used = new Set<number>();
   const cells: string[] = [];
   for (const t of truths) {
@@ -316,6 +335,26 @@ if (opts.synthetic) {
   say();
   // The same dice as pictures of one die cut by somebody else's detector, read as \`--crop\` reads them.
   const pictures = await scoreSplit({ ...knobs, pictureCut: 1 });
+  {
+    // The reader's views on rendered crops: upright ones (as trained), and the split rendered with
+    // any camera roll (a picture whose up is not the world's up), each through classifyFramed.
+    const readSplit = async (splitKnobs: Partial<SynthKnobs> | undefined, as: CameraView) => {
+      const test = await loadOrRenderDataset({ seed: meta.training.seed, split: 'test', count: meta.training.recipe.testCount, difficulty, ...(splitKnobs ? { knobs: splitKnobs } : {}) }, { cacheDir: opts.cacheDir });
+      let right = 0;
+      for (const [s, set] of DICE_SET_IDS.entries()) {
+        const idx = Array.from({ length: test.count }, (_, i) => i).filter((i) => test.sets[i] === s);
+        const framed = idx.map((i): RgbImage => ({ width: 64, height: 64, data: test.pixels.subarray(i * 12288, (i + 1) * 12288) }));
+        const readings = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: [set], view: as });
+        readings.forEach((r, k) => { if (FACE_CLASSES.indexOf(classOf(set, r.face)) === test.classes[idx[k]!]) right++; });
+      }
+      return pct(right / test.count);
+    };
+    if (reader.upright) {
+      const { roll: _roll, ...anyRoll } = knobs ?? {};
+      say(`Read by the reader in view side / any: **${await readSplit(knobs, 'side')} / ${await readSplit(knobs, 'any')}**; the same split rendered with any camera roll (the picture's up not the dice's): ${await readSplit(anyRoll, 'side')} / ${await readSplit(anyRoll, 'any')}.`);
+      say();
+    }
+  }
   say(`The same split rendered as pictures of one die (each cut round its die by a rectangle from 5 % inside to 35 % beyond each side, framed whole as \`npm run dice -- --crop\` frames a picture): **${pct(pictures.ev.overall.accuracy)}** (${DICE_SET_IDS.map((set) => `${set} ${pct(pictures.ev.perSet[set]!.accuracy)}`).join(', ')}).`);
   say();
   classifier.dispose();

@@ -5,7 +5,9 @@
  *      tmp/train-cache keyed by seed and the renderer's source hash),
  *   2. adds the owner's real labelled crops, when --real-crops DIR is given (DIR/<set>/<face>/*.jpg),
  *   3. trains the net (tfjs, wasm backend by default: measured fastest here, see the notes),
- *   4. folds batch norms, fits the temperature on val, scores the test split per dice set,
+ *   4. folds batch norms, fits the temperature on val, scores the test split per dice set, and
+ *      for an upright model fits the orientation head (which quarter turn is up) on crops of
+ *      their own,
  *   5. writes model.json, weights.bin (float16) and meta.json to --out.
  *
  * Nothing else trains: install and start only read the committed files.
@@ -27,7 +29,10 @@ import { parseModelMeta, type ModelMeta } from '../vision/model/meta.js';
 import { foldForInference, type LayersModel } from '../vision/model/net.js';
 import { DEFAULT_PREPROCESSING } from '../vision/model/preprocess.js';
 import { trainClassifierParallel } from '../vision/model/parallel-trainer.js';
-import { predictCrops, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
+import { fitOrientationHead, mixedLogits, uprightWeights, type OrientationHead } from '../vision/model/orientation.js';
+import { classMask, maskedSoftmax } from '../vision/model/postprocess.js';
+import { expectedCalibrationError, fitTemperature, type Scored } from '../vision/model/temperature.js';
+import { predictCrops, scoreTurns, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
 import { RECIPE } from '../vision/model/recipe.js';
 
 const program = new Command()
@@ -45,7 +50,7 @@ const program = new Command()
   .option('--quick', 'a tiny run to check the pipeline (not the committed model)')
   .option('--pin-renderer <label>', 'experiments: reuse cached crops under this label whatever the renderer source')
   .option('--difficulty <lo,hi>', 'renderer difficulty range', RECIPE.difficulty.join(','))
-  .option('--from-weights <dir>', 'skip training: take the trained net in DIR (made by this recipe) and redo only steps 4–5 (temperature, test scores, meta.json)')
+  .option('--from-weights <dir>', 'skip training: take the trained net in DIR (made by this recipe) and redo only the steps after training (temperature, test scores, orientation head, meta.json)')
   .parse();
 
 const opts = program.opts<{ seed: string; out: string; trainCount: string; epochs: string; threads: string; workers: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string; fromWeights?: string }>();
@@ -96,9 +101,10 @@ const test = await render('test', testCount);
 /** The committed model's `training` record and weights, when only the last steps are redone. */
 async function previousRun(dir: string): Promise<{ model: LayersModel; training: ModelMeta['training'] }> {
   const old = parseModelMeta(JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8')), path.join(dir, 'meta.json'));
-  // The weights must come from this recipe: everything but the read-time views must match.
-  const { views: _oldViews, ...oldRecipe } = (old.training.recipe ?? {}) as Record<string, unknown>;
-  const { views: _views, ...recipe } = { ...RECIPE, trainCount, epochs } as Record<string, unknown>;
+  // The weights must come from this recipe: everything but what is done after training (the
+  // read-time views, the orientation head) must match.
+  const { views: _oldViews, orientation: _oldOrientation, ...oldRecipe } = (old.training.recipe ?? {}) as Record<string, unknown>;
+  const { views: _views, orientation: _orientation, ...recipe } = { ...RECIPE, trainCount, epochs } as Record<string, unknown>;
   if (JSON.stringify(oldRecipe) !== JSON.stringify(JSON.parse(JSON.stringify(recipe)))) {
     throw new Error(`--from-weights ${dir}: those weights were trained with another recipe than vision/model/recipe.ts; train afresh`);
   }
@@ -180,6 +186,35 @@ const after = evaluate(testScores.logits, test, temperature);
 log(`temperature ${temperature.toFixed(3)}; test accuracy ${(100 * after.overall.accuracy).toFixed(2)}%, ECE ${before.ece.toFixed(4)} → ${after.ece.toFixed(4)}`);
 for (const [set, s] of Object.entries(after.perSet)) log(`  ${set.padEnd(11)} ${(100 * s.accuracy).toFixed(2)}% of ${s.n}`);
 
+// An upright model learns where a picture's up is: the orientation head, on crops of their own.
+let orientation: { head: OrientationHead; accuracy: number; crops: number; test: { accuracy: number; ece: number } } | undefined;
+if (RECIPE.upright) {
+  const orient = await render('orient', quick ? 256 : RECIPE.orientation.crops);
+  const fitted = fitOrientationHead(scoreTurns(model, orient).map((t) => t.embeddings), { steps: RECIPE.orientation.steps });
+  log(`orientation head: the turn named right for ${(100 * fitted.accuracy).toFixed(1)}% of ${orient.count} crops × 4 turns (loss ${fitted.loss.toFixed(3)})`);
+  // View 'any' mixes four turns; its sharpening temperature is fitted on val read so.
+  const masks = DICE_SET_IDS.map((s) => classMask([s]));
+  const readAny = (data: CropSet): Scored[] => {
+    const turns = scoreTurns(model, data);
+    return Array.from({ length: data.count }, (_, i) => {
+      const mask = masks[data.sets[i]!]!;
+      const weights = uprightWeights(fitted.head, turns.map((t) => t.embeddings[i]!));
+      return { logits: mixedLogits(turns.map((t) => maskedSoftmax(t.logits[i]!, mask, temperature)), weights, mask), label: data.classes[i]!, mask };
+    });
+  };
+  const anyTemperature = fitTemperature(readAny(val));
+  const head = { ...fitted.head, temperature: Math.round(anyTemperature * 1e6) / 1e6 };
+  const tested = readAny(test).map((it) => {
+    const p = maskedSoftmax(it.logits, it.mask, head.temperature);
+    const best = p.indexOf(Math.max(...p));
+    return { confidence: p[best]!, correct: best === it.label };
+  });
+  const anyAccuracy = tested.filter((t) => t.correct).length / tested.length;
+  const anyEce = expectedCalibrationError(tested.map((t) => t.confidence), tested.map((t) => t.correct));
+  log(`view any: temperature ${head.temperature.toFixed(3)}; test accuracy ${(100 * anyAccuracy).toFixed(2)}%, ECE ${anyEce.toFixed(4)}`);
+  orientation = { head, accuracy: fitted.accuracy, crops: orient.count, test: { accuracy: anyAccuracy, ece: anyEce } };
+}
+
 await mkdir(opts.out, { recursive: true });
 const bytes = await saveModel(model, opts.out);
 const meta: ModelMeta = {
@@ -189,7 +224,7 @@ const meta: ModelMeta = {
   preprocessing: DEFAULT_PREPROCESSING,
   temperature,
   views: RECIPE.views,
-  ...(RECIPE.upright ? { upright: { roll: RECIPE.knobs.roll } } : {}),
+  ...(RECIPE.upright ? { upright: { roll: RECIPE.knobs.roll, ...(orientation ? { orientation: orientation.head } : {}) } } : {}),
   net: RECIPE.net,
   training: { ...training, recipe: { ...RECIPE, trainCount, epochs } },
   metrics: {
@@ -202,6 +237,7 @@ const meta: ModelMeta = {
       eceBeforeTemperature: before.ece,
       eceAfterTemperature: after.ece,
     },
+    ...(orientation ? { orientation: { crops: orientation.crops, turnAccuracy: orientation.accuracy, syntheticTestAny: orientation.test } } : {}),
     weightBytes: bytes,
     parameters: model.countParams(),
   },

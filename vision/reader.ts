@@ -12,7 +12,7 @@ import { DICE_SETS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
-import { CAMERA_VIEWS, upAngle, uprightCrop } from './image/upright.js';
+import { CAMERA_VIEWS, turnSquare, upAngle, uprightCrop } from './image/upright.js';
 import { dieColor, locateDice, type LocateOptions } from './locate/index.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
@@ -20,8 +20,10 @@ import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
 import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
-import { headOf, loadClassifier, scoreAllWithSecondLook, type Classifier, type Scorer } from './model/classifier.js';
+import { headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_ZOOM, type Classifier, type CropScores, type TurnScorer } from './model/classifier.js';
+import { closerCrop } from './model/views.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
+import { mixTurns, uprightWeights } from './model/orientation.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
 import { bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
@@ -110,6 +112,9 @@ export interface ClewDiceReader extends DiceReader {
   readonly secondLookBelow: number;
 }
 
+/** In view 'any', a doubtful die's second look reads the turns the orientation head gives at least this weight (and always the most upright one). */
+const SECOND_LOOK_MIN_WEIGHT = 0.2;
+
 /** Views per calibration example: four quarter turns × two photometric variants. */
 const CALIBRATION_VIEWS = 8;
 
@@ -188,9 +193,14 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     // net of each set in play that has one, for that set's faces.
     const adapted = opts.sets.filter((s) => nets.has(s));
     const shipped = adapted.length < opts.sets.length;
-    const scorers: Scorer[] = [
+    const scorers: TurnScorer[] = [
       ...(shipped ? [classifier] : []),
-      ...adapted.map((s): Scorer => ({ turns: classifier.turns, secondTurns: classifier.secondTurns, score: (crops, turns) => classifier.scoreWith(nets.get(s)!, crops, turns) })),
+      ...adapted.map((s): TurnScorer => ({
+        turns: classifier.turns,
+        secondTurns: classifier.secondTurns,
+        score: (crops, turns) => classifier.scoreWith(nets.get(s)!, crops, turns),
+        scoreEachTurn: (crops, turns) => classifier.scoreEachTurnWith(nets.get(s)!, crops, turns),
+      })),
     ];
     const rows = opts.sets.filter((s) => active.has(s) && !nets.has(s)).map((s) => ({ calibration: active.get(s)! }));
     const probabilitiesOf = (read: { logits: Float32Array; embedding: Float32Array }[]): Float64Array => {
@@ -198,6 +208,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       const logits = calibratedLogits(shipped ? read[0]!.logits : null, shipped ? read[0]!.embedding : null, [...rows, ...own]);
       return maskedSoftmax(logits, mask, classifier.meta.temperature);
     };
+    if (opts.view === 'any' && classifier.upright) return readAnyWay(framed, boxes, opts, mask, scorers, probabilitiesOf);
     // The first read's probabilities, kept: only the dice read again need them anew.
     const firstRead: Float64Array[] = [];
     const unsure = (read: { logits: Float32Array; embedding: Float32Array }[], i: number): boolean => {
@@ -209,15 +220,91 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const secondLook = classifier.secondTurns.length;
     return framed.map((_, i) => {
       const probs = again.has(i) || !firstRead[i] ? probabilitiesOf(scores.map((s) => ({ logits: s.logits[i]!, embedding: s.embeddings[i]! }))) : firstRead[i];
-      const best = bestFace(probs, opts.sets);
-      const probabilities: Record<string, number> = {};
-      for (const face of DICE_SETS[best.set].faces) {
-        const cls = FACE_CLASSES.indexOf(classOf(best.set, face));
-        probabilities[face] = probs[cls]!;
-      }
-      const views = classifier.views + (again.has(i) ? secondLook : 0);
-      return { set: best.set, face: best.face, confidence: best.confidence, box: boxes[i]!, uncertain: best.confidence < uncertainBelow, probabilities, views };
+      return describe(probs, boxes[i]!, opts, classifier.views + (again.has(i) ? secondLook : 0));
     });
+  };
+
+  const orientationOf = () => {
+    if (!classifier.orientation) throw new Error('read dice: view "any" needs a model with an orientation head (meta.json upright.orientation); this one has none: read with view "side" or "overhead", or refit it with npm run train -- --from-weights');
+    return classifier.orientation;
+  };
+
+  /**
+   * View 'any' for an upright model: every die read in its four quarter turns, by every scorer,
+   * and the four readings mixed with the weight the orientation head gives each turn (how upright
+   * the shipped net's embedding of that turn looks), then sharpened by the head's temperature
+   * (orientation.ts). A die still in doubt is read once more, closer (as a second look frames
+   * it), in the turns that carry weight.
+   */
+  const readAnyWay = (
+    framed: RgbImage[],
+    boxes: Box[],
+    opts: ReadOptions,
+    mask: boolean[],
+    scorers: TurnScorer[],
+    probabilitiesOf: (read: { logits: Float32Array; embedding: Float32Array }[]) => Float64Array,
+  ): DetailedReading[] => {
+    const head = orientationOf();
+    const turns = [0, 1, 2, 3];
+    // [scorer][turn]; the head reads the shipped net's embeddings, the first scorer's when it is the shipped net.
+    const scoreAll = (crops: RgbImage[]): { byScorer: CropScores[][]; shipped: CropScores[] } => {
+      const byScorer = scorers.map((scorer) => scorer.scoreEachTurn(crops, turns));
+      return { byScorer, shipped: scorers[0] === classifier ? byScorer[0]! : classifier.scoreEachTurn(crops, turns) };
+    };
+    const first = scoreAll(framed);
+    // Weights from the first read only (the shipped embeddings below are not averaged in place).
+    const firstWeights = framed.map((_, i) => uprightWeights(head, first.shipped.map((s) => s.embeddings[i]!)));
+    const weightsOf = (i: number) => firstWeights[i]!;
+    /** The turns a second look reads die i in. */
+    const lookTurns = (i: number) => {
+      const w = weightsOf(i);
+      const top = w.indexOf(Math.max(...w));
+      return turns.filter((t) => t === top || w[t]! >= SECOND_LOOK_MIN_WEIGHT);
+    };
+    const readDie = (i: number): Float64Array => {
+      const byTurn = turns.map((t) => probabilitiesOf(first.byScorer.map((reads) => ({ logits: reads[t]!.logits[i]!, embedding: reads[t]!.embeddings[i]! }))));
+      return mixTurns(byTurn, weightsOf(i), mask, head.temperature ?? 1);
+    };
+    const probs = framed.map((_, i) => readDie(i));
+    const again = framed.map((_, i) => i).filter((i) => bestFace(probs[i]!, opts.sets).confidence < secondLookBelow);
+    // The second look reads a doubtful die closer in the turns that carry weight (the upright
+    // one, and others only while the head is unsure), each turn's scores averaged with the first
+    // read's; the weights stay the first read's.
+    for (const t of turns) {
+      const dice = again.filter((i) => lookTurns(i).includes(t));
+      if (dice.length === 0) continue;
+      const closer = dice.map((i) => closerCrop(framed[i]!, SECOND_LOOK_ZOOM));
+      scorers.forEach((scorer, j) => {
+        const [look] = scorer.scoreEachTurn(closer, [t]);
+        const reads = first.byScorer[j]![t]!;
+        dice.forEach((i, k) => {
+          reads.logits[i] = reads.logits[i]!.map((v, c) => (v + look!.logits[k]![c]!) / 2);
+          reads.embeddings[i] = reads.embeddings[i]!.map((v, d) => (v + look!.embeddings[k]![d]!) / 2);
+        });
+      });
+    }
+    for (const i of again) probs[i] = readDie(i);
+    const looked = new Map(again.map((i) => [i, lookTurns(i).length]));
+    return framed.map((_, i) => describe(probs[i]!, boxes[i]!, opts, 4 + (looked.get(i) ?? 0)));
+  };
+
+  /** A die's reading from its probabilities over all classes (masked to the sets in play). */
+  const describe = (probs: Float64Array, box: Box, opts: ReadOptions, views: number): DetailedReading => {
+    const best = bestFace(probs, opts.sets);
+    const probabilities: Record<string, number> = {};
+    for (const face of DICE_SETS[best.set].faces) {
+      const cls = FACE_CLASSES.indexOf(classOf(best.set, face));
+      probabilities[face] = probs[cls]!;
+    }
+    return { set: best.set, face: best.face, confidence: best.confidence, box, uncertain: best.confidence < uncertainBelow, probabilities, views };
+  };
+
+  /** The quarter turn of a framed die that the orientation head finds most upright (0 unless the view is 'any'). */
+  const uprightTurn = (crop: RgbImage, view: CameraView | undefined): number => {
+    if (view !== 'any' || !classifier.upright) return 0;
+    const head = orientationOf();
+    const weights = uprightWeights(head, classifier.scoreEachTurn([crop], [0, 1, 2, 3]).map((s) => s.embeddings[0]!));
+    return weights.indexOf(Math.max(...weights));
   };
 
   /** A die of a frame framed for the classifier: an upright model reads it with its top up. */
@@ -307,7 +394,10 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
       // A frame with the die's box, or a picture of one die framed as readCrops frames it.
       if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(' or ')}, got "${String(view)}"`);
-      const crop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}).crop;
+      const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}).crop;
+      // Taught crops are upright (an upright model adapts on them unturned): a die read in view
+      // 'any' is taught in the turn the orientation head finds upright.
+      const crop = turnSquare(framedCrop, uprightTurn(framedCrop, view));
       const list = pending.get(set) ?? [];
       list.push({ face, crop });
       pending.set(set, list);

@@ -15,10 +15,11 @@ export type Box = [x0: number, y0: number, x1: number, y1: number];
 
 /**
  * How a camera looks at the tray: from 'side' (a photo, a webcam on a stand: a die's side faces
- * show below its top face) or from 'overhead' (straight down: side faces show towards the
- * frame's centre).
+ * show below its top face), from 'overhead' (straight down: side faces show towards the frame's
+ * centre), or 'any': not known (a picture from elsewhere, perhaps turned), so each die is read in
+ * its four quarter turns, weighted by how upright each looks (vision/model/orientation.ts).
  */
-export type CameraView = 'side' | 'overhead';
+export type CameraView = 'side' | 'overhead' | 'any';
 
 export interface DieReading {
   set: DiceSetId;
@@ -40,8 +41,10 @@ export interface ReadOptions {
   palette?: string[];
   /**
    * How the camera looks at the tray (default 'side', as photos are taken): from 'overhead' a
-   * die's side faces show towards the frame's centre, and an upright model reads each die turned
-   * so that its top points up (vision/image/upright.ts). Frames only; crops are read as they are.
+   * die's side faces show towards the frame's centre, and an upright model reads each die of a
+   * frame turned so that its top points up (vision/image/upright.ts); 'any' (frames and crops)
+   * reads each die in four quarter turns weighted by how upright each looks. A model that is not
+   * upright reads every view alike.
    */
   view?: CameraView;
 }

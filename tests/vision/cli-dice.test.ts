@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DICE_SETS } from '../../shared/dice.js';
 
@@ -65,6 +66,21 @@ describe('dice CLI', () => {
     }
   });
 
+  it('reads a picture whatever way up it was taken (--view any, the default); --view side takes the picture\'s up as the dice\'s', async () => {
+    const turned = await Promise.all([0, 1, 2, 3].map(async (i) => {
+      const file = path.join(tmp, `upside-down-${i}.png`);
+      await sharp(crop(i)).rotate(180).png().toFile(file);
+      return file;
+    }));
+    const upright = dice('--set', 'd6', '--json', '--crop', crop(0), crop(1), crop(2), crop(3));
+    const upsideDown = dice('--set', 'd6', '--json', '--crop', ...turned);
+    expect(upsideDown.status).toBe(0);
+    expect(upsideDown.lines.map((l) => l.face)).toEqual(upright.lines.map((l) => l.face));
+    const side = dice('--set', 'd6', '--json', '--crop', '--view', 'side', ...turned);
+    expect(side.status).toBe(0);
+    expect(side.lines.map((l) => l.confidence)).not.toEqual(upsideDown.lines.map((l) => l.confidence));
+  });
+
   it('plain output is one readable line per file', () => {
     const r = dice('--set', 'd6', '--crop', crop(2), missing);
     expect(r.status).toBe(1);
@@ -89,6 +105,6 @@ describe('dice CLI', () => {
     expect(h.stderr).toMatch(/--calibrate must be net or head, got "tail"/);
     const v = dice('--set', 'd6', '--json', '--view', 'sideways', crop(0));
     expect(v.status).toBe(2);
-    expect(v.stderr).toMatch(/--view must be side or overhead, got "sideways"/);
+    expect(v.stderr).toMatch(/--view must be any, side or overhead, got "sideways"/);
   });
 });

@@ -3,13 +3,14 @@
  * crops are read with calibrated confidences, "teach clew your dice" fits, saves, applies and
  * undoes per dice set, and bad requests are refused with what was wrong.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DICE_SETS, DIE_COLORS } from '../../shared/dice.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import type { Calibration } from '../../vision/model/calibration.js';
+import { DEFAULT_MODEL_DIR } from '../../vision/model/classifier.js';
 import { loadDiceReader, type ClewDiceReader } from '../../vision/reader.js';
 import { iou } from '../../vision/stream.js';
 import type { Box, RgbImage } from '../../vision/types.js';
@@ -214,5 +215,64 @@ describe('teach clew your dice', () => {
     expect(warnings.join('\n')).toMatch(/another model/);
     other.dispose();
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+/** A picture turned k quarter turns clockwise (any size). */
+function turnPicture(image: RgbImage, k: number): RgbImage {
+  let cur = image;
+  for (let t = 0; t < k; t++) {
+    const { width: w, height: h, data } = cur;
+    const out = new Uint8Array(w * h * 3);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out.set(data.subarray((y * w + x) * 3, (y * w + x) * 3 + 3), (x * h + (h - 1 - y)) * 3);
+    cur = { width: h, height: w, data: out };
+  }
+  return cur;
+}
+
+describe("view 'any': a picture whose up is not known", () => {
+  it('reads a picture turned a quarter, a half or three quarters round as it reads it upright, each die in four views or more', async () => {
+    const images = crops.map((c) => c.image);
+    const upright = await reader.readCropsDetailed(images, { sets: ['d6'], view: 'any' });
+    for (const k of [1, 2, 3]) {
+      const turned = await reader.readCropsDetailed(images.map((im) => turnPicture(im, k)), { sets: ['d6'], view: 'any' });
+      turned.forEach((r, i) => {
+        expect(r.face, `crop ${i} turned ${90 * k}°`).toBe(upright[i]!.face);
+        expect(Math.abs(r.confidence - upright[i]!.confidence)).toBeLessThan(0.05);
+        // Four turns, and a doubtful die's second look in the turns that carry weight: the same count either way up.
+        expect(r.views).toBeGreaterThanOrEqual(4);
+        expect(r.views).toBe(upright[i]!.views);
+      });
+    }
+  });
+
+  it('reads the real crops upright as well as view side does, and turned upside down far better', async () => {
+    const images = crops.map((c) => c.image);
+    const right = async (pictures: RgbImage[], view: 'side' | 'any') => (await reader.readCrops(pictures, { sets: ['d6'], view })).filter((r, i) => r.face === crops[i]!.face).length;
+    const upsideDown = images.map((im) => turnPicture(im, 2));
+    expect(await right(images, 'any')).toBeGreaterThanOrEqual(await right(images, 'side'));
+    expect(await right(upsideDown, 'any')).toBeGreaterThan(await right(upsideDown, 'side'));
+  });
+
+  it('a frame read in view any finds the same dice as in view side', async () => {
+    const side = await reader.read(frame, { sets: ['d6'] });
+    const any = await reader.read(frame, { sets: ['d6'], view: 'any' });
+    expect(any.map((d) => d.box)).toEqual(side.map((d) => d.box));
+  });
+
+  it('a model without an orientation head refuses view any, saying what to do, and still reads side', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-no-orientation-'));
+    cpSync(DEFAULT_MODEL_DIR, dir, { recursive: true });
+    const meta = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')) as { upright: { orientation?: unknown } };
+    delete meta.upright.orientation;
+    writeFileSync(path.join(dir, 'meta.json'), JSON.stringify(meta));
+    const plain = await loadDiceReader({ modelDir: dir });
+    try {
+      await expect(plain.readCrops([crops[0]!.image], { sets: ['d6'], view: 'any' })).rejects.toThrow(/view "any" needs a model with an orientation head/);
+      expect(await plain.readCrops([crops[0]!.image], { sets: ['d6'], view: 'side' })).toHaveLength(1);
+    } finally {
+      plain.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

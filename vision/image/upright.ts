@@ -10,7 +10,7 @@
 import type { Box, CameraView, RgbImage } from '../types.js';
 import { squareCrop, type SquareCropOptions, CROP_SCALE, CROP_SIZE } from './crop.js';
 
-export const CAMERA_VIEWS: readonly CameraView[] = ['side', 'overhead'];
+export const CAMERA_VIEWS: readonly CameraView[] = ['side', 'overhead', 'any'];
 
 /**
  * Within this fraction of the frame's smaller side from the centre, an overhead camera shows no
@@ -20,10 +20,11 @@ const CENTRE_RADIUS = 0.08;
 
 /**
  * The angle (radians, clockwise from the picture's up) that is "up" for a die with this box:
- * 0 from the side; away from the frame's centre from overhead.
+ * 0 from the side, and when up is not known ('any': the reader finds it per die); away from the
+ * frame's centre from overhead.
  */
 export function upAngle(box: Box, width: number, height: number, view: CameraView): number {
-  if (view === 'side') return 0;
+  if (view !== 'overhead') return 0;
   const dx = (box[0] + box[2]) / 2 - width / 2;
   const dy = (box[1] + box[3]) / 2 - height / 2;
   if (Math.hypot(dx, dy) < CENTRE_RADIUS * Math.min(width, height)) return 0;
@@ -65,6 +66,29 @@ export function uprightCrop(image: RgbImage, box: Box, angle: number, options: S
         const bottom = src[d + k]! + (src[d + 3 + k]! - src[d + k]!) * fx;
         out[o + k] = Math.round(top + (bottom - top) * fy);
       }
+    }
+  }
+  return { width: size, height: size, data: out };
+}
+
+/**
+ * A square image turned by k quarter turns, the turn `turnCropInto` (vision/model/views.ts) gives
+ * the net's input: turn 1 makes the right column the top row (a quarter turn anticlockwise).
+ */
+export function turnSquare(image: RgbImage, k: number): RgbImage {
+  const { width: size, height, data } = image;
+  if (size !== height) throw new RangeError(`turnSquare: the image must be square, got ${size}×${height}`);
+  const turn = ((Math.round(k) % 4) + 4) % 4;
+  if (turn === 0) return image;
+  const out = new Uint8Array(data.length);
+  const last = size - 1;
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      const [r, c] = turn === 1 ? [j, last - i] : turn === 2 ? [last - i, last - j] : [last - j, i];
+      const s = (r * size + c) * 3, d = (i * size + j) * 3;
+      out[d] = data[s]!;
+      out[d + 1] = data[s + 1]!;
+      out[d + 2] = data[s + 2]!;
     }
   }
   return { width: size, height: size, data: out };

@@ -12,7 +12,8 @@ import { initBackend, type BackendInfo, type BackendName } from './backend.js';
 import { loadModel } from './io.js';
 import { parseModelMeta, type ModelMeta } from './meta.js';
 import { preprocessCrops } from './preprocess.js';
-import { closerCrop, predictTurns, secondLookTurns, turnsOf } from './views.js';
+import { orientationDim, type OrientationHead } from './orientation.js';
+import { closerCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf } from './views.js';
 
 export const DEFAULT_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
 
@@ -33,6 +34,8 @@ export interface Classifier {
   readonly secondTurns: readonly number[];
   /** Whether the model reads crops upright (meta.json `upright`): turned views would mislead it. */
   readonly upright: boolean;
+  /** An upright model's head that finds which quarter turn of a crop is upright (view 'any'), if it has one. */
+  readonly orientation?: OrientationHead;
   readonly backend: BackendInfo;
   /** Dense layer of the net: logits = W·embedding + b (W is [dim][classes], row-major). */
   readonly head: { weights: Float32Array; bias: Float32Array; dim: number };
@@ -42,6 +45,10 @@ export interface Classifier {
   copyNet(): Promise<tf.LayersModel>;
   /** As `score`, with another copy of the net (an adapted one): same preprocessing and views. */
   scoreWith(net: tf.LayersModel, crops: readonly RgbImage[], turns?: readonly number[]): CropScores;
+  /** Scores in each of the quarter turns given, kept apart (`[turn]`; view 'any'), in one pass. */
+  scoreEachTurn(crops: readonly RgbImage[], turns: readonly number[]): CropScores[];
+  /** As `scoreEachTurn`, with another copy of the net. */
+  scoreEachTurnWith(net: tf.LayersModel, crops: readonly RgbImage[], turns: readonly number[]): CropScores[];
   dispose(): void;
 }
 
@@ -53,6 +60,9 @@ export function headOf(net: tf.LayersModel): Classifier['head'] {
 
 /** What reads crops: the shipped net, or a copy adapted to one dice set. */
 export type Scorer = Pick<Classifier, 'score' | 'turns' | 'secondTurns'>;
+
+/** A scorer that also reads each quarter turn apart (view 'any'). */
+export type TurnScorer = Scorer & Pick<Classifier, 'scoreEachTurn'>;
 
 export interface LoadClassifierOptions {
   modelDir?: string;
@@ -86,6 +96,11 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
   const secondTurns = upright ? [0] : secondLookTurns(turns);
   const imagesPerPass = options.imagesPerPass ?? 32;
   const head = headOf(model);
+  const orientation = meta.upright?.orientation;
+  if (orientation && orientationDim(orientation) !== head.dim) {
+    model.dispose();
+    throw new Error(`${metaFile}: upright.orientation takes ${orientationDim(orientation)} values, the net's embedding has ${head.dim}`);
+  }
   let disposed = false;
 
   const scoreWith = (net: tf.LayersModel, crops: readonly RgbImage[], at: readonly number[] = turns): CropScores => {
@@ -99,16 +114,32 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
     return { logits, embeddings };
   };
 
+  const scoreEachTurnWith = (net: tf.LayersModel, crops: readonly RgbImage[], at: readonly number[]): CropScores[] => {
+    if (disposed) throw new Error('the dice classifier was disposed');
+    const size = meta.preprocessing.size;
+    const perPass = Math.max(1, Math.floor(imagesPerPass / at.length));
+    return predictEachTurn(net, preprocessCrops(crops, meta.preprocessing), crops.length, size, at, perPass).map((scores) => {
+      const classes = scores.logits.length / Math.max(1, crops.length);
+      return {
+        logits: Array.from({ length: crops.length }, (_, k) => scores.logits.slice(k * classes, (k + 1) * classes)),
+        embeddings: Array.from({ length: crops.length }, (_, k) => scores.embeddings.slice(k * scores.dim, (k + 1) * scores.dim)),
+      };
+    });
+  };
+
   return {
     meta,
     views,
     turns,
     secondTurns,
     upright,
+    ...(orientation ? { orientation } : {}),
     backend,
     head,
     score: (crops, at) => scoreWith(model, crops, at),
     scoreWith,
+    scoreEachTurn: (crops, at) => scoreEachTurnWith(model, crops, at),
+    scoreEachTurnWith,
     copyNet: () => loadModel(dir),
     dispose() {
       if (disposed) return;

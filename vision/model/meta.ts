@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { FACE_CLASSES } from '../faces/classes.js';
+import { OrientationHeadSchema } from './orientation.js';
 
 export const ModelMetaSchema = z.object({
   version: z.literal(1),
@@ -18,8 +19,9 @@ export const ModelMetaSchema = z.object({
    * The model reads crops upright, as photos are taken: world up points up in the crop, so a
    * die's side faces show below its top face. It was trained so (camera roll within ±roll
    * degrees, no quarter turns) and reads one view, never turned. Absent: any roll, turned views.
+   * `orientation`: the head that finds a picture's up when it is not known (orientation.ts).
    */
-  upright: z.object({ roll: z.number().min(0).max(180) }).optional(),
+  upright: z.object({ roll: z.number().min(0).max(180), orientation: OrientationHeadSchema.optional() }).optional(),
   net: z.object({
     blocks: z.array(z.object({ filters: z.number().int().positive(), kernel: z.number().int().positive(), stride: z.number().int().positive() })),
     batchNorm: z.boolean(),

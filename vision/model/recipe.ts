@@ -42,5 +42,10 @@ export const RECIPE = {
   views: 1 as 1 | 2 | 4,
   /** Training threads (data-parallel); the weights depend on this number. */
   workers: 2,
+  /**
+   * After training, an upright model's orientation head (orientation.ts) is fitted on this many
+   * crops of a split of their own ('orient'), each in its four quarter turns, the net frozen.
+   */
+  orientation: { crops: 12_000, steps: 60 },
 };
 

@@ -169,3 +169,42 @@ export function predictTurns(model: tf.LayersModel, pixels: Float32Array, n: num
   }
   return { logits, embeddings, dim };
 }
+
+/**
+ * As predictTurns, but each turn's logits and embeddings kept apart (`[turn]`), not averaged: what
+ * view 'any' weighs turn by turn. All turns of a crop go through the net in the same pass.
+ */
+export function predictEachTurn(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch = 64): ViewScores[] {
+  const per = size * size * 3;
+  if (pixels.length !== n * per) throw new Error(`predictEachTurn: ${pixels.length} values for ${n} crops of ${size}×${size}×3`);
+  if (turns.length === 0 || turns.some((t) => !Number.isInteger(t) || t < 0 || t > 3)) throw new Error(`predictEachTurn: turns must be quarter turns 0–3, got [${turns.join(', ')}]`);
+  const views = turns.length;
+  let out: ViewScores[] = [];
+  let classes = 0;
+  for (let start = 0; start < n; start += batch) {
+    const m = Math.min(batch, n - start);
+    const input = new Float32Array(m * views * per);
+    for (let k = 0; k < m; k++) {
+      for (let v = 0; v < views; v++) turnCropInto(pixels, (start + k) * per, input, (k * views + v) * per, size, turns[v]!);
+    }
+    tf.tidy(() => {
+      const [l, e] = model.predict(tf.tensor4d(input, [m * views, size, size, 3])) as tf.Tensor[];
+      const lv = l!.dataSync();
+      const ev = e!.dataSync();
+      if (classes === 0) {
+        classes = lv.length / (m * views);
+        const dim = ev.length / (m * views);
+        out = turns.map(() => ({ logits: new Float32Array(n * classes), embeddings: new Float32Array(n * dim), dim }));
+      }
+      const dim = out[0]!.dim;
+      for (let k = 0; k < m; k++) {
+        for (let v = 0; v < views; v++) {
+          const row = k * views + v;
+          out[v]!.logits.set(lv.subarray(row * classes, (row + 1) * classes), (start + k) * classes);
+          out[v]!.embeddings.set(ev.subarray(row * dim, (row + 1) * dim), (start + k) * dim);
+        }
+      }
+    });
+  }
+  return out;
+}

@@ -76,10 +76,13 @@ export const configSchema = z
         /**
          * How the tray camera looks at the dice: 'overhead' (the default: straight down, as a Pi
          * camera over the tray and the shipped replay; side faces show towards the frame's
-         * centre) or 'side' (from above and to one side, as a webcam on a stand or a photo; side
-         * faces show below each die's top). A phone's camera is always 'side'.
+         * centre), 'side' (from above and to one side, as a webcam on a stand or a photo; side
+         * faces show below each die's top) or 'any' (not known: each die read in its four quarter
+         * turns, weighted by how upright each looks; about four times the reading's cost, and
+         * within two points of the right view on rendered trays either way). A phone's camera,
+         * held any way, is always read 'any'.
          */
-        view: z.enum(['side', 'overhead']).default('overhead'),
+        view: z.enum(['side', 'overhead', 'any']).default('overhead'),
       })
       .strict()
       .prefault({}),

@@ -28,9 +28,9 @@ export async function readUpload(
   } catch (error) {
     return { ok: false, status: 503, code: 'dice/no-reader', message: (error as Error).message };
   }
-  // Same defaults and fields as `npm run dice -- --json`: every colour named, the set only when
-  // several are read.
-  const read = { sets: options.sets, palette: options.palette ?? Object.keys(DIE_COLORS), ...(options.view ? { view: options.view } : {}) };
+  // Same defaults and fields as `npm run dice -- --json`: every colour named, a photo's view not
+  // known ('any'), the set only when several are read.
+  const read = { sets: options.sets, palette: options.palette ?? Object.keys(DIE_COLORS), view: options.view ?? 'any' };
   const several = options.sets.length > 1;
   if (options.crop) {
     const [r] = await reader.readCrops([image], read);

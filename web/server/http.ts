@@ -125,7 +125,7 @@ export function createHttpApp(deps: HttpDeps): express.Express {
         const file = typeof req.query.file === 'string' ? req.query.file.slice(0, 200) : 'upload';
         const palette = parsePalette(req.query.palette);
         const view = req.query.view;
-        if (view !== undefined && view !== 'side' && view !== 'overhead') throw new HttpError(400, 'dice/bad-view', 'view= is side (the default: a photo from above and to one side) or overhead (a camera straight down)');
+        if (view !== undefined && view !== 'any' && view !== 'side' && view !== 'overhead') throw new HttpError(400, 'dice/bad-view', 'view= is any (the default: not known, each die read in its four quarter turns), side (a photo from above and to one side) or overhead (a camera straight down)');
         const result = await deps.readDice(body, { sets, crop, file, ...(palette ? { palette } : {}), ...(view ? { view } : {}) });
         if (!result.ok) throw new HttpError(result.status, result.code, result.message);
         res.json(result.json);

@@ -179,7 +179,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
             decode: async (jpeg) => (await import('../../vision/image/decode.js')).decodeImage(jpeg),
             stream: async () => (stream ??= makeStream(await reader.get())),
             logger,
-            view: source === adapters.phoneCamera ? 'side' : config.vision.view,
+            view: source === adapters.phoneCamera ? 'any' : config.vision.view,
           }),
         );
       }
