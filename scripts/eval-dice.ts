@@ -355,7 +355,7 @@ if (opts.synthetic) {
       say();
     }
   }
-  say(`The same split rendered as pictures of one die (each cut round its die by a rectangle from 5 % inside to 35 % beyond each side, framed whole as \`npm run dice -- --crop\` frames a picture): **${pct(pictures.ev.overall.accuracy)}** (${DICE_SET_IDS.map((set) => `${set} ${pct(pictures.ev.perSet[set]!.accuracy)}`).join(', ')}).`);
+  say(`The same split rendered as pictures of one die (each cut round its die by a rectangle from 5 % inside to 35 % beyond each side, framed whole as \`npm run dice -- --crop --framing whole --view side\` frames and reads a picture): **${pct(pictures.ev.overall.accuracy)}** (${DICE_SET_IDS.map((set) => `${set} ${pct(pictures.ev.perSet[set]!.accuracy)}`).join(', ')}).`);
   say();
   classifier.dispose();
 }

@@ -38,7 +38,7 @@ export interface LoadDiceReaderOptions {
   calibrationDir?: string;
   /** Readings below this calibrated confidence are marked uncertain (default 0.85). */
   uncertainBelow?: number;
-  /** How `readCrops` frames a picture of one die (default 'whole'). */
+  /** How `readCrops` frames a picture of one die (default 'locate': the die found inside it first, the whole picture when none is). */
   cropFraming?: FramingMode;
   /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json (an upright model reads one). */
   views?: 1 | 2 | 4;
@@ -145,7 +145,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const modelId = modelIdOf(classifier);
   const uncertainBelow = options.uncertainBelow ?? 0.85;
   const secondLookBelow = options.secondLookBelow ?? 0.7;
-  const framing = options.cropFraming ?? 'whole';
+  const framing = options.cropFraming ?? 'locate';
   const store = options.calibrationDir ? new CalibrationStore(options.calibrationDir) : undefined;
   const active = new Map<DiceSetId, Calibration>();
   /** The adapted nets of the calibrations in force that carry one. */
