@@ -29,10 +29,8 @@ import { parseModelMeta, type ModelMeta } from '../vision/model/meta.js';
 import { foldForInference, type LayersModel } from '../vision/model/net.js';
 import { DEFAULT_PREPROCESSING } from '../vision/model/preprocess.js';
 import { trainClassifierParallel } from '../vision/model/parallel-trainer.js';
-import { fitOrientationHead, mixedLogits, uprightWeights, type OrientationHead } from '../vision/model/orientation.js';
-import { classMask, maskedSoftmax } from '../vision/model/postprocess.js';
-import { expectedCalibrationError, fitTemperature, type Scored } from '../vision/model/temperature.js';
-import { predictCrops, scoreTurns, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
+import { fitViewAny, type FittedViewAny } from '../vision/model/orientation-fit.js';
+import { predictCrops, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
 import { RECIPE } from '../vision/model/recipe.js';
 
 const program = new Command()
@@ -187,32 +185,12 @@ log(`temperature ${temperature.toFixed(3)}; test accuracy ${(100 * after.overall
 for (const [set, s] of Object.entries(after.perSet)) log(`  ${set.padEnd(11)} ${(100 * s.accuracy).toFixed(2)}% of ${s.n}`);
 
 // An upright model learns where a picture's up is: the orientation head, on crops of their own.
-let orientation: { head: OrientationHead; accuracy: number; crops: number; test: { accuracy: number; ece: number } } | undefined;
+let orientation: FittedViewAny | undefined;
 if (RECIPE.upright) {
   const orient = await render('orient', quick ? 256 : RECIPE.orientation.crops);
-  const fitted = fitOrientationHead(scoreTurns(model, orient).map((t) => t.embeddings), { steps: RECIPE.orientation.steps });
-  log(`orientation head: the turn named right for ${(100 * fitted.accuracy).toFixed(1)}% of ${orient.count} crops × 4 turns (loss ${fitted.loss.toFixed(3)})`);
-  // View 'any' mixes four turns; its sharpening temperature is fitted on val read so.
-  const masks = DICE_SET_IDS.map((s) => classMask([s]));
-  const readAny = (data: CropSet): Scored[] => {
-    const turns = scoreTurns(model, data);
-    return Array.from({ length: data.count }, (_, i) => {
-      const mask = masks[data.sets[i]!]!;
-      const weights = uprightWeights(fitted.head, turns.map((t) => t.embeddings[i]!));
-      return { logits: mixedLogits(turns.map((t) => maskedSoftmax(t.logits[i]!, mask, temperature)), weights, mask), label: data.classes[i]!, mask };
-    });
-  };
-  const anyTemperature = fitTemperature(readAny(val));
-  const head = { ...fitted.head, temperature: Math.round(anyTemperature * 1e6) / 1e6 };
-  const tested = readAny(test).map((it) => {
-    const p = maskedSoftmax(it.logits, it.mask, head.temperature);
-    const best = p.indexOf(Math.max(...p));
-    return { confidence: p[best]!, correct: best === it.label };
-  });
-  const anyAccuracy = tested.filter((t) => t.correct).length / tested.length;
-  const anyEce = expectedCalibrationError(tested.map((t) => t.confidence), tested.map((t) => t.correct));
-  log(`view any: temperature ${head.temperature.toFixed(3)}; test accuracy ${(100 * anyAccuracy).toFixed(2)}%, ECE ${anyEce.toFixed(4)}`);
-  orientation = { head, accuracy: fitted.accuracy, crops: orient.count, test: { accuracy: anyAccuracy, ece: anyEce } };
+  orientation = fitViewAny(model, { orient, val, test }, temperature, RECIPE.orientation.steps);
+  log(`orientation head: the turn named right for ${(100 * orientation.turnAccuracy).toFixed(1)}% of ${orient.count} crops × 4 turns`);
+  log(`view any: temperature ${orientation.head.temperature.toFixed(3)}; test accuracy ${(100 * orientation.test.accuracy).toFixed(2)}%, ECE ${orientation.test.ece.toFixed(4)}`);
 }
 
 await mkdir(opts.out, { recursive: true });
@@ -237,7 +215,7 @@ const meta: ModelMeta = {
       eceBeforeTemperature: before.ece,
       eceAfterTemperature: after.ece,
     },
-    ...(orientation ? { orientation: { crops: orientation.crops, turnAccuracy: orientation.accuracy, syntheticTestAny: orientation.test } } : {}),
+    ...(orientation ? { orientation: { crops: orientation.crops, turnAccuracy: orientation.turnAccuracy, syntheticTestAny: orientation.test } } : {}),
     weightBytes: bytes,
     parameters: model.countParams(),
   },

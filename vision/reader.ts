@@ -121,7 +121,7 @@ const CALIBRATION_VIEWS = 8;
 function checkOptions(options: ReadOptions): void {
   if (!options || !Array.isArray(options.sets) || options.sets.length === 0) throw new Error('read dice: options.sets must name at least one dice set');
   for (const s of options.sets) if (!DICE_SETS[s]) throw new Error(`read dice: unknown dice set "${String(s)}"`);
-  if (options.view !== undefined && !CAMERA_VIEWS.includes(options.view)) throw new Error(`read dice: view must be ${CAMERA_VIEWS.join(' or ')}, got "${String(options.view)}"`);
+  if (options.view !== undefined && !CAMERA_VIEWS.includes(options.view)) throw new Error(`read dice: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(options.view)}"`);
 }
 
 function modelIdOf(classifier: Classifier): string {
@@ -252,7 +252,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       return { byScorer, shipped: scorers[0] === classifier ? byScorer[0]! : classifier.scoreEachTurn(crops, turns) };
     };
     const first = scoreAll(framed);
-    // Weights from the first read only (the shipped embeddings below are not averaged in place).
+    // Weights from the first read only: the second look below averages the scores in place.
     const firstWeights = framed.map((_, i) => uprightWeights(head, first.shipped.map((s) => s.embeddings[i]!)));
     const weightsOf = (i: number) => firstWeights[i]!;
     /** The turns a second look reads die i in. */
@@ -393,7 +393,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
       if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
       // A frame with the die's box, or a picture of one die framed as readCrops frames it.
-      if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(' or ')}, got "${String(view)}"`);
+      if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(view)}"`);
       const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}).crop;
       // Taught crops are upright (an upright model adapts on them unturned): a die read in view
       // 'any' is taught in the turn the orientation head finds upright.
