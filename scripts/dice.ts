@@ -14,7 +14,7 @@
 import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
-import type { CameraView } from '../vision/types.js';
+import { CAMERA_VIEWS, type CameraView } from '../vision/types.js';
 
 interface Options {
   set: string;
@@ -60,7 +60,7 @@ const palette = opts.palette ? opts.palette.split(',').map((c) => c.trim()).filt
 const badColour = palette.find((c) => !(c in DIE_COLORS));
 if (badColour !== undefined) fail(`--palette: "${badColour}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
 if (opts.framing !== 'whole' && opts.framing !== 'locate') fail(`--framing must be whole or locate, got "${opts.framing}"`);
-if (opts.view !== 'any' && opts.view !== 'side' && opts.view !== 'overhead') fail(`--view must be any, side or overhead, got "${opts.view}"`);
+if (!CAMERA_VIEWS.includes(opts.view as CameraView)) fail(`--view must be ${CAMERA_VIEWS.slice(0, -1).join(', ')} or ${CAMERA_VIEWS.at(-1)}, got "${opts.view}"`);
 if (opts.calibrate !== 'net' && opts.calibrate !== 'head') fail(`--calibrate must be net or head, got "${opts.calibrate}"`);
 if (opts.backend !== undefined && !['tensorflow', 'wasm', 'cpu'].includes(opts.backend)) fail(`--backend must be tensorflow, wasm or cpu, got "${opts.backend}"`);
 

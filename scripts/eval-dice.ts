@@ -17,7 +17,7 @@ import path from 'node:path';
 import { DICE_SETS, DICE_SET_IDS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { CROP_SCALE, squareCrop } from '../vision/image/crop.js';
-import { CAMERA_VIEWS, uprightCrop } from '../vision/image/upright.js';
+import { uprightCrop } from '../vision/image/upright.js';
 import { classOf } from '../vision/faces/classes.js';
 import { decodeImage } from '../vision/image/decode.js';
 import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
@@ -26,7 +26,7 @@ import { evaluate } from '../vision/model/evaluate.js';
 import { frameDieImage } from '../vision/model/framing.js';
 import { loadDiceReader } from '../vision/reader.js';
 import { iou } from '../vision/stream.js';
-import type { Box, CameraView, RgbImage } from '../vision/types.js';
+import { CAMERA_VIEWS, type Box, type CameraView, type RgbImage } from '../vision/types.js';
 
 const program = new Command()
   .name('eval:dice')
@@ -338,20 +338,25 @@ if (opts.synthetic) {
   {
     // The reader's views on rendered crops: upright ones (as trained), and the split rendered with
     // any camera roll (a picture whose up is not the world's up), each through classifyFramed.
-    const readSplit = async (splitKnobs: Partial<SynthKnobs> | undefined, as: CameraView) => {
+    /** The split rendered with these knobs, read in each view: the share read right per view. */
+    const readSplit = async (splitKnobs: Partial<SynthKnobs> | undefined, views: readonly CameraView[]): Promise<string[]> => {
       const test = await loadOrRenderDataset({ seed: meta.training.seed, split: 'test', count: meta.training.recipe.testCount, difficulty, ...(splitKnobs ? { knobs: splitKnobs } : {}) }, { cacheDir: opts.cacheDir });
-      let right = 0;
-      for (const [s, set] of DICE_SET_IDS.entries()) {
-        const idx = Array.from({ length: test.count }, (_, i) => i).filter((i) => test.sets[i] === s);
-        const framed = idx.map((i): RgbImage => ({ width: 64, height: 64, data: test.pixels.subarray(i * 12288, (i + 1) * 12288) }));
-        const readings = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: [set], view: as });
-        readings.forEach((r, k) => { if (FACE_CLASSES.indexOf(classOf(set, r.face)) === test.classes[idx[k]!]) right++; });
-      }
-      return pct(right / test.count);
+      return views.map((as) => {
+        let right = 0;
+        for (const [s, set] of DICE_SET_IDS.entries()) {
+          const idx = Array.from({ length: test.count }, (_, i) => i).filter((i) => test.sets[i] === s);
+          const framed = idx.map((i): RgbImage => ({ width: 64, height: 64, data: test.pixels.subarray(i * 12288, (i + 1) * 12288) }));
+          const readings = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: [set], view: as });
+          readings.forEach((r, k) => { if (FACE_CLASSES.indexOf(classOf(set, r.face)) === test.classes[idx[k]!]) right++; });
+        }
+        return pct(right / test.count);
+      });
     };
     if (reader.upright) {
       const { roll: _roll, ...anyRoll } = knobs ?? {};
-      say(`Read by the reader in view side / any: **${await readSplit(knobs, 'side')} / ${await readSplit(knobs, 'any')}**; the same split rendered with any camera roll (the picture's up not the dice's): ${await readSplit(anyRoll, 'side')} / ${await readSplit(anyRoll, 'any')}.`);
+      const [upSide, upAny] = await readSplit(knobs, ['side', 'any']);
+      const [rollSide, rollAny] = await readSplit(anyRoll, ['side', 'any']);
+      say(`Read by the reader in view side / any: **${upSide} / ${upAny}**; the same split rendered with any camera roll (the picture's up not the dice's): ${rollSide} / ${rollAny}.`);
       say();
     }
   }

@@ -12,7 +12,7 @@ import { DICE_SETS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
-import { CAMERA_VIEWS, turnSquare, upAngle, uprightCrop } from './image/upright.js';
+import { upAngle, uprightCrop } from './image/upright.js';
 import { dieColor, locateDice, type LocateOptions } from './locate/index.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
@@ -21,13 +21,13 @@ import type { BackendName } from './model/backend.js';
 import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
 import { headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_ZOOM, type Classifier, type CropScores, type TurnScorer } from './model/classifier.js';
-import { closerCrop } from './model/views.js';
+import { closerCrop, turnSquare } from './model/views.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
 import { bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
-import type { Box, CameraView, DiceReader, DieReading, ReadOptions, RgbImage } from './types.js';
+import { CAMERA_VIEWS, type Box, type CameraView, type DiceReader, type DieReading, type ReadOptions, type RgbImage } from './types.js';
 
 export interface LoadDiceReaderOptions {
   /** Model directory (default: the committed vision/model/weights). */

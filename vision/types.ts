@@ -19,7 +19,8 @@ export type Box = [x0: number, y0: number, x1: number, y1: number];
  * centre), or 'any': not known (a picture from elsewhere, perhaps turned), so each die is read in
  * its four quarter turns, weighted by how upright each looks (vision/model/orientation.ts).
  */
-export type CameraView = 'side' | 'overhead' | 'any';
+export const CAMERA_VIEWS = ['any', 'side', 'overhead'] as const;
+export type CameraView = (typeof CAMERA_VIEWS)[number];
 
 export interface DieReading {
   set: DiceSetId;

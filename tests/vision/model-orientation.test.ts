@@ -5,10 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
-import { turnSquare } from '../../vision/image/upright.js';
 import { ModelMetaSchema } from '../../vision/model/meta.js';
 import { fitOrientationHead, turnProbabilities, uprightWeights, type OrientationHead } from '../../vision/model/orientation.js';
-import { turnCropInto } from '../../vision/model/views.js';
+import { turnCropInto, turnSquare } from '../../vision/model/views.js';
 import type { RgbImage } from '../../vision/types.js';
 
 const DIM = 6;

@@ -10,8 +10,6 @@
 import type { Box, CameraView, RgbImage } from '../types.js';
 import { squareCrop, type SquareCropOptions, CROP_SCALE, CROP_SIZE } from './crop.js';
 
-export const CAMERA_VIEWS: readonly CameraView[] = ['side', 'overhead', 'any'];
-
 /**
  * Within this fraction of the frame's smaller side from the centre, an overhead camera shows no
  * side face worth turning for (and the direction is noise): the die is read as it is.
@@ -66,29 +64,6 @@ export function uprightCrop(image: RgbImage, box: Box, angle: number, options: S
         const bottom = src[d + k]! + (src[d + 3 + k]! - src[d + k]!) * fx;
         out[o + k] = Math.round(top + (bottom - top) * fy);
       }
-    }
-  }
-  return { width: size, height: size, data: out };
-}
-
-/**
- * A square image turned by k quarter turns, the turn `turnCropInto` (vision/model/views.ts) gives
- * the net's input: turn 1 makes the right column the top row (a quarter turn anticlockwise).
- */
-export function turnSquare(image: RgbImage, k: number): RgbImage {
-  const { width: size, height, data } = image;
-  if (size !== height) throw new RangeError(`turnSquare: the image must be square, got ${size}×${height}`);
-  const turn = ((Math.round(k) % 4) + 4) % 4;
-  if (turn === 0) return image;
-  const out = new Uint8Array(data.length);
-  const last = size - 1;
-  for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) {
-      const [r, c] = turn === 1 ? [j, last - i] : turn === 2 ? [last - i, last - j] : [last - j, i];
-      const s = (r * size + c) * 3, d = (i * size + j) * 3;
-      out[d] = data[s]!;
-      out[d + 1] = data[s + 1]!;
-      out[d + 2] = data[s + 2]!;
     }
   }
   return { width: size, height: size, data: out };

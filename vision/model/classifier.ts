@@ -13,7 +13,7 @@ import { loadModel } from './io.js';
 import { parseModelMeta, type ModelMeta } from './meta.js';
 import { preprocessCrops } from './preprocess.js';
 import { orientationDim, type OrientationHead } from './orientation.js';
-import { closerCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf } from './views.js';
+import { closerCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf, type ViewScores } from './views.js';
 
 export const DEFAULT_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
 
@@ -103,28 +103,28 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
   }
   let disposed = false;
 
-  const scoreWith = (net: tf.LayersModel, crops: readonly RgbImage[], at: readonly number[] = turns): CropScores => {
-    if (disposed) throw new Error('the dice classifier was disposed');
+  /** One crop's row of logits and its embedding, out of a batch's flat scores. */
+  const perCrop = (scores: ViewScores, n: number): CropScores => {
     const classes = meta.classes.length;
-    const size = meta.preprocessing.size;
-    const perPass = Math.max(1, Math.floor(imagesPerPass / at.length));
-    const scores = predictTurns(net, preprocessCrops(crops, meta.preprocessing), crops.length, size, at, perPass);
-    const logits = Array.from({ length: crops.length }, (_, k) => scores.logits.slice(k * classes, (k + 1) * classes));
-    const embeddings = Array.from({ length: crops.length }, (_, k) => scores.embeddings.slice(k * scores.dim, (k + 1) * scores.dim));
-    return { logits, embeddings };
+    return {
+      logits: Array.from({ length: n }, (_, k) => scores.logits.slice(k * classes, (k + 1) * classes)),
+      embeddings: Array.from({ length: n }, (_, k) => scores.embeddings.slice(k * scores.dim, (k + 1) * scores.dim)),
+    };
+  };
+  /** Standardised pixels of the crops and the crops per pass for these turns. */
+  const prepare = (crops: readonly RgbImage[], at: readonly number[]) => {
+    if (disposed) throw new Error('the dice classifier was disposed');
+    return { pixels: preprocessCrops(crops, meta.preprocessing), perPass: Math.max(1, Math.floor(imagesPerPass / at.length)) };
+  };
+
+  const scoreWith = (net: tf.LayersModel, crops: readonly RgbImage[], at: readonly number[] = turns): CropScores => {
+    const { pixels, perPass } = prepare(crops, at);
+    return perCrop(predictTurns(net, pixels, crops.length, meta.preprocessing.size, at, perPass), crops.length);
   };
 
   const scoreEachTurnWith = (net: tf.LayersModel, crops: readonly RgbImage[], at: readonly number[]): CropScores[] => {
-    if (disposed) throw new Error('the dice classifier was disposed');
-    const size = meta.preprocessing.size;
-    const perPass = Math.max(1, Math.floor(imagesPerPass / at.length));
-    return predictEachTurn(net, preprocessCrops(crops, meta.preprocessing), crops.length, size, at, perPass).map((scores) => {
-      const classes = scores.logits.length / Math.max(1, crops.length);
-      return {
-        logits: Array.from({ length: crops.length }, (_, k) => scores.logits.slice(k * classes, (k + 1) * classes)),
-        embeddings: Array.from({ length: crops.length }, (_, k) => scores.embeddings.slice(k * scores.dim, (k + 1) * scores.dim)),
-      };
-    });
+    const { pixels, perPass } = prepare(crops, at);
+    return predictEachTurn(net, pixels, crops.length, meta.preprocessing.size, at, perPass).map((scores) => perCrop(scores, crops.length));
   };
 
   return {

@@ -63,7 +63,7 @@ function zoomAxis(size: number, zoom: number): ZoomAxis {
  * the same turn as `tf.reverse(tf.transpose(x, [0, 2, 1, 3]), 1)` for k = 1 (row i of the
  * result is column size−1−i of the crop read top to bottom).
  */
-export function turnCropInto(src: Float32Array, from: number, dst: Float32Array, to: number, size: number, k: number): void {
+export function turnCropInto<T extends Float32Array | Uint8Array>(src: T, from: number, dst: T, to: number, size: number, k: number): void {
   const turn = ((k % 4) + 4) % 4;
   const pixels = size * size;
   // The two turns every die is read in are plain copies: straight, or pixel order reversed.
@@ -132,16 +132,19 @@ export function predictViews(model: tf.LayersModel, pixels: Float32Array, n: num
   return predictTurns(model, pixels, n, size, turnsOf(views), batch);
 }
 
-/** As predictViews, for an explicit list of quarter turns (each 0–3, each read once). */
-export function predictTurns(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch = 64): ViewScores {
+/**
+ * Runs the net over `n` standardised crops in each of `turns`, `batch` crops (times the turns) per
+ * forward pass, and hands each pass's outputs to `take`: row k·turns.length + v is crop start+k
+ * turned by turns[v].
+ */
+function runTurns(
+  model: tf.LayersModel, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch: number, caller: string,
+  take: (start: number, m: number, logits: Float32Array, embeddings: Float32Array, classes: number, dim: number) => void,
+): void {
   const per = size * size * 3;
-  if (pixels.length !== n * per) throw new Error(`predictViews: ${pixels.length} values for ${n} crops of ${size}×${size}×3`);
-  if (turns.length === 0 || turns.some((t) => !Number.isInteger(t) || t < 0 || t > 3)) throw new Error(`predictViews: turns must be quarter turns 0–3, got [${turns.join(', ')}]`);
+  if (pixels.length !== n * per) throw new Error(`${caller}: ${pixels.length} values for ${n} crops of ${size}×${size}×3`);
+  if (turns.length === 0 || turns.some((t) => !Number.isInteger(t) || t < 0 || t > 3)) throw new Error(`${caller}: turns must be quarter turns 0–3, got [${turns.join(', ')}]`);
   const views = turns.length;
-  let logits = new Float32Array(0);
-  let embeddings = new Float32Array(0);
-  let classes = 0;
-  let dim = 0;
   for (let start = 0; start < n; start += batch) {
     const m = Math.min(batch, n - start);
     const input = new Float32Array(m * views * per);
@@ -150,23 +153,33 @@ export function predictTurns(model: tf.LayersModel, pixels: Float32Array, n: num
     }
     tf.tidy(() => {
       const [l, e] = model.predict(tf.tensor4d(input, [m * views, size, size, 3])) as tf.Tensor[];
-      const lv = l!.dataSync();
-      const ev = e!.dataSync();
-      if (classes === 0) {
-        classes = lv.length / (m * views);
-        dim = ev.length / (m * views);
-        logits = new Float32Array(n * classes);
-        embeddings = new Float32Array(n * dim);
-      }
-      for (let k = 0; k < m; k++) {
-        for (let v = 0; v < views; v++) {
-          const row = k * views + v;
-          for (let c = 0; c < classes; c++) logits[(start + k) * classes + c]! += lv[row * classes + c]! / views;
-          for (let d = 0; d < dim; d++) embeddings[(start + k) * dim + d]! += ev[row * dim + d]! / views;
-        }
-      }
+      const lv = l!.dataSync() as Float32Array;
+      const ev = e!.dataSync() as Float32Array;
+      take(start, m, lv, ev, lv.length / (m * views), ev.length / (m * views));
     });
   }
+}
+
+/** As predictViews, for an explicit list of quarter turns (each 0–3, each read once). */
+export function predictTurns(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch = 64): ViewScores {
+  const views = turns.length;
+  let logits = new Float32Array(0);
+  let embeddings = new Float32Array(0);
+  let dim = 0;
+  runTurns(model, pixels, n, size, turns, batch, 'predictViews', (start, m, lv, ev, classes, d) => {
+    if (dim === 0) {
+      dim = d;
+      logits = new Float32Array(n * classes);
+      embeddings = new Float32Array(n * dim);
+    }
+    for (let k = 0; k < m; k++) {
+      for (let v = 0; v < views; v++) {
+        const row = k * views + v;
+        for (let c = 0; c < classes; c++) logits[(start + k) * classes + c]! += lv[row * classes + c]! / views;
+        for (let j = 0; j < dim; j++) embeddings[(start + k) * dim + j]! += ev[row * dim + j]! / views;
+      }
+    }
+  });
   return { logits, embeddings, dim };
 }
 
@@ -175,36 +188,28 @@ export function predictTurns(model: tf.LayersModel, pixels: Float32Array, n: num
  * view 'any' weighs turn by turn. All turns of a crop go through the net in the same pass.
  */
 export function predictEachTurn(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch = 64): ViewScores[] {
-  const per = size * size * 3;
-  if (pixels.length !== n * per) throw new Error(`predictEachTurn: ${pixels.length} values for ${n} crops of ${size}×${size}×3`);
-  if (turns.length === 0 || turns.some((t) => !Number.isInteger(t) || t < 0 || t > 3)) throw new Error(`predictEachTurn: turns must be quarter turns 0–3, got [${turns.join(', ')}]`);
   const views = turns.length;
   let out: ViewScores[] = [];
-  let classes = 0;
-  for (let start = 0; start < n; start += batch) {
-    const m = Math.min(batch, n - start);
-    const input = new Float32Array(m * views * per);
+  runTurns(model, pixels, n, size, turns, batch, 'predictEachTurn', (start, m, lv, ev, classes, dim) => {
+    if (out.length === 0) out = turns.map(() => ({ logits: new Float32Array(n * classes), embeddings: new Float32Array(n * dim), dim }));
     for (let k = 0; k < m; k++) {
-      for (let v = 0; v < views; v++) turnCropInto(pixels, (start + k) * per, input, (k * views + v) * per, size, turns[v]!);
+      for (let v = 0; v < views; v++) {
+        const row = k * views + v;
+        out[v]!.logits.set(lv.subarray(row * classes, (row + 1) * classes), (start + k) * classes);
+        out[v]!.embeddings.set(ev.subarray(row * dim, (row + 1) * dim), (start + k) * dim);
+      }
     }
-    tf.tidy(() => {
-      const [l, e] = model.predict(tf.tensor4d(input, [m * views, size, size, 3])) as tf.Tensor[];
-      const lv = l!.dataSync();
-      const ev = e!.dataSync();
-      if (classes === 0) {
-        classes = lv.length / (m * views);
-        const dim = ev.length / (m * views);
-        out = turns.map(() => ({ logits: new Float32Array(n * classes), embeddings: new Float32Array(n * dim), dim }));
-      }
-      const dim = out[0]!.dim;
-      for (let k = 0; k < m; k++) {
-        for (let v = 0; v < views; v++) {
-          const row = k * views + v;
-          out[v]!.logits.set(lv.subarray(row * classes, (row + 1) * classes), (start + k) * classes);
-          out[v]!.embeddings.set(ev.subarray(row * dim, (row + 1) * dim), (start + k) * dim);
-        }
-      }
-    });
-  }
+  });
   return out;
+}
+
+/**
+ * A square image turned by k quarter turns, exactly as `turnCropInto` turns the net's input: turn
+ * 1 makes the right column the top row (a quarter turn anticlockwise).
+ */
+export function turnSquare(image: RgbImage, k: number): RgbImage {
+  if (image.width !== image.height) throw new RangeError(`turnSquare: the image must be square, got ${image.width}×${image.height}`);
+  const out = new Uint8Array(image.data.length);
+  turnCropInto(image.data, 0, out, 0, image.width, Math.round(k));
+  return { width: image.width, height: image.height, data: out };
 }

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { GAME_IDS, type GameId } from '../../shared/game.js';
 import { deviceConfigSchema, type DeviceConfig } from '../../device/config.js';
 import { codeSchema } from './codes.js';
+import { CAMERA_VIEWS } from '../../vision/types.js';
 
 export const SYSTEM_CONFIG = '/etc/clew/config.json';
 
@@ -82,7 +83,7 @@ export const configSchema = z
          * within two points of the right view on rendered trays either way). A phone's camera,
          * held any way, is always read 'any'.
          */
-        view: z.enum(['side', 'overhead', 'any']).default('overhead'),
+        view: z.enum(CAMERA_VIEWS).default('overhead'),
       })
       .strict()
       .prefault({}),

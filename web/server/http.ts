@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
 import type { ErrorCode } from '../../shared/game.js';
 import type { HardwareStatus, TableSnapshot } from '../../shared/protocol.js';
-import type { CameraView } from '../../vision/types.js';
+import { CAMERA_VIEWS, type CameraView } from '../../vision/types.js';
 import type { Logger } from './logger.js';
 import { KeyedBuckets } from './rate-limit.js';
 
@@ -124,8 +124,8 @@ export function createHttpApp(deps: HttpDeps): express.Express {
         const crop = req.query.crop === '1' || req.query.crop === 'true';
         const file = typeof req.query.file === 'string' ? req.query.file.slice(0, 200) : 'upload';
         const palette = parsePalette(req.query.palette);
-        const view = req.query.view;
-        if (view !== undefined && view !== 'any' && view !== 'side' && view !== 'overhead') throw new HttpError(400, 'dice/bad-view', 'view= is any (the default: not known, each die read in its four quarter turns), side (a photo from above and to one side) or overhead (a camera straight down)');
+        const view = req.query.view as CameraView | undefined;
+        if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new HttpError(400, 'dice/bad-view', 'view= is any (the default: not known, each die read in its four quarter turns), side (a photo from above and to one side) or overhead (a camera straight down)');
         const result = await deps.readDice(body, { sets, crop, file, ...(palette ? { palette } : {}), ...(view ? { view } : {}) });
         if (!result.ok) throw new HttpError(result.status, result.code, result.message);
         res.json(result.json);
