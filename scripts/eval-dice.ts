@@ -5,7 +5,8 @@
  *   2. the same after calibrating with 5 crops per face from that folder (seeded choice),
  *      scored on the remaining crops;
  *   3. the real Catan frames: dice found / missed / spurious against the labelled boxes;
- *   4. a seeded synthetic test split (never used in training): accuracy per dice set.
+ *   4. seeded rendered trays from the side (upright and turned) and from overhead, read in each view;
+ *   5. a seeded synthetic test split (never used in training): accuracy per dice set.
  *
  * Reads ../shared/dice-real by default (or --real DIR). Validation only: nothing here feeds
  * training or thresholds. Not part of `npm test`.
@@ -22,6 +23,7 @@ import { classOf } from '../vision/faces/classes.js';
 import { decodeImage } from '../vision/image/decode.js';
 import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
 import type { SynthKnobs } from '../vision/synth/knobs.js';
+import { renderScene } from '../vision/synth/scene.js';
 import { evaluate } from '../vision/model/evaluate.js';
 import { frameDieImage } from '../vision/model/framing.js';
 import { loadDiceReader } from '../vision/reader.js';
@@ -37,9 +39,10 @@ const program = new Command()
   .option('--second-look <p>', 'read dice below this confidence once more, a quarter turn round and closer (0: never); default the reader\'s')
   .option('--view <how>', 'how the real pictures are read: any (up not known: four quarter turns weighted by the orientation head, as npm run dice reads a picture), side or overhead', 'any')
   .option('--no-synthetic', 'skip the synthetic test split')
+  .option('--trays <n>', 'rendered trays per camera pose, read in every view (0: skip)', '100')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .parse();
-const opts = program.opts<{ real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; cacheDir: string }>();
+const opts = program.opts<{ real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; trays: string; cacheDir: string }>();
 if (!CAMERA_VIEWS.includes(opts.view as CameraView)) {
   process.stderr.write(`eval:dice: --view must be ${CAMERA_VIEWS.join(', ')}, got "${opts.view}"\n`);
   process.exit(2);
@@ -298,8 +301,73 @@ say(`| **all** | ${total} | **${found}** | **${missed}** | **${spurious}** | **$
 say();
 say(`Read as the reader reads a tray: the locator's box, framed by \`squareCrop\`; "?" marks a die the reader asks to check. The true faces come from the crops of the same dice in labels.csv, each matched to its box by colour.`);
 say();
+if (view === 'any') {
+  // The same frames with each die's up judged alone, as a picture of one die is (frame-up.ts).
+  const alone = await loadDiceReader({ ...readerOptions, frameUp: false });
+  let right = 0;
+  for (const [file, truths] of byFrame) {
+    const frame = await image(path.join(opts.real, file));
+    const dice = await alone.read(frame, { sets: ['d6'], view });
+    right += truths.filter((t) => t.face !== undefined && dice.find((d) => iou(t.box, d.box) >= 0.3)?.face === t.face).length;
+  }
+  say(`With each die's up judged alone instead of with the other die of its frame: ${right} of ${labelled} read right.`);
+  say();
+  alone.dispose();
+}
 
-// ---------------------------------------------------------------- 4. synthetic
+// ---------------------------------------------------------------- 4. rendered trays
+const trayCount = Number(opts.trays);
+if (trayCount > 0) {
+  // Whole trays, seeded (d6, 8 dice of 40–90 px, difficulty 0.4): from one side (camera up to 45°
+  // off vertical, rolled ±10°), the same pictures turned, and from straight overhead. Each read
+  // in every view, and in view any with each die judged alone. A die counts as read right when a
+  // box of the reader overlaps its true box (IoU > 0.5) and names its face.
+  const alone = await loadDiceReader({ ...readerOptions, frameUp: false });
+  const turnFrame = (im: RgbImage): RgbImage => {
+    const { width: w, height: h } = im;
+    const data = new Uint8Array(w * h * 3);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set(im.data.subarray((y * w + x) * 3, (y * w + x) * 3 + 3), (x * h + h - 1 - y) * 3);
+    return { width: h, height: w, data };
+  };
+  const poses = [
+    { name: 'from one side', overhead: false, turns: 0 },
+    { name: 'the same turned 90°', overhead: false, turns: 1 },
+    { name: 'the same turned 180°', overhead: false, turns: 2 },
+    { name: 'from overhead', overhead: true, turns: 0 },
+  ];
+  const columns = ['side', 'overhead', 'any', 'any, each die alone'] as const;
+  say(`### Rendered trays (${trayCount} per pose, 8 d6 each, seeded), read in each view`);
+  say();
+  say(`| camera | dice | ${columns.join(' | ')} |`);
+  say(`|---|---|${columns.map(() => '---').join('|')}|`);
+  for (const pose of poses) {
+    const right = new Map<string, number>();
+    let dice = 0;
+    for (let k = 0; k < trayCount; k++) {
+      const scene = renderScene(createRng(`view-${pose.overhead ? 'overhead' : 'side'}-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 } });
+      let frame = scene.image;
+      let truths = scene.dice.map((d) => ({ face: d.face, box: d.box as Box }));
+      for (let t = 0; t < pose.turns; t++) {
+        const h = frame.height;
+        frame = turnFrame(frame);
+        truths = truths.map((d) => ({ face: d.face, box: [h - d.box[3], d.box[0], h - d.box[1], d.box[2]] as Box }));
+      }
+      dice += truths.length;
+      for (const column of columns) {
+        const [who, as] = column === 'any, each die alone' ? [alone, 'any' as const] : [reader, column];
+        const read = await who.read(frame, { sets: ['d6'], view: as });
+        right.set(column, (right.get(column) ?? 0) + truths.filter((d) => read.find((r) => iou(r.box, d.box) > 0.5)?.face === d.face).length);
+      }
+    }
+    say(`| ${pose.name} | ${dice} | ${columns.map((c) => pct(right.get(c)! / dice)).join(' | ')} |`);
+  }
+  say();
+  say(`A tray camera's view is configured (\`vision.view\`); view any needs no configuration: it finds each die's up, judged with the other dice of the frame.`);
+  say();
+  alone.dispose();
+}
+
+// ---------------------------------------------------------------- 5. synthetic
 if (opts.synthetic) {
   const metaFile = path.join(opts.model ?? 'vision/model/weights', 'meta.json');
   const meta = JSON.parse(await readFile(metaFile, 'utf8')) as { training: { seed: string; difficulty?: [number, number]; renderer?: string; recipe: { testCount: number; difficulty: [number, number]; knobs?: Partial<SynthKnobs> } }; temperature: number };

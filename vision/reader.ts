@@ -12,7 +12,7 @@ import { DICE_SETS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
-import { upAngle, uprightCrop } from './image/upright.js';
+import { overheadUp, upAngle, uprightCrop } from './image/upright.js';
 import { dieColor, locateDice, type LocateOptions } from './locate/index.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
@@ -23,6 +23,7 @@ import { CalibrationStore } from './model/calibration-store.js';
 import { headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_ZOOM, type Classifier, type CropScores, type TurnScorer } from './model/classifier.js';
 import { closerCrop, turnSquare } from './model/views.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
+import { frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
@@ -57,6 +58,11 @@ export interface LoadDiceReaderOptions {
    */
   locator?: 'detector' | 'classical';
   locate?: LocateOptions;
+  /**
+   * View 'any' in a frame: each die's up judged with the other dice of the frame, which one camera
+   * saw (frame-up.ts; default on, with its defaults). False judges every die alone, as crops are.
+   */
+  frameUp?: FrameUpOptions | false;
   /**
    * What a calibration adapts: 'net' (default) fine-tunes a copy of the whole net on the taught
    * crops (adapt.ts; seconds here, under a minute on a Pi), 'head' refits only the set's rows of
@@ -146,6 +152,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const uncertainBelow = options.uncertainBelow ?? 0.85;
   const secondLookBelow = options.secondLookBelow ?? 0.7;
   const framing = options.cropFraming ?? 'locate';
+  const frameUp = options.frameUp ?? {};
   const store = options.calibrationDir ? new CalibrationStore(options.calibrationDir) : undefined;
   const active = new Map<DiceSetId, Calibration>();
   /** The adapted nets of the calibrations in force that carry one. */
@@ -185,7 +192,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     }
   }
 
-  const classifyFramed = (framed: RgbImage[], boxes: Box[], opts: ReadOptions): DetailedReading[] => {
+  /** `frame`: the size of the frame the dice were cut from, when they share one (one camera, one up; view 'any' only). */
+  const classifyFramed = (framed: RgbImage[], boxes: Box[], opts: ReadOptions, frame?: { width: number; height: number }): DetailedReading[] => {
     checkOptions(opts);
     if (framed.length === 0) return [];
     const mask = classMask(opts.sets);
@@ -208,7 +216,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       const logits = calibratedLogits(shipped ? read[0]!.logits : null, shipped ? read[0]!.embedding : null, [...rows, ...own]);
       return maskedSoftmax(logits, mask, classifier.meta.temperature);
     };
-    if (opts.view === 'any' && classifier.upright) return readAnyWay(framed, boxes, opts, mask, scorers, probabilitiesOf);
+    if (opts.view === 'any' && classifier.upright) return readAnyWay(framed, boxes, opts, mask, scorers, probabilitiesOf, frame);
     // The first read's probabilities, kept: only the dice read again need them anew.
     const firstRead: Float64Array[] = [];
     const unsure = (read: { logits: Float32Array; embedding: Float32Array }[], i: number): boolean => {
@@ -243,6 +251,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     mask: boolean[],
     scorers: TurnScorer[],
     probabilitiesOf: (read: { logits: Float32Array; embedding: Float32Array }[]) => Float64Array,
+    frame: { width: number; height: number } | undefined,
   ): DetailedReading[] => {
     const head = orientationOf();
     const turns = [0, 1, 2, 3];
@@ -253,7 +262,9 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     };
     const first = scoreAll(framed);
     // Weights from the first read only: the second look below averages the scores in place.
-    const firstWeights = framed.map((_, i) => uprightWeights(head, first.shipped.map((s) => s.embeddings[i]!)));
+    const ownWeights = framed.map((_, i) => uprightWeights(head, first.shipped.map((s) => s.embeddings[i]!)));
+    // Dice of one frame share one camera: each die's weights revised by the others' (frame-up.ts).
+    const firstWeights = frame && frameUp !== false ? frameUprightWeights(ownWeights, boxes.map((b) => overheadUp(b, frame.width, frame.height)), frameUp) : ownWeights;
     const weightsOf = (i: number) => firstWeights[i]!;
     /** The turns a second look reads die i in. */
     const lookTurns = (i: number) => {
@@ -315,7 +326,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     checkOptions(opts);
     const located = locateDice(image, await locateOptions());
     const boxes = located.map((d) => d.box);
-    const readings = classifyFramed(boxes.map((b) => frameDie(image, b, opts.view)), boxes, opts);
+    const readings = classifyFramed(boxes.map((b) => frameDie(image, b, opts.view)), boxes, opts, image);
     if (opts.palette && opts.palette.length > 0) for (const r of readings) r.color = dieColor(image, r.box, opts.palette);
     return readings;
   };
@@ -454,7 +465,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     uncertainBelow,
     secondLookBelow,
     calibration,
-    classifyFramed,
+    classifyFramed: (framed, boxes, opts) => classifyFramed(framed, boxes, opts),
     readDetailed,
     readCropsDetailed,
     read: async (image, opts) => (await readDetailed(image, opts)).map(stripProbabilities),

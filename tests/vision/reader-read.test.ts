@@ -8,12 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DICE_SETS, DIE_COLORS } from '../../shared/dice.js';
+import { createRng } from '../../shared/rng.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import type { Calibration } from '../../vision/model/calibration.js';
 import { DEFAULT_MODEL_DIR } from '../../vision/model/classifier.js';
 import { frameDieImage } from '../../vision/model/framing.js';
 import { loadDiceReader, type ClewDiceReader } from '../../vision/reader.js';
 import { iou } from '../../vision/stream.js';
+import { renderScene } from '../../vision/synth/scene.js';
 import type { Box, RgbImage } from '../../vision/types.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../fixtures/dice-real');
@@ -289,6 +291,28 @@ describe("view 'any': a picture whose up is not known", () => {
     const side = await reader.read(frame, { sets: ['d6'] });
     const any = await reader.read(frame, { sets: ['d6'], view: 'any' });
     expect(any.map((d) => d.box)).toEqual(side.map((d) => d.box));
+  });
+
+  it('judges the dice of one frame together (one camera, one up): a rendered side tray turned a quarter round reads better than with each die judged alone', async () => {
+    const alone = await loadDiceReader({ frameUp: false });
+    try {
+      let together = 0, apart = 0, dice = 0;
+      for (let k = 0; k < 24; k++) {
+        const scene = renderScene(createRng(`frame-up-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
+        const image = turnPicture(scene.image, 1);
+        // The boxes turned with the picture (clockwise: x' = h − y, y' = x).
+        const truth = scene.dice.map((d) => ({ face: d.face, box: [scene.image.height - d.box[3], d.box[0], scene.image.height - d.box[1], d.box[2]] as Box }));
+        const right = (read: { box: Box; face: string }[]) => truth.filter((d) => read.find((r) => iou(r.box, d.box) > 0.5)?.face === d.face).length;
+        together += right(await reader.read(image, { sets: ['d6'], view: 'any' }));
+        apart += right(await alone.read(image, { sets: ['d6'], view: 'any' }));
+        dice += truth.length;
+      }
+      // Measured: 121 against 113 of 192 (800 dice of such trays: 74.8 % against 70.9 %).
+      expect(dice).toBe(192);
+      expect(together).toBeGreaterThanOrEqual(apart + 4);
+    } finally {
+      alone.dispose();
+    }
   });
 
   it('a model without an orientation head refuses view any, saying what to do, and still reads side', async () => {

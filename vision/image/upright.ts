@@ -22,10 +22,14 @@ const CENTRE_RADIUS = 0.08;
  * frame's centre from overhead.
  */
 export function upAngle(box: Box, width: number, height: number, view: CameraView): number {
-  if (view !== 'overhead') return 0;
+  return view === 'overhead' ? (overheadUp(box, width, height) ?? 0) : 0;
+}
+
+/** Up for a die seen from straight overhead: away from the frame's centre, or null near the centre (no side face shows). */
+export function overheadUp(box: Box, width: number, height: number): number | null {
   const dx = (box[0] + box[2]) / 2 - width / 2;
   const dy = (box[1] + box[3]) / 2 - height / 2;
-  if (Math.hypot(dx, dy) < CENTRE_RADIUS * Math.min(width, height)) return 0;
+  if (Math.hypot(dx, dy) < CENTRE_RADIUS * Math.min(width, height)) return null;
   return Math.atan2(dx, -dy);
 }
 

@@ -1,0 +1,80 @@
+/**
+ * One camera, one up: in view 'any' the orientation head judges each die of a frame alone, but
+ * every die of a frame was seen by the same camera. From one side, world up is the same quarter
+ * turn of the picture for all of them; from overhead, each die's up points away from the frame's
+ * centre. So the dice of a frame are evidence for each other.
+ *
+ * Five hypotheses about the camera: from the side, turned by 0–3 quarter turns; or from
+ * overhead. Each die's head weights (`uprightWeights`: how upright each of its quarter turns
+ * looks) are a likelihood of each hypothesis. For die i, the other dice's likelihoods (tempered,
+ * since the head was fitted on renders and is over-sure on real dice) give a posterior over the
+ * hypotheses, and that posterior's expected upright turn for die i is a prior its own weights are
+ * multiplied by. A die never counts as evidence for itself, so one die's mistake is not
+ * confirmed by its own vote; a frame of one die is left as the head read it
+ * (docs/notes/vision-model.md, "One camera, one up").
+ */
+
+/** Tuning of `frameUprightWeights`, chosen on rendered trays (docs/notes/vision-model.md). */
+export interface FrameUpOptions {
+  /** Exponent on each other die's likelihood: 1 trusts the head fully, 0 ignores the frame. */
+  evidence?: number;
+  /**
+   * Share of each hypothesis' expected turn spread evenly over the four turns: a die may lie
+   * against the frame's rule (a die on its edge against another, a head that is wrong).
+   */
+  slack?: number;
+}
+
+export const FRAME_UP_DEFAULTS = { evidence: 0.5, slack: 0.1 } as const;
+
+/**
+ * Per die, the quarter turn that would make it upright under each hypothesis, as a distribution
+ * over turns 0–3: hypotheses 0–3 are "from the side, up at that quarter turn"; hypothesis 4 is
+ * "from overhead", where a die at clockwise angle `up` (radians, `upAngle`) from the picture's up
+ * is upright at turn up / 90°, shared between the two nearest turns when it lies between them, and
+ * a die at the centre (`up` null) has no up.
+ */
+export function hypothesisTurns(up: number | null, slack: number): Float64Array[] {
+  const spread = (q: ArrayLike<number>) => Float64Array.from({ length: 4 }, (_, t) => (1 - slack) * q[t]! + slack / 4);
+  const side = [0, 1, 2, 3].map((k) => spread([0, 1, 2, 3].map((t) => (t === k ? 1 : 0))));
+  let overhead: number[];
+  if (up === null) overhead = [0.25, 0.25, 0.25, 0.25];
+  else {
+    const near = [0, 1, 2, 3].map((t) => Math.max(0, Math.cos(up - (t * Math.PI) / 2)));
+    const sum = near.reduce((a, b) => a + b, 0);
+    overhead = near.map((v) => v / sum);
+  }
+  return [...side, spread(overhead)];
+}
+
+/**
+ * The dice's upright weights (one array of four per die) revised by the other dice of the same
+ * frame. `ups[i]` is die i's up angle were the camera overhead (`upAngle`), or null near the
+ * centre. Returns new arrays, each summing to 1.
+ */
+export function frameUprightWeights(weights: readonly ArrayLike<number>[], ups: readonly (number | null)[], options: FrameUpOptions = {}): Float64Array[] {
+  if (weights.length !== ups.length) throw new Error(`frameUprightWeights: ${weights.length} dice's weights for ${ups.length} up angles`);
+  for (const w of weights) if (w.length !== 4) throw new Error(`frameUprightWeights: four weights per die (one per quarter turn), got ${w.length}`);
+  const { evidence, slack } = { ...FRAME_UP_DEFAULTS, ...options };
+  if (!(evidence >= 0 && Number.isFinite(evidence))) throw new RangeError(`frameUprightWeights: evidence must be ≥ 0, got ${evidence}`);
+  if (!(slack > 0 && slack <= 1)) throw new RangeError(`frameUprightWeights: slack must be in (0, 1], got ${slack}`);
+  const copy = (w: ArrayLike<number>) => Float64Array.from(w);
+  if (weights.length < 2 || evidence === 0) return weights.map(copy);
+  const turns = ups.map((up) => hypothesisTurns(up, slack));
+  // log P(die j's weights | hypothesis h), up to a constant: how much of its weight lies where h expects its up.
+  const logLike = weights.map((w, j) => turns[j]!.map((q) => Math.log(Math.max(1e-12, q.reduce((s, qt, t) => s + qt * w[t]!, 0)))));
+  const total = new Float64Array(5);
+  for (const l of logLike) l.forEach((v, h) => (total[h]! += v));
+  return weights.map((w, i) => {
+    // The others' evidence only: the whole frame's minus die i's own.
+    const score = Array.from(total, (v, h) => evidence * (v - logLike[i]![h]!));
+    const top = Math.max(...score);
+    const posterior = score.map((s) => Math.exp(s - top));
+    const z = posterior.reduce((a, b) => a + b, 0);
+    const prior = new Float64Array(4);
+    turns[i]!.forEach((q, h) => q.forEach((qt, t) => (prior[t]! += (posterior[h]! / z) * qt)));
+    const revised = Float64Array.from(w, (v, t) => v * prior[t]!);
+    const sum = revised.reduce((a, b) => a + b, 0);
+    return sum > 0 ? revised.map((v) => v / sum) : copy(w);
+  });
+}
