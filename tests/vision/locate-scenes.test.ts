@@ -112,6 +112,20 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
+  it('does not report the pips of dice the colour of the tray as dice: a piece too small to have an inside is a mark', () => {
+    // Rendered trays (eval:dice's, straight overhead) of black dice on a black tray and white
+    // dice on a white one: the mask loses the bodies and keeps the pips. Before the rule, 30 and
+    // 15 pip-sized boxes came back, each read as a "1"; a 20 px die still has an inside
+    // (the 20 px die of 'finds a 20 px die and a 280 px die' below).
+    for (const k of [39, 53]) {
+      const scene = renderScene(createRng(`view-overhead-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 0 } });
+      const side = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
+      const smallest = Math.min(...scene.dice.map((d) => side(d.box)));
+      const pips = locateDice(scene.image).filter((f) => side(f.box) < 0.5 * smallest);
+      expect(pips, `view-overhead-${k}`).toEqual([]);
+    }
+  });
+
   it('closes faint outlines: white dice on light card and small dice in a crowd (outline grow level 3)', () => {
     // Development scenes where the outline of a die's lit side is fainter than the old grow
     // level of 4 tray-edge units: two white dice on card and five of twenty small dice more.

@@ -586,7 +586,10 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     if (!details.has(piece)) details.set(piece, interiorDetail(piece, edgeStrength, coarse.width));
     return details.get(piece)!;
   };
-  const kept = (piece: Piece) => (detailOf(piece) ?? minDetail) >= minDetail;
+  // A piece too small to have an inside is not kept either: at the sizes clew reads (20 px and
+  // up) a die's inside can be measured, so such a piece is a mark (the pips of dice the colour of
+  // the tray, whose bodies the mask lost).
+  const kept = (piece: Piece) => minDetail <= 0 || (detailOf(piece) ?? -1) >= minDetail;
   const candidates = regions.filter((r) => {
     if (r.touchesBorder) return false; // a die cut by the frame's edge cannot be read
     const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
