@@ -586,10 +586,11 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     if (!details.has(piece)) details.set(piece, interiorDetail(piece, edgeStrength, coarse.width));
     return details.get(piece)!;
   };
-  // A piece too small to have an inside is not kept either: at the sizes clew reads (20 px and
-  // up) a die's inside can be measured, so such a piece is a mark (the pips of dice the colour of
-  // the tray, whose bodies the mask lost).
-  const kept = (piece: Piece) => minDetail <= 0 || (detailOf(piece) ?? -1) >= minDetail;
+  // A piece too small to have an inside is given the benefit of the doubt here (a die of 20 px
+  // or so); `withoutPipGroups` below drops those that come in groups, as a die's pips do.
+  const kept = (piece: Piece) => (detailOf(piece) ?? minDetail) >= minDetail;
+  /** The found dice whose piece was too small to have its marks measured. */
+  const unmeasured = new Set<LocatedDie>();
   const candidates = regions.filter((r) => {
     if (r.touchesBorder) return false; // a die cut by the frame's edge cannot be read
     const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
@@ -610,13 +611,40 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
       const { box, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
       const s = pyr.fineScale;
       const contrastScore = Math.min(1, contrast / (2 * seed));
-      found.push({
+      const die: LocatedDie = {
         box: [box[0] * s, box[1] * s, Math.min(image.width, box[2] * s), Math.min(image.height, box[3] * s)],
         score: 0.7 * piece.shapeScore + 0.3 * contrastScore,
-      });
+      };
+      found.push(die);
+      if (detailOf(piece) === null) unmeasured.add(die);
     }
   }
-  return withoutNested(found).sort((p, q) => q.score - p.score);
+  return withoutNested(minDetail > 0 ? withoutPipGroups(found, unmeasured) : found).sort((p, q) => q.score - p.score);
+}
+
+/** Two small pieces this close (centre to centre, in their larger side) are pips of one face. */
+const PIP_REACH = 4;
+
+/**
+ * Drops the small pieces (too small to have their marks measured) that lie near another such
+ * piece of about their size: the pips of a die the colour of the tray, whose body the mask lost
+ * (black dice on a black tray, white on white), each of which would be read as a "1". A lone
+ * small piece, a die of 20 px or so, is kept; small dice lie that close together in a crowd,
+ * but then they are big enough to have an inside.
+ */
+function withoutPipGroups(dice: LocatedDie[], small: ReadonlySet<LocatedDie>): LocatedDie[] {
+  if (small.size < 2) return dice;
+  const side = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
+  const centre = (b: Box) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] as const;
+  const pips = [...small];
+  const grouped = new Set(pips.filter((d) => pips.some((o) => {
+    if (o === d) return false;
+    const a = side(d.box), b = side(o.box);
+    if (Math.max(a, b) > 2 * Math.min(a, b)) return false;
+    const [x, y] = centre(d.box), [u, v] = centre(o.box);
+    return Math.hypot(x - u, y - v) <= PIP_REACH * Math.max(a, b);
+  })));
+  return dice.filter((d) => !grouped.has(d));
 }
 
 /** A box with at least this share of its area inside a die's box four times its size is a mark of that die. */
