@@ -81,7 +81,7 @@ const faces = DICE_SETS.d6.faces;
 
 say(`## Dice reading: evaluation`);
 say();
-say(`Model ${reader.modelId}, backend ${reader.backend}, crop framing "${opts.framing}", ${reader.views} view${reader.views === 1 ? '' : 's'}${reader.upright ? ', upright; a second look (closer)' : ', a third view (a second look)'} below ${reader.secondLookBelow}. Real pictures read in view "${view}"${view === 'any' && reader.upright ? ' (up not known, as `npm run dice` reads a picture: each die in its four quarter turns, weighted by how upright the orientation head finds each; no second look)' : ''}.`);
+say(`Model ${reader.modelId}, backend ${reader.backend}, crop framing "${opts.framing}", ${reader.views} view${reader.views === 1 ? '' : 's'}${reader.upright ? ', upright; a second look (closer)' : ', a third view (a second look)'} below ${reader.secondLookBelow}. Real pictures read in view "${view}"${view === 'any' && reader.upright ? ' (up not known, as `npm run dice` reads a picture: each die in its four quarter turns, weighted by how upright the orientation head finds each, a doubtful die again, closer, in the turns that carry weight; in a frame, its dice judged together)' : ''}.`);
 say();
 
 // ---------------------------------------------------------------- 1. crops, no calibration

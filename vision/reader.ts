@@ -336,6 +336,15 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const locate = framing === 'locate' ? await locateOptions() : {};
     const framed = crops.map((c) => frameDieImage(c, framing, locate));
     const readings = classifyFramed(framed.map((f) => f.crop), framed.map((f) => f.box), opts);
+    // A picture framed whole with a smaller die at its centre is read that way too, and the
+    // surer reading kept: a very loose picture's die, or a close one's big pip (framing.ts).
+    const twice = framed.flatMap((f, i) => (f.smaller ? [i] : []));
+    if (twice.length > 0) {
+      const closer = classifyFramed(twice.map((i) => framed[i]!.smaller!.crop), twice.map((i) => framed[i]!.smaller!.box), opts);
+      twice.forEach((i, k) => {
+        if (closer[k]!.confidence > readings[i]!.confidence) readings[i] = closer[k]!;
+      });
+    }
     return readings.map((r, i) => {
       const { box, ...rest } = r;
       if (opts.palette && opts.palette.length > 0) rest.color = dieColor(crops[i]!, box, opts.palette);

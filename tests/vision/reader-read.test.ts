@@ -117,6 +117,20 @@ describe('reading', () => {
     const near = await reader.readCrops(close, { sets: ['d6'] });
     // Read whole, a die a third of its picture's width reads wrong about half the time.
     expect(far.filter((r, i) => r.face === near[i]!.face).length).toBeGreaterThanOrEqual(14);
+    // Cut six times its box, the die is under a fifth of the picture: it is offered as the
+    // smaller die at the centre, read both ways, and the surer reading kept (measured: 10 of 16
+    // as the close cut; read whole, 1).
+    const veryLoose = rows.map((r, i) => cut(frames.get(r[0]!)!, boxes[i]!, 6));
+    const offered = veryLoose.map((l) => frameDieImage(l, 'locate')).filter((f) => !f.located && f.smaller).length;
+    expect(offered).toBeGreaterThanOrEqual(12);
+    const farther = await reader.readCrops(veryLoose, { sets: ['d6'] });
+    expect(farther.filter((r, i) => r.face === near[i]!.face).length).toBeGreaterThanOrEqual(9);
+    const whole = await loadDiceReader({ cropFraming: 'whole' });
+    try {
+      expect((await whole.readCrops(veryLoose, { sets: ['d6'] })).filter((r, i) => r.face === near[i]!.face).length).toBeLessThan(5);
+    } finally {
+      whole.dispose();
+    }
   });
 
   it('masks to the sets in play: the same crop read as a worm-set die may only say 1–5 or worm', async () => {

@@ -25,6 +25,12 @@ export interface LocatedDie {
   box: Box;
   /** 0..1: how die-like the region is (shape and contrast with the tray). */
   score: number;
+  /**
+   * Whether the face's marks were seen inside it (pips, a numeral, an icon): false for a piece
+   * too small to have an inside, taken on trust (a die of 20 px or so, or a lone pip); absent
+   * for the learned detector's boxes.
+   */
+  marked?: boolean;
 }
 
 export interface LocateOptions {
@@ -589,8 +595,6 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   // A piece too small to have an inside is given the benefit of the doubt here (a die of 20 px
   // or so); `withoutPipGroups` below drops those that come in groups, as a die's pips do.
   const kept = (piece: Piece) => (detailOf(piece) ?? minDetail) >= minDetail;
-  /** The found dice whose piece was too small to have its marks measured. */
-  const unmeasured = new Set<LocatedDie>();
   const candidates = regions.filter((r) => {
     if (r.touchesBorder) return false; // a die cut by the frame's edge cannot be read
     const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
@@ -614,12 +618,12 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
       const die: LocatedDie = {
         box: [box[0] * s, box[1] * s, Math.min(image.width, box[2] * s), Math.min(image.height, box[3] * s)],
         score: 0.7 * piece.shapeScore + 0.3 * contrastScore,
+        marked: detailOf(piece) !== null,
       };
       found.push(die);
-      if (detailOf(piece) === null) unmeasured.add(die);
     }
   }
-  return withoutNested(minDetail > 0 ? withoutPipGroups(found, unmeasured) : found).sort((p, q) => q.score - p.score);
+  return withoutNested(minDetail > 0 ? withoutPipGroups(found) : found).sort((p, q) => q.score - p.score);
 }
 
 /** Two small pieces this close (centre to centre, in their larger side) are pips of one face. */
@@ -632,11 +636,11 @@ const PIP_REACH = 4;
  * small piece, a die of 20 px or so, is kept; small dice lie that close together in a crowd,
  * but then they are big enough to have an inside.
  */
-function withoutPipGroups(dice: LocatedDie[], small: ReadonlySet<LocatedDie>): LocatedDie[] {
-  if (small.size < 2) return dice;
+function withoutPipGroups(dice: LocatedDie[]): LocatedDie[] {
+  const pips = dice.filter((d) => d.marked === false);
+  if (pips.length < 2) return dice;
   const side = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
   const centre = (b: Box) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] as const;
-  const pips = [...small];
   const grouped = new Set(pips.filter((d) => pips.some((o) => {
     if (o === d) return false;
     const a = side(d.box), b = side(o.box);

@@ -16,6 +16,13 @@ export interface Framed {
   box: Box;
   /** True when the locator found the die inside the image. */
   located: boolean;
+  /**
+   * Framed whole, with a smaller die found at the centre (a tenth to a fifth of the picture's
+   * side, its face's marks seen inside): the die of a very loose picture, or a mark of a close
+   * one (a big pip). The picture can only say which by being read: the reader reads both and
+   * keeps the surer reading.
+   */
+  smaller?: { crop: RgbImage; box: Box };
 }
 
 /**
@@ -28,19 +35,23 @@ export interface Framed {
  */
 const MIN_LOCATED_SIDE = 0.2;
 
+/** A smaller die found at the centre, down to this share of the picture's longer side, is offered as `Framed.smaller`. */
+const MIN_SMALLER_SIDE = 0.1;
+
 export function frameDieImage(image: RgbImage, mode: FramingMode = 'whole', locate: LocateOptions = {}): Framed {
   const whole: Box = [0, 0, image.width, image.height];
-  if (mode === 'locate') {
-    const found = locateDice(image, { ...locate, minSize: Math.max(8, 0.2 * Math.min(image.width, image.height)) });
-    const longer = Math.max(image.width, image.height);
-    // A picture of one die is cut round it, so the die meant covers the picture's centre: a
-    // neighbour beside it is not read instead (if the die itself is not found, the whole picture is).
-    const cx = image.width / 2, cy = image.height / 2;
-    const best = found
-      .filter((d) => Math.max(d.box[2] - d.box[0], d.box[3] - d.box[1]) >= MIN_LOCATED_SIDE * longer)
-      .filter((d) => d.box[0] <= cx && cx <= d.box[2] && d.box[1] <= cy && cy <= d.box[3])
-      .sort((a, b) => b.score - a.score)[0];
-    if (best) return { crop: squareCrop(image, best.box), box: best.box, located: true };
-  }
-  return { crop: squareCrop(image, whole), box: whole, located: false };
+  const framedWhole = (): Framed => ({ crop: squareCrop(image, whole), box: whole, located: false });
+  if (mode !== 'locate') return framedWhole();
+  const longer = Math.max(image.width, image.height);
+  // A picture of one die is cut round it, so the die meant covers the picture's centre: a
+  // neighbour beside it is not read instead (if the die itself is not found, the whole picture is).
+  const cx = image.width / 2, cy = image.height / 2;
+  const side = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
+  const central = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer) })
+    .filter((d) => d.box[0] <= cx && cx <= d.box[2] && d.box[1] <= cy && cy <= d.box[3])
+    .sort((a, b) => b.score - a.score);
+  const best = central.find((d) => side(d.box) >= MIN_LOCATED_SIDE * longer);
+  if (best) return { crop: squareCrop(image, best.box), box: best.box, located: true };
+  const smaller = central.find((d) => d.marked === true);
+  return smaller ? { ...framedWhole(), smaller: { crop: squareCrop(image, smaller.box), box: smaller.box } } : framedWhole();
 }
