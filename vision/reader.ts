@@ -87,8 +87,12 @@ export interface PendingCount {
 }
 
 export interface CalibrationControl {
-  /** Adds a labelled example: a frame and the die's box in it (seen from `view`, as `read` takes it), or a picture of one die. */
-  add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView): Promise<PendingCount>;
+  /**
+   * Adds a labelled example: a frame and the die's box in it (seen from `view`, as `read` takes
+   * it), or a picture of one die. `others`: the boxes of the frame's other dice, which in view
+   * 'any' help find which way is up (one camera, one up), as they do when the frame is read.
+   */
+  add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<PendingCount>;
   pending(set: DiceSetId): PendingCount;
   discard(set: DiceSetId): void;
   /**
@@ -107,6 +111,12 @@ export interface ClewDiceReader extends DiceReader {
   readCropsDetailed(crops: RgbImage[], options: ReadOptions): Promise<Omit<DetailedReading, 'box'>[]>;
   /** Classifies already framed 64×64 crops (squareCrop output), with their boxes for the record. */
   classifyFramed(framed: RgbImage[], boxes: Box[], options: ReadOptions): DetailedReading[];
+  /**
+   * The quarter turn (0–3, as `turnSquare` turns a crop) that shows each die of a frame upright:
+   * found by the orientation head in view 'any', the frame's dice judged together; 0 otherwise
+   * (the frame's own up, or turned by geometry from overhead).
+   */
+  uprightTurns(image: RgbImage, boxes: Box[], view?: CameraView): number[];
   readonly calibration: CalibrationControl;
   readonly modelId: string;
   /** Quarter-turn views each die is read in (the cost of a read grows with them). */
@@ -311,11 +321,14 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   };
 
   /** The quarter turn of a framed die that the orientation head finds most upright (0 unless the view is 'any'). */
-  const uprightTurn = (crop: RgbImage, view: CameraView | undefined): number => {
-    if (view !== 'any' || !classifier.upright) return 0;
+  const uprightTurns = (crops: RgbImage[], view: CameraView | undefined, frame?: { width: number; height: number; boxes: Box[] }): number[] => {
+    if (view !== 'any' || !classifier.upright || crops.length === 0) return crops.map(() => 0);
     const head = orientationOf();
-    const weights = uprightWeights(head, classifier.scoreEachTurn([crop], [0, 1, 2, 3]).map((s) => s.embeddings[0]!));
-    return weights.indexOf(Math.max(...weights));
+    const byTurn = classifier.scoreEachTurn(crops, [0, 1, 2, 3]);
+    const own = crops.map((_, i) => uprightWeights(head, byTurn.map((s) => s.embeddings[i]!)));
+    // The dice of one frame judged together, as readDetailed judges them.
+    const weights = frame && frameUp !== false ? frameUprightWeights(own, frame.boxes.map((b) => overheadUp(b, frame.width, frame.height)), frameUp) : own;
+    return weights.map((w) => w.indexOf(Math.max(...w)));
   };
 
   /** A die of a frame framed for the classifier: an upright model reads it with its top up. */
@@ -409,7 +422,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   };
 
   const calibration: CalibrationControl = {
-    async add(set, face, image, box, view) {
+    async add(set, face, image, box, view, others) {
       if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
       if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
       // A frame with the die's box, or a picture of one die framed as readCrops frames it.
@@ -417,7 +430,11 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}).crop;
       // Taught crops are upright (an upright model adapts on them unturned): a die read in view
       // 'any' is taught in the turn the orientation head finds upright.
-      const crop = turnSquare(framedCrop, uprightTurn(framedCrop, view));
+      // The frame's other dice, without the die's own box if it was passed among them.
+      const rest = box && others ? others.filter((b) => b.some((v, k) => v !== box[k])) : [];
+      const crops = [framedCrop, ...rest.map((b) => frameDie(image, b, view))];
+      const [turn] = uprightTurns(crops, view, box ? { width: image.width, height: image.height, boxes: [box, ...rest] } : undefined);
+      const crop = turnSquare(framedCrop, turn!);
       const list = pending.get(set) ?? [];
       list.push({ face, crop });
       pending.set(set, list);
@@ -475,6 +492,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     secondLookBelow,
     calibration,
     classifyFramed: (framed, boxes, opts) => classifyFramed(framed, boxes, opts),
+    uprightTurns: (image, boxes, view) => uprightTurns(boxes.map((b) => frameDie(image, b, view)), view, { width: image.width, height: image.height, boxes }),
     readDetailed,
     readCropsDetailed,
     read: async (image, opts) => (await readDetailed(image, opts)).map(stripProbabilities),

@@ -329,6 +329,35 @@ describe("view 'any': a picture whose up is not known", () => {
     }
   });
 
+  it('names the quarter turn that shows each die of a frame upright, judging them together: the turn a taught die is stored in', async () => {
+    // Seeded side trays turned a quarter clockwise: world up is at turn 1 for every die.
+    const alone = await loadDiceReader({ frameUp: false });
+    try {
+      let together = 0, apart = 0, dice = 0;
+      for (let k = 0; k < 12; k++) {
+        const scene = renderScene(createRng(`frame-up-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
+        const image = turnPicture(scene.image, 1);
+        const boxes = scene.dice.map((d) => [scene.image.height - d.box[3], d.box[0], scene.image.height - d.box[1], d.box[2]] as Box);
+        together += reader.uprightTurns(image, boxes, 'any').filter((t) => t === 1).length;
+        apart += alone.uprightTurns(image, boxes, 'any').filter((t) => t === 1).length;
+        dice += boxes.length;
+        // Only view any asks the head; the other views take the frame's own up (or geometry).
+        expect(reader.uprightTurns(image, boxes, 'side')).toEqual(boxes.map(() => 0));
+      }
+      // Measured: 81 against 63 of 96.
+      expect(dice).toBe(96);
+      expect(together).toBeGreaterThanOrEqual(apart + 10);
+      // Teaching a die of such a frame with its neighbours' boxes is accepted like any other label.
+      const scene = renderScene(createRng('frame-up-0'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
+      const boxes = scene.dice.map((d) => d.box as Box);
+      const counts = await alone.calibration.add('d6', scene.dice[0]!.face, scene.image, boxes[0], 'any', boxes);
+      expect(counts.counts[scene.dice[0]!.face]).toBe(1);
+      alone.calibration.discard('d6');
+    } finally {
+      alone.dispose();
+    }
+  });
+
   it('a model without an orientation head refuses view any, saying what to do, and still reads side', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'clew-no-orientation-'));
     cpSync(DEFAULT_MODEL_DIR, dir, { recursive: true });

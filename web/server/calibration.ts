@@ -77,8 +77,9 @@ export class TableCalibration {
           const pipeline = this.pipelineFor(roll.source);
           const last = pipeline?.rollFrame();
           if (!die.box || !last) return fail('calibration/no-crop', 'the camera frame of this roll is no longer available; roll again');
-          // Framed as the roll was read: the same camera view.
-          const counts = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view);
+          // Framed as the roll was read: the same camera view, the die's up judged with the roll's other dice.
+          const others = roll.dice.flatMap((d, k) => (k !== intent.index && d.box ? [d.box] : []));
+          const counts = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view, others);
           this.touched.add(intent.set);
           const t = this.tally.get(intent.set) ?? { crops: 0, right: 0, before: null, after: null, checked: 0 };
           // What the camera read, before any person corrected it.
