@@ -112,22 +112,27 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
-  it('does not report the pips of dice the colour of the tray as dice: small pieces in a group are a face\'s pips', () => {
+  it('takes the pips of dice the colour of the tray for their dice, not for dice of their own: small pieces in a group are a face\'s pips', () => {
     // Rendered trays (eval:dice's, straight overhead) of black dice on a black tray and white
     // dice on a white one: the mask loses the bodies and keeps the pips. Before the rule, 30 and
-    // 15 pip-sized boxes came back, each read as a "1". A lone pip (a "1" face) is kept, as a
-    // lone small die is (the 20 px die of 'finds a 20 px die and a 280 px die' below).
-    for (const [k, before] of [[39, 30], [53, 15]] as const) {
+    // 15 pip-sized boxes came back, each read as a "1", and no die. A lone pip (a "1" face) is
+    // kept, as a lone small die is (the 20 px die of 'finds a 20 px die and a 280 px die' below).
+    for (const [k, before, dice] of [[39, 30, 4], [53, 15, 1]] as const) {
       const scene = renderScene(createRng(`view-overhead-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 0 } });
       const side = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
       const smallest = Math.min(...scene.dice.map((d) => side(d.box)));
-      const pips = locateDice(scene.image).filter((f) => side(f.box) < 0.5 * smallest).map((f) => f.box);
+      const found = locateDice(scene.image);
+      const pips = found.filter((f) => side(f.box) < 0.5 * smallest).map((f) => f.box);
       expect(pips.length, `view-overhead-${k}`).toBeLessThanOrEqual(2);
       expect(locateDice(scene.image, { minDetail: 0 }).filter((f) => side(f.box) < 0.5 * smallest).length).toBeGreaterThanOrEqual(before);
       for (const p of pips) {
         const near = pips.filter((o) => o !== p && Math.hypot((o[0] + o[2] - p[0] - p[2]) / 2, (o[1] + o[3] - p[1] - p[3]) / 2) <= 4 * Math.max(side(o), side(p)));
         expect(near, `view-overhead-${k}: a pip kept beside another`).toEqual([]);
       }
+      // Each face's pips stand for their die (measured: 4 of 8 and 1 of 8 found, none before).
+      const hits = scene.dice.filter((d) => found.some((f) => iouOf(f.box, d.box) >= 0.5)).length;
+      expect(hits, `view-overhead-${k}: dice found from their pips`).toBeGreaterThanOrEqual(dice);
+      expect(found.filter((f) => side(f.box) >= 0.5 * smallest).every((f) => scene.dice.some((d) => iouOf(f.box, d.box) > 0.2))).toBe(true);
     }
   });
 

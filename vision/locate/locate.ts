@@ -593,7 +593,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     return details.get(piece)!;
   };
   // A piece too small to have an inside is given the benefit of the doubt here (a die of 20 px
-  // or so); `withoutPipGroups` below drops those that come in groups, as a die's pips do.
+  // or so); `pipGroupsToDice` below takes those that come in groups for a face's pips.
   const kept = (piece: Piece) => (detailOf(piece) ?? minDetail) >= minDetail;
   const candidates = regions.filter((r) => {
     if (r.touchesBorder) return false; // a die cut by the frame's edge cannot be read
@@ -623,32 +623,57 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
       found.push(die);
     }
   }
-  return withoutNested(minDetail > 0 ? withoutPipGroups(found) : found).sort((p, q) => q.score - p.score);
+  return withoutNested(minDetail > 0 ? pipGroupsToDice(found, image.width, image.height) : found).sort((p, q) => q.score - p.score);
 }
 
 /** Two small pieces this close (centre to centre, in their larger side) are pips of one face. */
 const PIP_REACH = 4;
+/**
+ * A die's box from its pips' extent: the pips of 2–6 span about 0.7 of a face square on (1.4×),
+ * and 0.9 of it turned 45°, when the die's box is 1.4 faces (1.5×).
+ */
+const DIE_PER_PIPS = 1.45;
 
 /**
- * Drops the small pieces (too small to have their marks measured) that lie near another such
- * piece of about their size: the pips of a die the colour of the tray, whose body the mask lost
- * (black dice on a black tray, white on white), each of which would be read as a "1". A lone
- * small piece, a die of 20 px or so, is kept; small dice lie that close together in a crowd,
- * but then they are big enough to have an inside.
+ * The small pieces (too small to have their marks measured) that lie near another such piece of
+ * about their size are a face's pips: a die the colour of the tray (black on a black tray, white
+ * on white) whose body the mask lost, each pip of which would be read as a "1". They are
+ * replaced by one die per group: grouped transitively, 2–6 pips spanning at most 5.5 pips, a box
+ * 1.45 times their extent round their centre (looser groups, the pips of touching dice run
+ * together, are only dropped). A lone small piece, a die of 20 px or so, is kept; small dice lie
+ * that close together in a crowd, but then they are big enough to have an inside.
  */
-function withoutPipGroups(dice: LocatedDie[]): LocatedDie[] {
+function pipGroupsToDice(dice: LocatedDie[], width: number, height: number): LocatedDie[] {
   const pips = dice.filter((d) => d.marked === false);
   if (pips.length < 2) return dice;
   const side = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
   const centre = (b: Box) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] as const;
-  const grouped = new Set(pips.filter((d) => pips.some((o) => {
+  const near = (d: LocatedDie, o: LocatedDie) => {
     if (o === d) return false;
     const a = side(d.box), b = side(o.box);
     if (Math.max(a, b) > 2 * Math.min(a, b)) return false;
     const [x, y] = centre(d.box), [u, v] = centre(o.box);
     return Math.hypot(x - u, y - v) <= PIP_REACH * Math.max(a, b);
-  })));
-  return dice.filter((d) => !grouped.has(d));
+  };
+  const grouped = pips.filter((d) => pips.some((o) => near(d, o)));
+  const out = dice.filter((d) => !grouped.includes(d));
+  const left = [...grouped];
+  while (left.length > 0) {
+    const group = [left.pop()!];
+    for (let k = 0; k < group.length; k++) {
+      for (let j = left.length - 1; j >= 0; j--) if (near(group[k]!, left[j]!)) group.push(...left.splice(j, 1));
+    }
+    if (group.length > 6) continue;
+    const x0 = Math.min(...group.map((d) => d.box[0])), y0 = Math.min(...group.map((d) => d.box[1]));
+    const x1 = Math.max(...group.map((d) => d.box[2])), y1 = Math.max(...group.map((d) => d.box[3]));
+    const pip = group.map((d) => side(d.box)).sort((a, b) => a - b)[group.length >> 1]!;
+    const extent = Math.max(x1 - x0, y1 - y0);
+    if (extent > 5.5 * pip) continue;
+    const half = (DIE_PER_PIPS * extent) / 2, cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+    // A modest score: the die is inferred from its marks, its outline was never seen.
+    out.push({ box: [Math.max(0, cx - half), Math.max(0, cy - half), Math.min(width, cx + half), Math.min(height, cy + half)], score: 0.5, marked: true });
+  }
+  return out;
 }
 
 /** A box with at least this share of its area inside a die's box four times its size is a mark of that die. */
