@@ -247,6 +247,10 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     return classifier.orientation;
   };
 
+  /** Dice of one frame share one camera: each die's upright weights revised by the other dice's (frame-up.ts). */
+  const judgedTogether = (weights: Float64Array[], boxes: Box[], frame: { width: number; height: number }): Float64Array[] =>
+    frameUp === false ? weights : frameUprightWeights(weights, boxes.map((b) => overheadUp(b, frame.width, frame.height)), frameUp);
+
   /**
    * View 'any' for an upright model: every die read in its four quarter turns, by every scorer,
    * and the four readings mixed with the weight the orientation head gives each turn (how upright
@@ -273,8 +277,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const first = scoreAll(framed);
     // Weights from the first read only: the second look below averages the scores in place.
     const ownWeights = framed.map((_, i) => uprightWeights(head, first.shipped.map((s) => s.embeddings[i]!)));
-    // Dice of one frame share one camera: each die's weights revised by the others' (frame-up.ts).
-    const firstWeights = frame && frameUp !== false ? frameUprightWeights(ownWeights, boxes.map((b) => overheadUp(b, frame.width, frame.height)), frameUp) : ownWeights;
+    const firstWeights = frame ? judgedTogether(ownWeights, boxes, frame) : ownWeights;
     const weightsOf = (i: number) => firstWeights[i]!;
     /** The turns a second look reads die i in. */
     const lookTurns = (i: number) => {
@@ -320,14 +323,16 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     return { set: best.set, face: best.face, confidence: best.confidence, box, uncertain: best.confidence < uncertainBelow, probabilities, views };
   };
 
-  /** The quarter turn of a framed die that the orientation head finds most upright (0 unless the view is 'any'). */
+  /**
+   * The quarter turn of each framed die that the orientation head finds most upright (0 unless
+   * the view is 'any'), the dice of one frame judged together when its size and boxes are given.
+   */
   const uprightTurns = (crops: RgbImage[], view: CameraView | undefined, frame?: { width: number; height: number; boxes: Box[] }): number[] => {
     if (view !== 'any' || !classifier.upright || crops.length === 0) return crops.map(() => 0);
     const head = orientationOf();
     const byTurn = classifier.scoreEachTurn(crops, [0, 1, 2, 3]);
     const own = crops.map((_, i) => uprightWeights(head, byTurn.map((s) => s.embeddings[i]!)));
-    // The dice of one frame judged together, as readDetailed judges them.
-    const weights = frame && frameUp !== false ? frameUprightWeights(own, frame.boxes.map((b) => overheadUp(b, frame.width, frame.height)), frameUp) : own;
+    const weights = frame ? judgedTogether(own, frame.boxes, frame) : own;
     return weights.map((w) => w.indexOf(Math.max(...w)));
   };
 
@@ -431,7 +436,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       // Taught crops are upright (an upright model adapts on them unturned): a die read in view
       // 'any' is taught in the turn the orientation head finds upright.
       // The frame's other dice, without the die's own box if it was passed among them.
-      const rest = box && others ? others.filter((b) => b.some((v, k) => v !== box[k])) : [];
+      const rest = view === 'any' && box && others ? others.filter((b) => b.some((v, k) => v !== box[k])) : [];
       const crops = [framedCrop, ...rest.map((b) => frameDie(image, b, view))];
       const [turn] = uprightTurns(crops, view, box ? { width: image.width, height: image.height, boxes: [box, ...rest] } : undefined);
       const crop = turnSquare(framedCrop, turn!);
