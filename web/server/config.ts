@@ -79,9 +79,9 @@ export const configSchema = z
          * camera over the tray and the shipped replay; side faces show towards the frame's
          * centre), 'side' (from above and to one side, as a webcam on a stand or a photo; side
          * faces show below each die's top) or 'any' (not known: each die read in its four quarter
-         * turns, weighted by how upright each looks; about four times the reading's cost, and
-         * within two points of the right view on rendered trays either way). A phone's camera,
-         * held any way, is always read 'any'.
+         * turns, weighted by how upright each looks, a frame's dice judged together; as good as
+         * the right view on rendered trays, at about a third more time a frame). A phone's
+         * camera, held any way, is always read 'any'.
          */
         view: z.enum(CAMERA_VIEWS).default('overhead'),
       })
