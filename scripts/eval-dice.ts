@@ -277,8 +277,11 @@ say();
 say(`| frame | dice | found | missed | spurious | read as (true face) |`);
 say(`|---|---|---|---|---|---|`);
 let found = 0, missed = 0, spurious = 0, total = 0, labelled = 0, readRight = 0;
+/** The frames as decoded, for reading them again below. */
+const decodedFrames = new Map<string, RgbImage>();
 for (const [file, truths] of byFrame) {
   const frame = await image(path.join(opts.real, file));
+  decodedFrames.set(file, frame);
   labelFrameDice(frame, file, truths);
   const dice = await reader.read(frame, { sets: ['d6'], view });
   const used = new Set<number>();
@@ -306,8 +309,7 @@ if (view === 'any') {
   const alone = await loadDiceReader({ ...readerOptions, frameUp: false });
   let right = 0;
   for (const [file, truths] of byFrame) {
-    const frame = await image(path.join(opts.real, file));
-    const dice = await alone.read(frame, { sets: ['d6'], view });
+    const dice = await alone.read(decodedFrames.get(file)!, { sets: ['d6'], view });
     right += truths.filter((t) => t.face !== undefined && dice.find((d) => iou(t.box, d.box) >= 0.3)?.face === t.face).length;
   }
   say(`With each die's up judged alone instead of with the other die of its frame: ${right} of ${labelled} read right.`);

@@ -27,7 +27,7 @@ import { frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
-import { bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
+import { argmax, bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
 import { CAMERA_VIEWS, type Box, type CameraView, type DiceReader, type DieReading, type ReadOptions, type RgbImage } from './types.js';
 
 export interface LoadDiceReaderOptions {
@@ -282,7 +282,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     /** The turns a second look reads die i in. */
     const lookTurns = (i: number) => {
       const w = weightsOf(i);
-      const top = w.indexOf(Math.max(...w));
+      const top = argmax(w);
       return turns.filter((t) => t === top || w[t]! >= SECOND_LOOK_MIN_WEIGHT);
     };
     const readDie = (i: number): Float64Array => {
@@ -333,7 +333,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const byTurn = classifier.scoreEachTurn(crops, [0, 1, 2, 3]);
     const own = crops.map((_, i) => uprightWeights(head, byTurn.map((s) => s.embeddings[i]!)));
     const weights = frame ? judgedTogether(own, frame.boxes, frame) : own;
-    return weights.map((w) => w.indexOf(Math.max(...w)));
+    return weights.map(argmax);
   };
 
   /** A die of a frame framed for the classifier: an upright model reads it with its top up. */

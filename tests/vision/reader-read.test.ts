@@ -307,15 +307,25 @@ describe("view 'any': a picture whose up is not known", () => {
     expect(any.map((d) => d.box)).toEqual(side.map((d) => d.box));
   });
 
-  it('judges the dice of one frame together (one camera, one up): a rendered side tray turned a quarter round reads better than with each die judged alone', async () => {
-    const alone = await loadDiceReader({ frameUp: false });
-    try {
+  describe('the dice of one frame judged together (one camera, one up)', () => {
+    /** A reader that judges every die of a frame alone, to compare with. */
+    let alone: ClewDiceReader;
+    beforeAll(async () => {
+      alone = await loadDiceReader({ frameUp: false });
+    });
+    afterAll(() => alone.dispose());
+    /** Seeded rendered side tray k: as rendered, and turned a quarter clockwise with its boxes (x' = h − y, y' = x). */
+    const sideTray = (k: number) => {
+      const scene = renderScene(createRng(`frame-up-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
+      const h = scene.image.height;
+      const turned = scene.dice.map((d) => ({ face: d.face, box: [h - d.box[3], d.box[0], h - d.box[1], d.box[2]] as Box }));
+      return { scene, image: turnPicture(scene.image, 1), dice: turned };
+    };
+
+    it('a rendered side tray turned a quarter round reads better than with each die judged alone', async () => {
       let together = 0, apart = 0, dice = 0;
       for (let k = 0; k < 24; k++) {
-        const scene = renderScene(createRng(`frame-up-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
-        const image = turnPicture(scene.image, 1);
-        // The boxes turned with the picture (clockwise: x' = h − y, y' = x).
-        const truth = scene.dice.map((d) => ({ face: d.face, box: [scene.image.height - d.box[3], d.box[0], scene.image.height - d.box[1], d.box[2]] as Box }));
+        const { image, dice: truth } = sideTray(k);
         const right = (read: { box: Box; face: string }[]) => truth.filter((d) => read.find((r) => iou(r.box, d.box) > 0.5)?.face === d.face).length;
         together += right(await reader.read(image, { sets: ['d6'], view: 'any' }));
         apart += right(await alone.read(image, { sets: ['d6'], view: 'any' }));
@@ -324,20 +334,14 @@ describe("view 'any': a picture whose up is not known", () => {
       // Measured: 121 against 113 of 192 (800 dice of such trays: 74.8 % against 70.9 %).
       expect(dice).toBe(192);
       expect(together).toBeGreaterThanOrEqual(apart + 4);
-    } finally {
-      alone.dispose();
-    }
-  });
+    });
 
-  it('names the quarter turn that shows each die of a frame upright, judging them together: the turn a taught die is stored in', async () => {
-    // Seeded side trays turned a quarter clockwise: world up is at turn 1 for every die.
-    const alone = await loadDiceReader({ frameUp: false });
-    try {
+    it('names the quarter turn that shows each die of a frame upright: the turn a taught die is stored in', async () => {
+      // Turned a quarter clockwise, world up is at turn 1 for every die.
       let together = 0, apart = 0, dice = 0;
       for (let k = 0; k < 12; k++) {
-        const scene = renderScene(createRng(`frame-up-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
-        const image = turnPicture(scene.image, 1);
-        const boxes = scene.dice.map((d) => [scene.image.height - d.box[3], d.box[0], scene.image.height - d.box[1], d.box[2]] as Box);
+        const { image, dice: turned } = sideTray(k);
+        const boxes = turned.map((d) => d.box);
         together += reader.uprightTurns(image, boxes, 'any').filter((t) => t === 1).length;
         apart += alone.uprightTurns(image, boxes, 'any').filter((t) => t === 1).length;
         dice += boxes.length;
@@ -348,14 +352,12 @@ describe("view 'any': a picture whose up is not known", () => {
       expect(dice).toBe(96);
       expect(together).toBeGreaterThanOrEqual(apart + 10);
       // Teaching a die of such a frame with its neighbours' boxes is accepted like any other label.
-      const scene = renderScene(createRng('frame-up-0'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
+      const { scene } = sideTray(0);
       const boxes = scene.dice.map((d) => d.box as Box);
       const counts = await alone.calibration.add('d6', scene.dice[0]!.face, scene.image, boxes[0], 'any', boxes);
       expect(counts.counts[scene.dice[0]!.face]).toBe(1);
       alone.calibration.discard('d6');
-    } finally {
-      alone.dispose();
-    }
+    });
   });
 
   it('a model without an orientation head refuses view any, saying what to do, and still reads side', async () => {

@@ -13,7 +13,7 @@ import { loadModel } from './io.js';
 import { parseModelMeta, type ModelMeta } from './meta.js';
 import { preprocessCrops } from './preprocess.js';
 import { orientationDim, type OrientationHead } from './orientation.js';
-import { closerCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf, type ViewScores } from './views.js';
+import { closerCrop, perCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf } from './views.js';
 
 export const DEFAULT_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
 
@@ -103,14 +103,6 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
   }
   let disposed = false;
 
-  /** One crop's row of logits and its embedding, out of a batch's flat scores. */
-  const perCrop = (scores: ViewScores, n: number): CropScores => {
-    const classes = meta.classes.length;
-    return {
-      logits: Array.from({ length: n }, (_, k) => scores.logits.slice(k * classes, (k + 1) * classes)),
-      embeddings: Array.from({ length: n }, (_, k) => scores.embeddings.slice(k * scores.dim, (k + 1) * scores.dim)),
-    };
-  };
   /** Standardised pixels of the crops and the crops per pass for these turns. */
   const prepare = (crops: readonly RgbImage[], at: readonly number[]) => {
     if (disposed) throw new Error('the dice classifier was disposed');

@@ -8,7 +8,7 @@ import type * as tf from '@tensorflow/tfjs';
 import { DICE_SET_IDS } from '../../shared/dice.js';
 import type { CropSet } from './dataset-store.js';
 import { fitOrientationHead, mixedLogits, uprightWeights, type OrientationHead } from './orientation.js';
-import { classMask, maskedSoftmax } from './postprocess.js';
+import { argmax, classMask, maskedSoftmax } from './postprocess.js';
 import { expectedCalibrationError, fitTemperature, type Scored } from './temperature.js';
 import { scoreTurns } from './trainer.js';
 
@@ -40,7 +40,7 @@ export function fitViewAny(model: tf.LayersModel, data: { orient: CropSet; val: 
   const head = { ...fitted.head, temperature: Math.round(fitTemperature(readAny(data.val)) * 1e6) / 1e6 };
   const tested = readAny(data.test).map((it) => {
     const p = maskedSoftmax(it.logits, it.mask, head.temperature);
-    const best = p.indexOf(Math.max(...p));
+    const best = argmax(p);
     return { confidence: p[best]!, correct: best === it.label };
   });
   return {

@@ -29,6 +29,9 @@ export const OrientationHeadSchema = z.object({
 
 export type OrientationHead = z.infer<typeof OrientationHeadSchema>;
 
+/** Every one of the four turns allowed (a softmax over all four). */
+const ALL_TURNS = [true, true, true, true];
+
 /** The head's dimension, checked: every row as long as the mean. */
 export function orientationDim(head: OrientationHead): number {
   const dim = head.mean.length;
@@ -49,7 +52,7 @@ export function turnProbabilities(head: OrientationHead, embedding: ArrayLike<nu
     for (let d = 0; d < dim; d++) s += (w[d]! * (embedding[d]! - head.mean[d]!)) / head.scale[d]!;
     scores[k] = s;
   }
-  return softmax(scores);
+  return maskedSoftmax(scores, ALL_TURNS);
 }
 
 /**
@@ -185,11 +188,4 @@ export function fitOrientationHead(byTurn: readonly (readonly ArrayLike<number>[
     accuracy: end.right / total,
     loss: end.loss,
   };
-}
-
-function softmax(scores: Float64Array): Float64Array {
-  const max = Math.max(...scores);
-  const e = scores.map((s) => Math.exp(s - max));
-  const sum = e.reduce((a, c) => a + c, 0);
-  return e.map((v) => v / sum);
 }

@@ -10,7 +10,7 @@ import { CROP_PIXELS } from './dataset.js';
 import type { CropSet } from './dataset-store.js';
 import { buildNet, type NetConfig } from './net.js';
 import { DEFAULT_PREPROCESSING, standardiseInto, type Preprocessing } from './preprocess.js';
-import { predictEachTurn, predictViews } from './views.js';
+import { perCrop, predictEachTurn, predictViews } from './views.js';
 
 export interface TrainConfig {
   seed: string;
@@ -150,7 +150,6 @@ export function buildSeeded(config: Pick<TrainConfig, 'net'>, rng: Rng): tf.Laye
   return model;
 }
 
-/** Logits and embeddings of crops (no augmentation), in batches, averaged over `views` quarter turns as the reader reads them. */
 /** The crops of a set standardised into one NHWC array, as the net reads them. */
 function standardiseSet(data: CropSet, pre: Preprocessing): Float32Array {
   const xs = new Float32Array(data.count * CROP_PIXELS);
@@ -158,6 +157,7 @@ function standardiseSet(data: CropSet, pre: Preprocessing): Float32Array {
   return xs;
 }
 
+/** Logits and embeddings of crops (no augmentation), in batches, averaged over `views` quarter turns as the reader reads them. */
 export function predictCrops(model: tf.LayersModel, data: CropSet, batchSize = 128, pre: Preprocessing = DEFAULT_PREPROCESSING, views: 1 | 2 | 4 = 1): { logits: Float32Array; embeddings: Float32Array; dim: number } {
   return predictViews(model, standardiseSet(data, pre), data.count, pre.size, views, Math.max(1, Math.floor(batchSize / views)));
 }
@@ -168,11 +168,5 @@ export function predictCrops(model: tf.LayersModel, data: CropSet, batchSize = 1
  * `batchSize` images holds a quarter as many crops, each in its four turns.
  */
 export function scoreTurns(model: tf.LayersModel, data: CropSet, batchSize = 128, pre: Preprocessing = DEFAULT_PREPROCESSING): { logits: Float32Array[]; embeddings: Float32Array[] }[] {
-  return predictEachTurn(model, standardiseSet(data, pre), data.count, pre.size, [0, 1, 2, 3], Math.max(1, Math.floor(batchSize / 4))).map(({ logits, embeddings, dim }) => {
-    const classes = logits.length / Math.max(1, data.count);
-    return {
-      logits: Array.from({ length: data.count }, (_, i) => logits.slice(i * classes, (i + 1) * classes)),
-      embeddings: Array.from({ length: data.count }, (_, i) => embeddings.slice(i * dim, (i + 1) * dim)),
-    };
-  });
+  return predictEachTurn(model, standardiseSet(data, pre), data.count, pre.size, [0, 1, 2, 3], Math.max(1, Math.floor(batchSize / 4))).map((scores) => perCrop(scores, data.count));
 }

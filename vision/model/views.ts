@@ -203,6 +203,15 @@ export function predictEachTurn(model: tf.LayersModel, pixels: Float32Array, n: 
   return out;
 }
 
+/** The flat scores of `n` crops split per crop: each crop's row of logits and its embedding. */
+export function perCrop(scores: ViewScores, n: number): { logits: Float32Array[]; embeddings: Float32Array[] } {
+  const classes = scores.logits.length / Math.max(1, n);
+  return {
+    logits: Array.from({ length: n }, (_, k) => scores.logits.slice(k * classes, (k + 1) * classes)),
+    embeddings: Array.from({ length: n }, (_, k) => scores.embeddings.slice(k * scores.dim, (k + 1) * scores.dim)),
+  };
+}
+
 /**
  * A square image turned by k quarter turns, exactly as `turnCropInto` turns the net's input: turn
  * 1 makes the right column the top row (a quarter turn anticlockwise).
