@@ -8,7 +8,8 @@ import { EVAL_CASES, matchDice } from '../../vision/locate/evaluate.js';
 import { locateDice } from '../../vision/locate/index.js';
 import type { LabPlanes } from '../../vision/locate/lab.js';
 import { toLabPlanes } from '../../vision/locate/lab.js';
-import { clothPalette, paletteEvidence, type ClothPalette } from '../../vision/locate/palette.js';
+import { diceMask } from '../../vision/locate/locate.js';
+import { clothPalette, paletteEvidence, withLineColours, type ClothPalette } from '../../vision/locate/palette.js';
 import { buildPyramid } from '../../vision/locate/pyramid.js';
 import { renderScene } from '../../vision/synth/index.js';
 import { matchBoxes, paintScene, type DieSpec, type SceneSpec } from './locate-scenes.js';
@@ -155,5 +156,35 @@ describe('locateDice on patterned cloths', () => {
     expect(clothPalette(toLabPlanes(buildPyramid(scene.image, 640).coarse), SIDES)).not.toBeNull();
     const m = matchDice(scene.dice.map((d) => d.box), locateDice(scene.image).map((d) => d.box));
     expect(m.spurious.length).toBeLessThanOrEqual(1);
+  });
+
+  it("takes a printed cloth's thin outlines for one of its colours", () => {
+    // eval:dice's rendered tray "view-side-36": eight red dice on a blue and ochre camouflage
+    // print with thin black outlines. The outlines leave no flat samples, so the palette lacked
+    // their colour, every outline came back as a region (83), the frame fell back to the smooth
+    // model, and not one die was found.
+    const scene = renderScene(createRng('view-side-36'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
+    const lab = toLabPlanes(buildPyramid(scene.image, 640).coarse);
+    const palette = clothPalette(lab, SIDES)!;
+    expect(palette).not.toBeNull();
+    const lined = withLineColours(lab, palette, diceMask(lab, { palette }).colour)!;
+    expect(lined.colours.length).toBe(palette.colours.length + 1);
+    const line = lined.colours.at(-1)!;
+    expect(line.L).toBeLessThan(30); // the outlines are black, darker than every cloth colour
+    expect(Math.min(...palette.colours.map((c) => c.L))).toBeGreaterThan(50);
+    const m = matchDice(scene.dice.map((d) => d.box), locateDice(scene.image).map((d) => d.box));
+    expect(m.hit.filter(Boolean).length).toBeGreaterThanOrEqual(7);
+    expect(m.spurious.length).toBeLessThanOrEqual(1);
+  });
+
+  it('adds no line colour where the cloth has no thin lines', () => {
+    // The same renderer's plain stripes (development scene "pattern" 4): what an opening removes
+    // there is the dice's rims and pips, not an outline all over the frame.
+    const pattern = EVAL_CASES.find((c) => c.name === 'pattern')!;
+    const scene = renderScene(createRng(`locate-eval:dev:${pattern.name}:4`), { width: 640, height: 640, ...pattern.options });
+    const lab = toLabPlanes(buildPyramid(scene.image, 640).coarse);
+    const palette = clothPalette(lab, SIDES)!;
+    expect(palette).not.toBeNull();
+    expect(withLineColours(lab, palette, diceMask(lab, { palette }).colour)).toBeNull();
   });
 });

@@ -14,7 +14,7 @@ import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
 import { edgeEvidence, FineEvidence, trayEvidence } from './evidence.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
-import { clothEdges, clothPalette, FinePaletteEvidence, paletteEvidence, type ClothPalette } from './palette.js';
+import { clothEdges, clothPalette, FinePaletteEvidence, paletteEvidence, withLineColours, type ClothPalette } from './palette.js';
 import { dilate3, erode3, fillHoles, hysteresis, minus, open3, scratchStack, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
 import { regionShape, type RegionShape } from './shape.js';
@@ -563,9 +563,29 @@ function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: L
     // A palette that leaves the cloth in pieces does not explain it (the dice share its colours,
     // or it has more colours than were found): the smooth model's answer is the safer one then.
     if (labelRegions(masks.colour).regions.length <= MAX_UNEXPLAINED) return { masks, evidence: new FinePaletteEvidence(fine, palette) };
+    // Unless the pieces are the cloth's thin lines, whose colour no flat sample shows.
+    const lined = withLineColours(lab, palette, masks.colour);
+    if (lined) {
+      const again = diceMask(lab, { palette: lined }, options);
+      // With the lines explained, the dice must stand out by their colour: a mask made mostly of
+      // closed outlines means the dice share the cloth's colours, and the smooth model's answer
+      // (usually nothing) is the safer one.
+      if (labelRegions(again.colour).regions.length <= MAX_UNEXPLAINED && countOn(again.colour) >= LINED_COLOUR_SHARE * countOn(again.mask)) {
+        return { masks: again, evidence: new FinePaletteEvidence(fine, lined) };
+      }
+    }
   }
   const bg = estimateBackground(lab);
   return { masks: diceMask(lab, { bg }, options), evidence: new FineEvidence(fine, bg, step) };
+}
+
+/** Share of the mask a lined palette's colour mask must make up (`compareWithTray`). */
+const LINED_COLOUR_SHARE = 0.5;
+
+function countOn(mask: Mask): number {
+  let n = 0;
+  for (const v of mask.data) n += v;
+  return n;
 }
 
 /** The classical path: segment the coarse frame, split, filter by shape, measure at fine size. */

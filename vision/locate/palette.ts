@@ -14,7 +14,7 @@
 import { labelRegions } from './components.js';
 import { edgeStrength } from './evidence.js';
 import { LabStretch, type LabPlanes } from './lab.js';
-import { fillHoles } from './mask.js';
+import { fillHoles, open3, type Mask } from './mask.js';
 import type { RgbImage } from '../types.js';
 
 export interface PaletteColour {
@@ -200,7 +200,7 @@ export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOp
   const main = (c: { share: number; spread: number }) => c.share >= minShare && c.spread >= minSpread;
   const minor = (c: Candidate) => c.share >= MINOR_SHARE && c.spread >= MINOR_SPREAD;
   // Printed colours are flat; a loose cluster mixes dice bodies, their dark sides and outlines.
-  const flat = (c: Candidate, i: number) => i === 0 || (c.spreadL <= MAX_SPREAD && c.spreadC <= MAX_SPREAD);
+  const flat = (c: Candidate, i: number) => i === 0 || (c.spreadL <= LINE_SPREAD && c.spreadC <= LINE_SPREAD);
   const all = colourStats(s, centres, assign).sort((p, q) => q.share - p.share);
   // Modes, not halves of one spread: colours with many flat samples between them are one colour
   // (grouped), and a cloth needs two groups (wood grain or a lit felt makes only one).
@@ -516,4 +516,63 @@ export function clothEdges(lab: LabPlanes, palette: ClothPalette, evidence: Floa
   const k = 1 / (level / weight + floor);
   for (let i = 0; i < edges.length; i++) edges[i] = evidence[i]! < clothBelow ? 0 : edges[i]! * k;
   return edges;
+}
+
+/** Thin leftovers a line colour needs, as a share of the frame's pixels. */
+const MIN_LINE_PIXELS = 0.01;
+/** Share of the thin leftovers one line colour must hold. */
+const MIN_LINE_SHARE = 0.25;
+/** Most RMS spread of a line colour: at half size a thin line blends with the colours beside it. */
+const LINE_SPREAD = 10;
+/** The spread a line colour is given at most. */
+const LINE_CAP = 4;
+
+/**
+ * The palette with the colours of the cloth's thin lines added (a camouflage print's or a
+ * printed board's outlines), or null when the frame shows none. Lines a pixel or two wide leave
+ * no flat samples, so `clothPalette` cannot see their colour, and every line came back as a
+ * region of its own: too many for the palette to be trusted, and the smooth model then lost
+ * every die on such a cloth. Their colour is read from what a 3×3 opening removes from the
+ * colour mask (dice are solid and stay): of the leftovers' colours found all over the frame, the
+ * one farthest from the cloth's is the lines' (the others are its blends with the cloth). The
+ * caller still checks that the dice then stand out by colour. Measured in
+ * docs/notes/vision-locate.md ("Thin outlines").
+ */
+export function withLineColours(lab: LabPlanes, palette: ClothPalette, colour: Mask): ClothPalette | null {
+  const { width: w, height: h, L, a, b } = lab;
+  const opened = open3(colour);
+  const n = w * h;
+  let thin = 0;
+  for (let i = 0; i < n; i++) if (colour.data[i] && !opened.data[i]) thin++;
+  if (thin < MIN_LINE_PIXELS * n) return null;
+  const s: Samples = { n: 0, L: new Float32Array(thin), a: new Float32Array(thin), b: new Float32Array(thin), block: new Uint8Array(thin), blocks: GRID * GRID, perBlock: new Int32Array(GRID * GRID) };
+  for (let y = 0; y < h; y++) {
+    const by = Math.min(GRID - 1, Math.floor((y * GRID) / h));
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (!colour.data[i] || opened.data[i]) continue;
+      const k = s.n++;
+      s.L[k] = L[i]!;
+      s.a[k] = a[i]!;
+      s.b[k] = b[i]!;
+      const blk = by * GRID + Math.min(GRID - 1, Math.floor((x * GRID) / w));
+      s.block[k] = blk;
+      s.perBlock[blk]!++;
+    }
+  }
+  const centres = histogramPeaks(s, 3);
+  const assign = new Uint8Array(s.n);
+  kMeans(s, centres, assign, ROUNDS);
+  const stats = colourStats(s, centres, assign);
+  // The line's own colour is the cluster farthest from the cloth's colours; the others are its
+  // blends with them at half size, which the blend rule already counts as cloth where the colour
+  // changes. Its spread is capped, since the blends widen it.
+  const far = (c: Candidate) => Math.min(...palette.colours.map((p) => (c.L - p.L) ** 2 + (c.a - p.a) ** 2 + (c.b - p.b) ** 2));
+  const line = stats
+    .filter((c) => c.share >= MIN_LINE_SHARE && c.spread >= MINOR_SPREAD && c.spreadL <= LINE_SPREAD && c.spreadC <= LINE_SPREAD)
+    .sort((p, q) => far(q) - far(p))[0];
+  if (!line) return null;
+  const group = Math.max(...palette.colours.map((c) => c.group)) + 1;
+  const spreadL = Math.min(line.spreadL, LINE_CAP), spreadC = Math.min(line.spreadC, LINE_CAP);
+  return { colours: [...palette.colours, { L: line.L, a: line.a, b: line.b, spreadL, spreadC, share: line.share * (thin / n), group }] };
 }
