@@ -136,6 +136,19 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
+  it('splits the pips of touching white dice on a light tray into faces, one die each', () => {
+    // eval:dice's rendered tray "view-side-34": eight white and ivory dice, most of them touching,
+    // on a light grey tray seen from one side. The mask keeps only their pips, and those run
+    // together from die to die (24 in one run), so no group was clean and no die was found.
+    const scene = renderScene(createRng('view-side-34'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
+    const found = locateDice(scene.image);
+    const hits = scene.dice.filter((d) => found.some((f) => iouOf(f.box, d.box) >= 0.5)).length;
+    expect(hits).toBeGreaterThanOrEqual(3); // measured: 3
+    expect(found.filter((f) => f.fromPips).length).toBeGreaterThanOrEqual(3);
+    const onADie = (b: Box) => scene.dice.some((d) => (b[0] + b[2]) / 2 >= d.box[0] && (b[0] + b[2]) / 2 <= d.box[2] && (b[1] + b[3]) / 2 >= d.box[1] && (b[1] + b[3]) / 2 <= d.box[3]);
+    expect(found.filter((f) => !onADie(f.box))).toEqual([]);
+  });
+
   it('closes faint outlines: white dice on light card and small dice in a crowd (outline grow level 3)', () => {
     // Development scenes where the outline of a die's lit side is fainter than the old grow
     // level of 4 tray-edge units: two white dice on card and five of twenty small dice more.

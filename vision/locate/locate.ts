@@ -31,6 +31,8 @@ export interface LocatedDie {
    * for the learned detector's boxes.
    */
   marked?: boolean;
+  /** Inferred from a group of a face's pips whose die the mask lost: its outline was never seen. */
+  fromPips?: boolean;
 }
 
 export interface LocateOptions {
@@ -588,6 +590,9 @@ function countOn(mask: Mask): number {
   return n;
 }
 
+/** Least area (coarse pixels) of a region under a die's size taken for a possible pip. */
+const MIN_PIP_AREA = 6;
+
 /** The classical path: segment the coarse frame, split, filter by shape, measure at fine size. */
 function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): LocatedDie[] {
   const seed = options.seedContrast ?? 7;
@@ -620,18 +625,39 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
     const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
     return Math.max(bw, bh) >= limits.minSide * 0.8 && r.area >= 0.4 * limits.minSide * limits.minSide;
   });
+  // Regions too small to be a die may still be a face's pips (see `marks` below).
+  // Not on a patterned cloth: there the pieces no die holds are mostly the cloth's own marks.
+  const onCloth = fineEvidence instanceof FinePaletteEvidence;
+  const tiny = onCloth ? [] : regions.filter((r) => !r.touchesBorder && !candidates.includes(r) && r.area >= MIN_PIP_AREA && Math.max(r.x1 - r.x0, r.y1 - r.y0) <= 2.5 * Math.min(r.x1 - r.x0, r.y1 - r.y0));
   const first = candidates.map((r) => piecesOf(labels, coarse.width, r, limits, edges));
   // A clump of dice is cut by count where the frame's single dice tell how big one die is.
   // (A reference die must show marks inside: a pip or glyph alone, too small to have an inside,
   // is not a die's size.)
   const marked = (piece: Piece) => (detailOf(piece) ?? 0) >= minDetail;
   const dieArea = options.clumpSplit === false ? null : dieAreaOf(candidates, first, marked);
+  // Blank pieces and pieces under a quarter of a die are not dice, but in a group they may be a
+  // face's pips whose die the mask lost (`pipGroupsToDice`).
+  const marks: LocatedDie[] = [];
+  const asMark = (piece: Piece) => {
+    if (onCloth) return;
+    const { box } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
+    const s = pyr.fineScale;
+    marks.push({ box: [box[0] * s, box[1] * s, Math.min(image.width, box[2] * s), Math.min(image.height, box[3] * s)], score: 0, marked: false });
+  };
+  const toImage = pyr.fineScale * step;
+  for (const r of tiny) marks.push({ box: [r.x0 * toImage, r.y0 * toImage, Math.min(image.width, r.x1 * toImage), Math.min(image.height, r.y1 * toImage)], score: 0, marked: false });
   for (const [k, r] of candidates.entries()) {
     const { pieces } = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutByCount(labels, coarse.width, r, limits, first[k]!, dieArea) : first[k]!;
     for (const piece of pieces) {
-      if (!kept(piece)) continue;
+      if (!kept(piece)) {
+        asMark(piece);
+        continue;
+      }
       // Under a quarter of a die: a mark (a numeral, an icon) of a die whose body the mask lost.
-      if (dieArea !== null && piece.area < MIN_DIE_SHARE * dieArea) continue;
+      if (dieArea !== null && piece.area < MIN_DIE_SHARE * dieArea) {
+        asMark(piece);
+        continue;
+      }
       const { box, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
       const s = pyr.fineScale;
       const contrastScore = Math.min(1, contrast / (2 * seed));
@@ -643,7 +669,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
       found.push(die);
     }
   }
-  return withoutNested(minDetail > 0 ? pipGroupsToDice(found, image.width, image.height) : found).sort((p, q) => q.score - p.score);
+  return withoutNested(minDetail > 0 ? pipGroupsToDice(found, image.width, image.height, marks) : found).sort((p, q) => q.score - p.score);
 }
 
 /** Two small pieces this close (centre to centre, in their larger side) are pips of one face. */
@@ -655,16 +681,20 @@ const PIP_REACH = 4;
 const DIE_PER_PIPS = 1.45;
 
 /**
- * The small pieces (too small to have their marks measured) that lie near another such piece of
- * about their size are a face's pips: a die the colour of the tray (black on a black tray, white
- * on white) whose body the mask lost, each pip of which would be read as a "1". They are
- * replaced by one die per group: grouped transitively, 2–6 pips spanning at most 5.5 pips, a box
- * 1.45 times their extent round their centre (looser groups, the pips of touching dice run
- * together, are only dropped). A lone small piece, a die of 20 px or so, is kept; small dice lie
- * that close together in a crowd, but then they are big enough to have an inside.
+ * Pieces that lie near another one of about their size are a face's pips: a die the colour of
+ * the tray (black on a black tray, white on white) whose body the mask lost, each pip of which
+ * would be read as a "1". The pieces are those too small to have their marks measured (kept as
+ * dice until here), and the `marks`: pieces no die holds that are blank inside, under a quarter
+ * of a die, or regions too small to be a die at all (not on a patterned cloth, whose own marks
+ * they would mostly be). Each group (transitive, 2–6 pips spanning at most 5.5 pips) becomes one
+ * die, a box 1.45 times their extent round their centre. A run where the pips of touching dice
+ * run together is split into faces (`facesOf`), and those of 3 pips or more are kept (a side
+ * face shows one or two). A die so inferred that overlaps a die seen whole is that die's (its
+ * side face's pips), and is dropped. A lone small piece kept as a die stays one (a die of 20 px
+ * or so); a lone mark is dropped.
  */
-function pipGroupsToDice(dice: LocatedDie[], width: number, height: number): LocatedDie[] {
-  const pips = dice.filter((d) => d.marked === false);
+function pipGroupsToDice(dice: LocatedDie[], width: number, height: number, marks: readonly LocatedDie[] = []): LocatedDie[] {
+  const pips = [...dice.filter((d) => d.marked === false), ...marks];
   if (pips.length < 2) return dice;
   const side = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
   const centre = (b: Box) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] as const;
@@ -678,22 +708,74 @@ function pipGroupsToDice(dice: LocatedDie[], width: number, height: number): Loc
   const grouped = pips.filter((d) => pips.some((o) => near(d, o)));
   const out = dice.filter((d) => !grouped.includes(d));
   const left = [...grouped];
+  const inferred: LocatedDie[] = [];
   while (left.length > 0) {
     const group = [left.pop()!];
     for (let k = 0; k < group.length; k++) {
       for (let j = left.length - 1; j >= 0; j--) if (near(group[k]!, left[j]!)) group.push(...left.splice(j, 1));
     }
-    if (group.length > 6) continue;
-    const x0 = Math.min(...group.map((d) => d.box[0])), y0 = Math.min(...group.map((d) => d.box[1]));
-    const x1 = Math.max(...group.map((d) => d.box[2])), y1 = Math.max(...group.map((d) => d.box[3]));
     const pip = group.map((d) => side(d.box)).sort((a, b) => a - b)[group.length >> 1]!;
-    const extent = Math.max(x1 - x0, y1 - y0);
-    if (extent > 5.5 * pip) continue;
-    const half = (DIE_PER_PIPS * extent) / 2, cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-    // A modest score: the die is inferred from its marks, its outline was never seen.
-    out.push({ box: [Math.max(0, cx - half), Math.max(0, cy - half), Math.min(width, cx + half), Math.min(height, cy + half)], score: 0.5, marked: true });
+    if (group.length <= 6 && extentOf(group) <= 5.5 * pip) {
+      inferred.push(dieAroundPips(group, width, height));
+      continue;
+    }
+    // The pips of touching dice run together: split them into faces, each as compact as a face's
+    // pips are, and keep those with enough pips to be sure of.
+    for (const face of facesOf(group, FACE_SPAN * pip)) if (face.length >= MIN_SPLIT_PIPS) inferred.push(dieAroundPips(face, width, height));
   }
-  return out;
+  // A die inferred from pips that overlaps a die seen whole is that die (its side face's pips, or
+  // its neighbour's), not another one.
+  const overlaps = (b: Box, o: Box) => intersection(b, o) >= PIPS_OVERLAP * Math.min(boxArea(b), boxArea(o));
+  return [...out, ...inferred.filter((d) => !out.some((o) => overlaps(d.box, o.box)))];
+}
+
+/** Most extent of one face's pips, in pips, when a run of pips is split into faces. */
+const FACE_SPAN = 4.5;
+/** Least pips of a face split from a run. */
+const MIN_SPLIT_PIPS = 3;
+
+function extentOf(group: readonly LocatedDie[]): number {
+  const x0 = Math.min(...group.map((d) => d.box[0])), y0 = Math.min(...group.map((d) => d.box[1]));
+  const x1 = Math.max(...group.map((d) => d.box[2])), y1 = Math.max(...group.map((d) => d.box[3]));
+  return Math.max(x1 - x0, y1 - y0);
+}
+
+/** A die's box round its face's pips; a modest score, since its outline was never seen. */
+function dieAroundPips(group: readonly LocatedDie[], width: number, height: number): LocatedDie {
+  const x0 = Math.min(...group.map((d) => d.box[0])), y0 = Math.min(...group.map((d) => d.box[1]));
+  const x1 = Math.max(...group.map((d) => d.box[2])), y1 = Math.max(...group.map((d) => d.box[3]));
+  const half = (DIE_PER_PIPS * Math.max(x1 - x0, y1 - y0)) / 2, cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  return { box: [Math.max(0, cx - half), Math.max(0, cy - half), Math.min(width, cx + half), Math.min(height, cy + half)], score: PIPS_SCORE, marked: true, fromPips: true };
+}
+
+/** A die inferred from pips that covers this share of a seen die's box (or of its own) is that die's. */
+const PIPS_OVERLAP = 0.3;
+
+/** The score of a die found from its pips. */
+const PIPS_SCORE = 0.5;
+
+/**
+ * A run of pips split into faces: the two nearest clusters (centre to centre) merge while the
+ * merged cluster spans at most `span` and holds at most 6 pips (deterministic: ties by order).
+ */
+function facesOf(pips: readonly LocatedDie[], span: number): LocatedDie[][] {
+  const clusters = pips.map((p) => [p]);
+  const centre = (c: readonly LocatedDie[]) => [c.reduce((t, d) => t + d.box[0] + d.box[2], 0) / (2 * c.length), c.reduce((t, d) => t + d.box[1] + d.box[3], 0) / (2 * c.length)] as const;
+  for (;;) {
+    let best: [number, number] | null = null, bestD = Infinity;
+    for (let i = 0; i < clusters.length; i++) {
+      const [x, y] = centre(clusters[i]!);
+      for (let j = i + 1; j < clusters.length; j++) {
+        if (clusters[i]!.length + clusters[j]!.length > 6) continue;
+        const [u, v] = centre(clusters[j]!);
+        const d = Math.hypot(x - u, y - v);
+        if (d < bestD && extentOf([...clusters[i]!, ...clusters[j]!]) <= span) (bestD = d), (best = [i, j]);
+      }
+    }
+    if (!best) return clusters;
+    clusters[best[0]]!.push(...clusters[best[1]]!);
+    clusters.splice(best[1], 1);
+  }
 }
 
 /** A box with at least this share of its area inside a die's box four times its size is a mark of that die. */
@@ -706,11 +788,12 @@ const NESTED_SHARE = 0.7;
  * an empty corner of the big one's box, not in its middle, and is kept.
  */
 function withoutNested(dice: LocatedDie[]): LocatedDie[] {
-  return dice.filter(({ box }) => {
+  return dice.filter(({ box, fromPips }) => {
     const own = boxArea(box);
     const cx = (box[0] + box[2]) / 2, cy = (box[1] + box[3]) / 2;
-    return !dice.some(({ box: k }) => {
-      if (boxArea(k) < 4 * own) return false;
+    // A die inferred from pips never hides a die whose outline was seen.
+    return !dice.some(({ box: k, fromPips: inferred }) => {
+      if ((inferred && !fromPips) || boxArea(k) < 4 * own) return false;
       const mx = 0.15 * (k[2] - k[0]), my = 0.15 * (k[3] - k[1]);
       if (cx < k[0] + mx || cx > k[2] - mx || cy < k[1] + my || cy > k[3] - my) return false;
       return intersection(box, k) >= NESTED_SHARE * own;

@@ -50,8 +50,12 @@ export function frameDieImage(image: RgbImage, mode: FramingMode = 'whole', loca
   const central = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer) })
     .filter((d) => d.box[0] <= cx && cx <= d.box[2] && d.box[1] <= cy && cy <= d.box[3])
     .sort((a, b) => b.score - a.score);
-  const best = central.find((d) => side(d.box) >= MIN_LOCATED_SIDE * longer);
+  // A die inferred from its pips is no framing: in a close-cut picture the die's body touches
+  // the picture's edges and is not found, and its pips' box would cut it tighter still (3 of the
+  // 151 Catan crops read worse framed so).
+  const seen = central.filter((d) => !d.fromPips);
+  const best = seen.find((d) => side(d.box) >= MIN_LOCATED_SIDE * longer);
   if (best) return { crop: squareCrop(image, best.box), box: best.box, located: true };
-  const smaller = central.find((d) => d.marked === true);
+  const smaller = seen.find((d) => d.marked === true);
   return smaller ? { ...framedWhole(), smaller: { crop: squareCrop(image, smaller.box), box: smaller.box } } : framedWhole();
 }
