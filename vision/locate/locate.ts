@@ -647,7 +647,13 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   const toImage = pyr.fineScale * step;
   for (const r of tiny) marks.push({ box: [r.x0 * toImage, r.y0 * toImage, Math.min(image.width, r.x1 * toImage), Math.min(image.height, r.y1 * toImage)], score: 0, marked: false });
   for (const [k, r] of candidates.entries()) {
-    const { pieces } = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutByCount(labels, coarse.width, r, limits, first[k]!, dieArea) : first[k]!;
+    let { pieces } = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutByCount(labels, coarse.width, r, limits, first[k]!, dieArea) : first[k]!;
+    // A region no bigger than one of the frame's dice that no split explains fully is one die,
+    // drawn out by its shadow or a side face, not two halves of a bar.
+    if (dieArea !== null && first[k]!.kind !== 'full' && r.area <= ONE_DIE_AREA * dieArea) {
+      const one = asOneDie(labels, coarse.width, r, limits);
+      if (one) pieces = [one];
+    }
     for (const piece of pieces) {
       if (!kept(piece)) {
         asMark(piece);
@@ -750,6 +756,25 @@ function dieAroundPips(group: readonly LocatedDie[], width: number, height: numb
 
 /** A die inferred from pips that covers this share of a seen die's box (or of its own) is that die's. */
 const PIPS_OVERLAP = 0.3;
+
+/** Most area, in the frame's dice, of a region taken whole as one drawn-out die. */
+const ONE_DIE_AREA = 1.4;
+/** Most aspect of such a region (a die's own limit is `MAX_ASPECT`). */
+const MAX_ONE_DIE_ASPECT = 2;
+
+/** A region taken whole as one die drawn out by its shadow or a side face, if it is compact enough. */
+function asOneDie(labels: Int32Array, width: number, r: Region, limits: Limits): Piece | null {
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
+  const whole = Int32Array.from(regionWindow(labels, width, r));
+  const shape = regionShape(whole, w, 1, { x0: 0, y0: 0, x1: w, y1: h });
+  const aspect = shape.long / Math.max(1e-9, shape.short);
+  if (shape.short < limits.minSide * 0.8 || shape.long > limits.maxSide || aspect > MAX_ONE_DIE_ASPECT) return null;
+  if (r.area < MIN_FILL * shape.rectArea || r.area < MIN_SOLIDITY * shape.hullArea) return null;
+  return { ox: r.x0, oy: r.y0, w, h, parts: whole, id: 1, shapeScore: ONE_DIE_SCORE, x0: 0, y0: 0, x1: w, y1: h, area: r.area };
+}
+
+/** The shape score of such a die: below a die seen square, as its outline is not a die's. */
+const ONE_DIE_SCORE = 0.3;
 
 /** The score of a die found from its pips. */
 const PIPS_SCORE = 0.5;
