@@ -733,6 +733,8 @@ function pipGroupsToDice(dice: LocatedDie[], width: number, height: number, mark
     }
     // The pips of touching dice run together: split them into faces, each as compact as a face's
     // pips are, and keep those with enough pips to be sure of.
+    // (A run longer than ten dice' pips is a print or specks, and splitting it costs k³.)
+    if (group.length > MAX_RUN_PIPS) continue;
     for (const face of facesOf(group, FACE_SPAN * pip)) if (face.length >= MIN_SPLIT_PIPS) inferred.push(dieAroundPips(face, width, height));
   }
   // A die inferred from pips that overlaps a die seen whole is that die (its side face's pips, or
@@ -743,6 +745,8 @@ function pipGroupsToDice(dice: LocatedDie[], width: number, height: number, mark
 
 /** Most extent of one face's pips, in pips, when a run of pips is split into faces. */
 const FACE_SPAN = 4.5;
+/** Most pips of a run that is split into faces. */
+const MAX_RUN_PIPS = 60;
 /** Least pips of a face split from a run. */
 const MIN_SPLIT_PIPS = 3;
 
