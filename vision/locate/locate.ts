@@ -592,9 +592,6 @@ function countOn(mask: Mask): number {
   return n;
 }
 
-/** Least area (coarse pixels) of a region under a die's size taken for a possible pip. */
-const MIN_PIP_AREA = 6;
-
 /** The classical path: segment the coarse frame, split, filter by shape, measure at fine size. */
 function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): LocatedDie[] {
   const seed = options.seedContrast ?? 7;
@@ -630,7 +627,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   // Regions too small to be a die may still be a face's pips (see `marks` below).
   // Not on a patterned cloth: there the pieces no die holds are mostly the cloth's own marks.
   const onCloth = fineEvidence instanceof FinePaletteEvidence;
-  const tiny = onCloth ? [] : regions.filter((r) => !r.touchesBorder && !candidates.includes(r) && r.area >= MIN_PIP_AREA && Math.max(r.x1 - r.x0, r.y1 - r.y0) <= 2.5 * Math.min(r.x1 - r.x0, r.y1 - r.y0));
+  const isCandidate = new Set(candidates);
+  const tiny = onCloth ? [] : regions.filter((r) => !r.touchesBorder && !isCandidate.has(r) && r.area >= MIN_PIP_AREA && Math.max(r.x1 - r.x0, r.y1 - r.y0) <= 2.5 * Math.min(r.x1 - r.x0, r.y1 - r.y0));
   const first = candidates.map((r) => piecesOf(labels, coarse.width, r, limits, edges));
   // A clump of dice is cut by count where the frame's single dice tell how big one die is.
   // (A reference die must show marks inside: a pip or glyph alone, too small to have an inside,
@@ -684,6 +682,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   return withoutNested(dice).sort((p, q) => q.score - p.score);
 }
 
+/** Least area (coarse pixels) of a region under a die's size taken for a possible pip. */
+const MIN_PIP_AREA = 6;
 /** Two small pieces this close (centre to centre, in their larger side) are pips of one face. */
 const PIP_REACH = 4;
 /**
