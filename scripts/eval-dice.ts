@@ -377,7 +377,8 @@ if (opts.synthetic) {
   const knobs = meta.training.recipe.knobs;
   const { FACE_CLASSES } = await import('../vision/faces/classes.js');
   const { loadClassifier, scoreWithSecondLook } = await import('../vision/model/classifier.js');
-  const { classMask, maskedSoftmax } = await import('../vision/model/postprocess.js');
+  const { argmax, classMask, maskedSoftmax } = await import('../vision/model/postprocess.js');
+  const { difficultyOf } = await import('../vision/model/dataset.js');
   const classifier = await loadClassifier({ ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}) });
   const masks = DICE_SET_IDS.map((s) => classMask([s]));
   /** A split of the training seed rendered with these knobs, scored through the reader's own path (views, temperature, second look). */
@@ -389,10 +390,11 @@ if (opts.synthetic) {
     const scores = scoreWithSecondLook(classifier, framed, unsure);
     const logits = new Float32Array(test.count * FACE_CLASSES.length);
     scores.logits.forEach((l, i) => logits.set(l, i * FACE_CLASSES.length));
-    return { ev: evaluate(logits, test, meta.temperature), count: test.count, lookedAgain: scores.lookedAgain.length };
+    const right = scores.logits.map((l, i) => argmax(maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature)) === test.classes[i]);
+    return { ev: evaluate(logits, test, meta.temperature), count: test.count, lookedAgain: scores.lookedAgain.length, right };
   };
   // The test split exactly as training rendered it (same knobs); a changed renderer renders anew.
-  const { ev, count, lookedAgain } = await scoreSplit(knobs);
+  const { ev, count, lookedAgain, right } = await scoreSplit(knobs);
   const framing = knobs?.framing ? `, framed ×${knobs.framing.join('–')}` : '';
   say(`### Synthetic test split (seed "${meta.training.seed}", ${count} crops, difficulty ${difficulty.join('–')}${framing}, never trained on) (target ≥ 99.5%)`);
   say();
@@ -403,6 +405,23 @@ if (opts.synthetic) {
   say();
   say(`Expected calibration error of the tempered confidence: ${ev.ece.toFixed(4)} (temperature ${meta.temperature.toFixed(3)}); ${lookedAgain} of ${count} crops were read a second time.`);
   say();
+  {
+    // By the difficulty each crop was rendered at: how far the target is from the easy end.
+    const bands = 7, [lo, hi] = difficulty, width = (hi - lo) / bands;
+    const tally = Array.from({ length: bands }, () => ({ n: 0, right: 0 }));
+    right.forEach((ok, i) => {
+      const t = tally[Math.min(bands - 1, Math.floor((difficultyOf({ seed: meta.training.seed, split: 'test', difficulty }, i) - lo) / width))]!;
+      t.n++;
+      if (ok) t.right++;
+    });
+    const edge = (k: number) => (lo + k * width).toFixed(1);
+    say(`By the renderer's difficulty (0 = upright die, plain light, clean camera; 1 = strong tilt, oblique camera, glare, marbling, blur, noise):`);
+    say();
+    say(`| difficulty | ${tally.map((_, k) => `${edge(k)}–${edge(k + 1)}`).join(' | ')} |`);
+    say(`|---|${tally.map(() => '---').join('|')}|`);
+    say(`| read right | ${tally.map((t) => `${pct(t.right / Math.max(1, t.n))} (${t.n})`).join(' | ')} |`);
+    say();
+  }
   // The same dice as pictures of one die cut by somebody else's detector, read as \`--crop\` reads them.
   const pictures = await scoreSplit({ ...knobs, pictureCut: 1 });
   {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { FACE_CLASSES } from '../../vision/faces/classes.js';
 import { MIRROR_SAFE, augmentCrop, repeatEdge } from '../../vision/model/augment.js';
-import { classSchedule } from '../../vision/model/dataset.js';
+import { classSchedule, difficultyOf } from '../../vision/model/dataset.js';
 import { toFloat16Bits } from '../../vision/model/io.js';
 import { bestFace, classMask, maskedSoftmax } from '../../vision/model/postprocess.js';
 import { DEFAULT_PREPROCESSING, preprocessCrops, standardiseInto } from '../../vision/model/preprocess.js';
@@ -194,6 +194,17 @@ describe('training schedules', () => {
   it('class weights repeat a class within each cycle', () => {
     const s = classSchedule({ seed: 's', split: 'train', count: FACE_CLASSES.length + 1, classWeights: { 'pips-6': 2 } });
     expect(s.filter((c) => c === idx('pips-6')).length).toBe(2);
+  });
+
+  it("a crop's difficulty is the first draw of its own seed, within the split's range", () => {
+    const spec = { seed: 's', split: 'test', difficulty: [0.2, 0.9] as [number, number] };
+    const d = Array.from({ length: 200 }, (_, i) => difficultyOf(spec, i));
+    expect(d.every((v) => v >= 0.2 && v < 0.9)).toBe(true);
+    expect(difficultyOf(spec, 7)).toBe(d[7]);
+    expect(difficultyOf(spec, 7)).toBe(createRng('s:test:7').range(0.2, 0.9));
+    expect(new Set(d).size).toBe(200);
+    // Spread over the range: every seventh of it holds some crops.
+    for (let k = 0; k < 7; k++) expect(d.some((v) => v >= 0.2 + k * 0.1 && v < 0.3 + k * 0.1)).toBe(true);
   });
 
   it('the learning rate warms up, peaks, and decays to 2% of the peak', () => {

@@ -3,7 +3,7 @@
  * the synth renderer (`renderCrop`). Each crop has its own seed (`<seed>:<split>:<index>`), so a
  * dataset is the same whatever the number of worker threads or the order they finish in.
  */
-import { createRng } from '../../shared/rng.js';
+import { createRng, type Rng } from '../../shared/rng.js';
 import type { DiceSetId } from '../../shared/dice.js';
 import { FACE_CLASSES, type FaceClass } from '../faces/classes.js';
 import { renderCropDetail } from '../synth/index.js';
@@ -48,10 +48,18 @@ export function classSchedule(spec: Pick<DatasetSpec, 'seed' | 'split' | 'count'
   return out.slice(0, spec.count);
 }
 
+/**
+ * The difficulty crop `index` of a dataset is rendered at: the first draw of its own rng (so
+ * reports can break a split down by difficulty without rendering it again).
+ */
+export function difficultyOf(spec: Pick<DatasetSpec, 'seed' | 'split' | 'difficulty'>, index: number, rng: Rng = createRng(`${spec.seed}:${spec.split}:${index}`)): number {
+  return rng.range(spec.difficulty[0], spec.difficulty[1]);
+}
+
 /** Renders crop `index` of a dataset (pure: same spec and index, same pixels). */
 export function renderSample(spec: DatasetSpec, index: number, cls: number): CropSample {
   const rng = createRng(`${spec.seed}:${spec.split}:${index}`);
-  const difficulty = rng.range(spec.difficulty[0], spec.difficulty[1]);
+  const difficulty = difficultyOf(spec, index, rng);
   const name = FACE_CLASSES[cls];
   if (name === undefined) throw new Error(`renderSample: class index ${cls} out of range`);
   const detail = renderCropDetail(rng, name, { difficulty, ...(spec.knobs ? { knobs: spec.knobs } : {}) });
