@@ -200,7 +200,7 @@ export function clothPalette(lab: LabPlanes, sides: DieSides, options: PaletteOp
   const main = (c: { share: number; spread: number }) => c.share >= minShare && c.spread >= minSpread;
   const minor = (c: Candidate) => c.share >= MINOR_SHARE && c.spread >= MINOR_SPREAD;
   // Printed colours are flat; a loose cluster mixes dice bodies, their dark sides and outlines.
-  const flat = (c: Candidate, i: number) => i === 0 || (c.spreadL <= LINE_SPREAD && c.spreadC <= LINE_SPREAD);
+  const flat = (c: Candidate, i: number) => i === 0 || (c.spreadL <= MAX_SPREAD && c.spreadC <= MAX_SPREAD);
   const all = colourStats(s, centres, assign).sort((p, q) => q.share - p.share);
   // Modes, not halves of one spread: colours with many flat samples between them are one colour
   // (grouped), and a cloth needs two groups (wood grain or a lit felt makes only one).
