@@ -750,16 +750,19 @@ const MAX_RUN_PIPS = 60;
 /** Least pips of a face split from a run. */
 const MIN_SPLIT_PIPS = 3;
 
+/** The box round a group's boxes. */
+function boundsOf(group: readonly LocatedDie[]): Box {
+  return [Math.min(...group.map((d) => d.box[0])), Math.min(...group.map((d) => d.box[1])), Math.max(...group.map((d) => d.box[2])), Math.max(...group.map((d) => d.box[3]))];
+}
+
 function extentOf(group: readonly LocatedDie[]): number {
-  const x0 = Math.min(...group.map((d) => d.box[0])), y0 = Math.min(...group.map((d) => d.box[1]));
-  const x1 = Math.max(...group.map((d) => d.box[2])), y1 = Math.max(...group.map((d) => d.box[3]));
+  const [x0, y0, x1, y1] = boundsOf(group);
   return Math.max(x1 - x0, y1 - y0);
 }
 
 /** A die's box round its face's pips; a modest score, since its outline was never seen. */
 function dieAroundPips(group: readonly LocatedDie[], width: number, height: number): LocatedDie {
-  const x0 = Math.min(...group.map((d) => d.box[0])), y0 = Math.min(...group.map((d) => d.box[1]));
-  const x1 = Math.max(...group.map((d) => d.box[2])), y1 = Math.max(...group.map((d) => d.box[3]));
+  const [x0, y0, x1, y1] = boundsOf(group);
   const half = (DIE_PER_PIPS * Math.max(x1 - x0, y1 - y0)) / 2, cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
   return { box: [Math.max(0, cx - half), Math.max(0, cy - half), Math.min(width, cx + half), Math.min(height, cy + half)], score: PIPS_SCORE, marked: true, fromPips: true };
 }

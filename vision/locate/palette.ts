@@ -62,27 +62,35 @@ const GRID = 4;
 /** Every STEP-th pixel each way is a sample (about 11,000 of a 320 px frame). */
 const STEP = 3;
 
+/** Room for `cap` samples, none taken yet. */
+function emptySamples(cap: number): Samples {
+  return { n: 0, L: new Float32Array(cap), a: new Float32Array(cap), b: new Float32Array(cap), block: new Uint8Array(cap), blocks: GRID * GRID, perBlock: new Int32Array(GRID * GRID) };
+}
+
+/** Takes pixel (x, y) of `lab` as the next sample, in its block of the GRID × GRID. */
+function addSample(s: Samples, lab: LabPlanes, x: number, y: number): void {
+  const i = y * lab.width + x;
+  const k = s.n++;
+  s.L[k] = lab.L[i]!;
+  s.a[k] = lab.a[i]!;
+  s.b[k] = lab.b[i]!;
+  const blk = Math.min(GRID - 1, Math.floor((y * GRID) / lab.height)) * GRID + Math.min(GRID - 1, Math.floor((x * GRID) / lab.width));
+  s.block[k] = blk;
+  s.perBlock[blk]!++;
+}
+
 /** Every third pixel (each way) whose Lab gradient is small: the flat insides of the cloth's colours. */
 function flatSamples(lab: LabPlanes, maxGradient: number): Samples {
   const { width: w, height: h, L, a, b } = lab;
-  const cap = Math.ceil(w / STEP) * Math.ceil(h / STEP);
-  const out: Samples = { n: 0, L: new Float32Array(cap), a: new Float32Array(cap), b: new Float32Array(cap), block: new Uint8Array(cap), blocks: GRID * GRID, perBlock: new Int32Array(GRID * GRID) };
+  const out = emptySamples(Math.ceil(w / STEP) * Math.ceil(h / STEP));
   const g2 = maxGradient * maxGradient;
   for (let y = 1; y < h - 1; y += STEP) {
-    const by = Math.min(GRID - 1, Math.floor((y * GRID) / h));
     for (let x = 1; x < w - 1; x += STEP) {
       const i = y * w + x;
       // Central differences over the three planes.
       const gx = (L[i + 1]! - L[i - 1]!) ** 2 + (a[i + 1]! - a[i - 1]!) ** 2 + (b[i + 1]! - b[i - 1]!) ** 2;
       const gy = (L[i + w]! - L[i - w]!) ** 2 + (a[i + w]! - a[i - w]!) ** 2 + (b[i + w]! - b[i - w]!) ** 2;
-      if ((gx + gy) / 4 > g2) continue;
-      const k = out.n++;
-      out.L[k] = L[i]!;
-      out.a[k] = a[i]!;
-      out.b[k] = b[i]!;
-      const blk = by * GRID + Math.min(GRID - 1, Math.floor((x * GRID) / w));
-      out.block[k] = blk;
-      out.perBlock[blk]!++;
+      if ((gx + gy) / 4 <= g2) addSample(out, lab, x, y);
     }
   }
   return out;
@@ -539,27 +547,14 @@ const LINE_CAP = 4;
  * docs/notes/vision-locate.md ("Thin outlines").
  */
 export function withLineColours(lab: LabPlanes, palette: ClothPalette, colour: Mask): ClothPalette | null {
-  const { width: w, height: h, L, a, b } = lab;
+  const { width: w, height: h } = lab;
   const opened = open3(colour);
   const n = w * h;
   let thin = 0;
   for (let i = 0; i < n; i++) if (colour.data[i] && !opened.data[i]) thin++;
   if (thin < MIN_LINE_PIXELS * n) return null;
-  const s: Samples = { n: 0, L: new Float32Array(thin), a: new Float32Array(thin), b: new Float32Array(thin), block: new Uint8Array(thin), blocks: GRID * GRID, perBlock: new Int32Array(GRID * GRID) };
-  for (let y = 0; y < h; y++) {
-    const by = Math.min(GRID - 1, Math.floor((y * GRID) / h));
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      if (!colour.data[i] || opened.data[i]) continue;
-      const k = s.n++;
-      s.L[k] = L[i]!;
-      s.a[k] = a[i]!;
-      s.b[k] = b[i]!;
-      const blk = by * GRID + Math.min(GRID - 1, Math.floor((x * GRID) / w));
-      s.block[k] = blk;
-      s.perBlock[blk]!++;
-    }
-  }
+  const s = emptySamples(thin);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (colour.data[y * w + x] && !opened.data[y * w + x]) addSample(s, lab, x, y);
   const centres = histogramPeaks(s, 3);
   const assign = new Uint8Array(s.n);
   kMeans(s, centres, assign, ROUNDS);
