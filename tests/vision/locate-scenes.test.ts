@@ -184,6 +184,18 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
+  it('completes a white die on a light tray from its shaded sides: the L round its top, filled to its hull', () => {
+    // Development scene "white-on-light" 1: two of its white dice keep only their shaded side
+    // faces in the mask, an L round a top the colour of the tray, which no split makes a die.
+    const c = EVAL_CASES.find((e) => e.name === 'white-on-light')!;
+    const scene = renderScene(createRng(`locate-eval:dev:${c.name}:1`), { width: 640, height: 640, ...c.options });
+    const best = (o: object, k: number) => Math.max(0, ...locateDice(scene.image, o).map((d) => iouOf(d.box, scene.dice[k]!.box)));
+    for (const k of [0, 9]) {
+      expect(best({}, k), `die ${k}`).toBeGreaterThanOrEqual(0.5);
+      expect(best({ hullCompletion: false }, k), `die ${k} without the hull`).toBeLessThan(0.5);
+    }
+  });
+
   it('closes faint outlines: white dice on light card and small dice in a crowd (outline grow level 3)', () => {
     // Development scenes where the outline of a die's lit side is fainter than the old grow
     // level of 4 tray-edge units: two white dice on card and five of twenty small dice more.

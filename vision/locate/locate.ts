@@ -17,7 +17,7 @@ import { toLabPlanes, type LabPlanes } from './lab.js';
 import { clothEdges, clothPalette, FinePaletteEvidence, paletteEvidence, withLineColours, type ClothPalette } from './palette.js';
 import { dilate3, erode3, fillHoles, hysteresis, minus, open3, scratchStack, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
-import { regionShape, type RegionShape } from './shape.js';
+import { regionShape, type Point, type RegionShape } from './shape.js';
 import { splitByCount, splitByDistance } from './split.js';
 
 export interface LocatedDie {
@@ -54,6 +54,8 @@ export interface LocateOptions {
   edgeSplit?: boolean;
   /** Also try cutting a clump as big as several of the frame's single dice into that many (default true). */
   clumpSplit?: boolean;
+  /** Also take a region no split explains as the die its convex hull outlines: the shaded sides round a top the colour of the tray (default true). */
+  hullCompletion?: boolean;
   /** Compare with the cloth's palette where the frame shows a patterned cloth (default true). */
   patternedCloth?: boolean;
   /**
@@ -654,6 +656,12 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
       const one = asOneDie(labels, coarse.width, r, limits);
       if (one) pieces = [one];
     }
+    // A region no split explains whose hull is one die: the shaded sides of a die whose top
+    // matches the tray, round that top.
+    if (options.hullCompletion !== false && dieArea !== null && first[k]!.kind !== 'full') {
+      const hull = hullDie(labels, coarse.width, r, limits, dieArea);
+      if (hull && kept(hull)) pieces = [hull];
+    }
     for (const piece of pieces) {
       if (!kept(piece)) {
         asMark(piece);
@@ -784,6 +792,46 @@ function asOneDie(labels: Int32Array, width: number, r: Region, limits: Limits):
   if (shape.short < limits.minSide * 0.8 || shape.long > limits.maxSide || aspect > MAX_ONE_DIE_ASPECT) return null;
   if (r.area < MIN_FILL * shape.rectArea || r.area < MIN_SOLIDITY * shape.hullArea) return null;
   return { ox: r.x0, oy: r.y0, w, h, parts: whole, id: 1, shapeScore: ONE_DIE_SCORE, x0: 0, y0: 0, x1: w, y1: h, area: r.area };
+}
+
+/**
+ * A die whose top matches the tray (a white die on a light tray, seen from one side) keeps only
+ * its shaded side faces in the mask: an L or a V round the top. The region's convex hull, filled,
+ * is then the die, if that hull is die-shaped and no bigger than one of the frame's dice (a frame
+ * whose dice give no size gets no hulls: the shading of a round corner made pip-sized ones). The
+ * caller also asks for a face's marks inside it: the top's pips.
+ */
+function hullDie(labels: Int32Array, width: number, r: Region, limits: Limits, dieArea: number): Piece | null {
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
+  const shape = regionShape(Int32Array.from(regionWindow(labels, width, r)), w, 1, { x0: 0, y0: 0, x1: w, y1: h });
+  const solidity = r.area / Math.max(1e-9, shape.hullArea);
+  if (solidity >= MIN_SOLIDITY || solidity < MIN_HULL_SOLIDITY) return null;
+  if (dieArea === null || shape.hullArea > ONE_DIE_AREA * dieArea) return null;
+  if (dieShapeScore(shape, shape.hullArea, limits) === 0) return null;
+  const parts = new Int32Array(w * h);
+  let area = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (insideConvex(shape.hull, x + 0.5, y + 0.5)) (parts[y * w + x] = 1), area++;
+    }
+  }
+  return { ox: r.x0, oy: r.y0, w, h, parts, id: 1, shapeScore: ONE_DIE_SCORE, x0: 0, y0: 0, x1: w, y1: h, area };
+}
+
+/** Least solidity of a region completed by its hull: an L of two sides fills about half its hull; less is scattered bits. */
+const MIN_HULL_SOLIDITY = 0.3;
+
+/** Whether (x, y) lies in the convex polygon (either winding). */
+function insideConvex(poly: readonly Point[], x: number, y: number): boolean {
+  let pos = false, neg = false;
+  for (let i = 0; i < poly.length; i++) {
+    const p = poly[i]!, q = poly[(i + 1) % poly.length]!;
+    const c = (q[0] - p[0]) * (y - p[1]) - (q[1] - p[1]) * (x - p[0]);
+    if (c > 0) pos = true;
+    else if (c < 0) neg = true;
+    if (pos && neg) return false;
+  }
+  return poly.length >= 3;
 }
 
 /** The shape score of such a die: below a die seen square, as its outline is not a die's. */
