@@ -196,6 +196,19 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
+  it('cuts a clump of dice farther from the camera, smaller than the frame\'s typical die, into one die more than its count', () => {
+    // Development scene "touching" 7: dark dice on grey card, the far ones smaller. A clump of
+    // three small dice measures 2.2 of the frame's dice and was cut in two (pieces that are not
+    // dice); two small dice touching measure 1.5, under the count's 1.6, and were not cut at all.
+    // One die more explains both.
+    const c = EVAL_CASES.find((e) => e.name === 'touching')!;
+    const scene = renderScene(createRng(`locate-eval:dev:${c.name}:7`), { width: 640, height: 640, ...c.options });
+    const found = locateDice(scene.image).map((d) => d.box);
+    for (const k of [0, 1, 5, 11]) expect(Math.max(...found.map((f) => iouOf(f, scene.dice[k]!.box))), `die ${k}`).toBeGreaterThanOrEqual(0.5);
+    // Every box lies on a die.
+    for (const f of found) expect(Math.max(...scene.dice.map((d) => iouOf(f, d.box))), `box ${f.map(Math.round).join(',')}`).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('closes faint outlines: white dice on light card and small dice in a crowd (outline grow level 3)', () => {
     // Development scenes where the outline of a die's lit side is fainter than the old grow
     // level of 4 tray-edge units: two white dice on card and five of twenty small dice more.

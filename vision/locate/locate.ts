@@ -327,11 +327,13 @@ function piecesOf(labels: Int32Array, width: number, r: Region, limits: Limits, 
  * A region as big as several dice, cut by count (`splitByCount`) when that explains it at least
  * as well as `first` did: four dice pressed into a square are as square as one die, so the cut
  * wins a tie. Where nothing explained the region fully, the cut's die-shaped pieces are taken
- * if they are more than the other splits found.
+ * if they are more than the other splits found. `extra` cuts that many dice more than the
+ * region's area in dice (at least two).
  */
-function cutByCount(labels: Int32Array, width: number, r: Region, limits: Limits, first: Explanation, dieArea: number): Explanation {
+function cutByCount(labels: Int32Array, width: number, r: Region, limits: Limits, first: Explanation, dieArea: number, extra = 0): Explanation {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
-  const split = splitByCount(regionWindow(labels, width, r), w, h, Math.min(MAX_CLUMP, Math.round(r.area / dieArea)));
+  const count = Math.round(r.area / dieArea) + extra;
+  const split = splitByCount(regionWindow(labels, width, r), w, h, Math.min(MAX_CLUMP, extra > 0 ? Math.max(2, count) : count));
   const { good, goodness } = judgeSplit(split, r, limits);
   if (goodness !== null) return goodness >= first.goodness ? { pieces: good, goodness, kind: 'full' } : first;
   const more = first.kind === 'bar' ? good.length > 0 : first.kind === 'partial' && good.length > first.pieces.length;
@@ -649,16 +651,24 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   const toImage = pyr.fineScale * step;
   for (const r of tiny) marks.push({ box: [r.x0 * toImage, r.y0 * toImage, Math.min(image.width, r.x1 * toImage), Math.min(image.height, r.y1 * toImage)], score: 0, marked: false });
   for (const [k, r] of candidates.entries()) {
-    let { pieces } = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutByCount(labels, coarse.width, r, limits, first[k]!, dieArea) : first[k]!;
+    let cut = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutByCount(labels, coarse.width, r, limits, first[k]!, dieArea) : first[k]!;
+    // Dice farther from the camera are smaller than the frame's typical die: a clump the count
+    // does not explain may hold one die more (two small dice make 1.2–1.5 typical ones).
+    if (dieArea !== null && cut.kind !== 'full' && r.area >= ONE_MORE_AREA * dieArea) {
+      const more = cutByCount(labels, coarse.width, r, limits, cut, dieArea, 1);
+      if (more.kind === 'full' && more.goodness >= ONE_MORE_GOODNESS) cut = more;
+    }
+    let { pieces } = cut;
+    const unexplained = cut.kind !== 'full';
     // A region no bigger than one of the frame's dice that no split explains fully is one die,
     // drawn out by its shadow or a side face, not two halves of a bar.
-    if (dieArea !== null && first[k]!.kind !== 'full' && r.area <= ONE_DIE_AREA * dieArea) {
+    if (dieArea !== null && unexplained && r.area <= ONE_DIE_AREA * dieArea) {
       const one = asOneDie(labels, coarse.width, r, limits);
       if (one) pieces = [one];
     }
     // A region no split explains whose hull is one die: the shaded sides of a die whose top
     // matches the tray, round that top.
-    if (options.hullCompletion !== false && dieArea !== null && first[k]!.kind !== 'full') {
+    if (options.hullCompletion !== false && dieArea !== null && unexplained) {
       const hull = hullDie(labels, coarse.width, r, limits, dieArea);
       if (hull && kept(hull)) pieces = [hull];
     }
@@ -912,6 +922,9 @@ function withoutNested(dice: LocatedDie[]): LocatedDie[] {
 const MAX_UNEXPLAINED = 60;
 /** A region this many times one die's area is cut by count as well (`splitByCount`). */
 const CLUMP_AREA = 1.6;
+/** Least size (in the frame's dice) of a clump cut into one die more than its count, and how well that cut must explain it. */
+const ONE_MORE_AREA = 1.2;
+const ONE_MORE_GOODNESS = 0.6;
 /** A piece under this share of one die's area is not a die (`segmentDice`). */
 const MIN_DIE_SHARE = 0.25;
 /** At most this many dice are counted into one clump. */
