@@ -816,7 +816,7 @@ function hullDie(labels: Int32Array, width: number, r: Region, limits: Limits, d
   const shape = regionShape(Int32Array.from(regionWindow(labels, width, r)), w, 1, { x0: 0, y0: 0, x1: w, y1: h });
   const solidity = r.area / Math.max(1e-9, shape.hullArea);
   if (solidity >= MIN_SOLIDITY || solidity < MIN_HULL_SOLIDITY) return null;
-  if (dieArea === null || shape.hullArea > ONE_DIE_AREA * dieArea) return null;
+  if (shape.hullArea > ONE_DIE_AREA * dieArea) return null;
   if (dieShapeScore(shape, shape.hullArea, limits) === 0) return null;
   const parts = new Int32Array(w * h);
   let area = 0;
