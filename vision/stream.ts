@@ -117,7 +117,7 @@ export function iou(a: Box, b: Box): number {
 }
 
 /** What the vote needs of a reading. */
-export type VoteInput = Pick<DetailedReading, 'set' | 'face' | 'confidence' | 'box' | 'probabilities' | 'color'>;
+export type VoteInput = Pick<DetailedReading, 'set' | 'face' | 'confidence' | 'box' | 'probabilities' | 'color' | 'guessed'>;
 
 export interface VotedDie {
   set: DiceSetId;
@@ -128,8 +128,10 @@ export interface VotedDie {
   color?: string;
   /** Frames (of those voted) in which the die was found. */
   seen: number;
-  /** Low confidence, missing from some frames, or read differently across frames. */
+  /** Low confidence, missing from some frames, read differently across frames, or its box guessed. */
   uncertain: boolean;
+  /** Its box was guessed (DieReading.guessed) in at least one of the voted frames. */
+  guessed?: boolean;
 }
 
 export interface VoteConfig {
@@ -184,6 +186,8 @@ export function voteFrames(frames: readonly (readonly VoteInput[])[], config: Vo
     const best = [...score.values()].sort((a, b) => b.total - a.total)[0]!;
     const confidence = best.total / k;
     const agreed = t.readings.every((r) => r.face === best.face && r.set === best.set);
+    // A box the locator guessed in any of the frames: its outline was not seen steadily.
+    const guessed = t.readings.some((r) => r.guessed === true);
     const last = t.readings[t.readings.length - 1]!;
     const die: VotedDie = {
       set: best.set,
@@ -191,8 +195,9 @@ export function voteFrames(frames: readonly (readonly VoteInput[])[], config: Vo
       confidence,
       box: t.box,
       seen: t.readings.length,
-      uncertain: confidence < config.uncertainBelow || t.readings.length < k || !agreed,
+      uncertain: confidence < config.uncertainBelow || t.readings.length < k || !agreed || guessed,
     };
+    if (guessed) die.guessed = true;
     if (last.color !== undefined) die.color = last.color;
     out.push(die);
   }

@@ -31,8 +31,14 @@ export interface DieReading {
   box: Box;
   /** Nearest named colour of the palette in play, when a palette was given. */
   color?: string;
-  /** Low confidence or unstable across frames: a person should confirm it. */
+  /** Low confidence, unstable across frames, or its box guessed: a person should confirm it. */
   uncertain: boolean;
+  /**
+   * The locator guessed this die's box rather than saw its outline (from its pips, its shaded
+   * sides' hull, a drawn-out region, or a region barely die-shaped); such a die is uncertain
+   * however sure its face's reading.
+   */
+  guessed?: boolean;
 }
 
 export interface ReadOptions {

@@ -52,8 +52,20 @@ describe('reading', () => {
       expect(d.confidence).toBeGreaterThanOrEqual(0);
       expect(d.confidence).toBeLessThanOrEqual(1);
       expect(d.uncertain).toBe(d.confidence < reader.uncertainBelow);
+      expect(d.guessed).toBeUndefined();
       expect(['red', 'yellow', 'ivory', 'white']).toContain(d.color);
     }
+  });
+
+  it('marks a die whose box the locator guessed (from its pips) for a check, however sure its face', async () => {
+    // eval:dice's rendered tray "view-overhead-39": black dice on a black tray, found from
+    // their pips only (docs/notes/vision-locate.md).
+    const scene = renderScene(createRng('view-overhead-39'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 0 } });
+    const dice = await reader.read(scene.image, { sets: ['d6'], view: 'overhead' });
+    const guessed = dice.filter((d) => d.guessed);
+    expect(guessed.length).toBeGreaterThan(0);
+    for (const d of guessed) expect(d.uncertain).toBe(true);
+    for (const d of dice.filter((x) => !x.guessed)) expect(d.uncertain).toBe(d.confidence < reader.uncertainBelow);
   });
 
   it('reads a die again in one more view exactly when its first confidence is below the second-look threshold', async () => {

@@ -132,6 +132,16 @@ describe('voting across frames', () => {
     expect(voted[0]).toMatchObject({ face: '3', seen: 2, uncertain: true });
   });
 
+  it('a die whose box the locator guessed in any frame is uncertain however sure its face', () => {
+    const guessed = { ...reading(box(10, 10), '5', 0.99), guessed: true };
+    const frames = [[reading(box(10, 10), '5', 0.99)], [guessed], [reading(box(10, 10), '5', 0.99)]];
+    const [d] = voteFrames(frames);
+    expect(d).toMatchObject({ face: '5', seen: 3, uncertain: true, guessed: true });
+    const [sure] = voteFrames([[reading(box(10, 10), '5', 0.99)], [reading(box(10, 10), '5', 0.99)]]);
+    expect(sure).toMatchObject({ uncertain: false });
+    expect(sure!.guessed).toBeUndefined();
+  });
+
   it('box overlap is symmetric and 0 for disjoint boxes', () => {
     expect(iou(box(0, 0), box(10, 0))).toBeCloseTo(iou(box(10, 0), box(0, 0)));
     expect(iou(box(0, 0), box(10, 0))).toBeCloseTo(200 / 600);
