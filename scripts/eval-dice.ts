@@ -342,9 +342,12 @@ if (trayCount > 0) {
   say();
   say(`| camera | dice | ${columns.join(' | ')} |`);
   say(`|---|---|${columns.map(() => '---').join('|')}|`);
+  /** Per pose, read `any`: dice found (one box each), read wrong without the "check" mark, boxes on no die, and those without the mark. */
+  const marks: string[] = [];
   for (const pose of poses) {
     const right = new Map<string, number>();
     let dice = 0;
+    const any = { found: 0, silentWrong: 0, extra: 0, silentExtra: 0 };
     for (let k = 0; k < trayCount; k++) {
       const scene = renderScene(createRng(`view-${pose.overhead ? 'overhead' : 'side'}-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 } });
       let frame = scene.image;
@@ -359,10 +362,31 @@ if (trayCount > 0) {
         const [who, as] = column === 'any, each die alone' ? [alone, 'any' as const] : [reader, column];
         const read = await who.read(frame, { sets: ['d6'], view: as });
         right.set(column, (right.get(column) ?? 0) + truths.filter((d) => read.find((r) => iou(r.box, d.box) > 0.5)?.face === d.face).length);
+        if (column !== 'any') continue;
+        const used = new Set<number>();
+        for (const d of truths) {
+          const m = read.findIndex((r, i) => !used.has(i) && iou(r.box, d.box) > 0.5);
+          if (m < 0) continue;
+          used.add(m);
+          any.found++;
+          if (read[m]!.face !== d.face && !read[m]!.uncertain) any.silentWrong++;
+        }
+        read.forEach((r, i) => {
+          if (used.has(i)) return;
+          any.extra++;
+          if (!r.uncertain) any.silentExtra++;
+        });
       }
     }
     say(`| ${pose.name} | ${dice} | ${columns.map((c) => pct(right.get(c)! / dice)).join(' | ')} |`);
+    marks.push(`| ${pose.name} | ${any.found} of ${dice} | ${any.silentWrong} | ${any.extra} | ${any.silentExtra} |`);
   }
+  say();
+  say('The same trays read `any`: dice found (one box each, IoU > 0.5), dice read wrong without the "check" mark, and boxes on no die (a loose box on a die the locator did not find otherwise, mostly), and those without the mark:');
+  say();
+  say('| camera | found | read wrong, not marked | boxes on no die | of which not marked |');
+  say('|---|---|---|---|---|');
+  for (const row of marks) say(row);
   say();
   say(`A tray camera's view is configured (\`vision.view\`); view any needs no configuration: it finds each die's up, judged with the other dice of the frame.`);
   say();
