@@ -209,12 +209,24 @@ describe('locateDice on painted scenes', () => {
     for (const f of found) expect(Math.max(...scene.dice.map((d) => iouOf(f, d.box))), `box ${f.map(Math.round).join(',')}`).toBeGreaterThanOrEqual(0.5);
   });
 
+  it('takes the frame\'s die size from one single die on a plain tray, and cuts the clumps by it', () => {
+    // Development scene "wood" 0: green dice on wood, one of them alone, the others in a clump
+    // of three and a pair. With two single dice asked for, the frame had no die size and the
+    // clumps came back as one box each.
+    const c = EVAL_CASES.find((e) => e.name === 'wood')!;
+    const scene = renderScene(createRng(`locate-eval:dev:${c.name}:0`), { width: 640, height: 640, ...c.options });
+    const found = locateDice(scene.image).map((d) => d.box);
+    for (const k of [0, 2, 3, 5]) expect(Math.max(...found.map((f) => iouOf(f, scene.dice[k]!.box))), `die ${k}`).toBeGreaterThanOrEqual(0.5);
+    for (const f of found) expect(Math.max(...scene.dice.map((d) => iouOf(f, d.box))), `box ${f.map(Math.round).join(',')}`).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('closes faint outlines: white dice on light card and small dice in a crowd (outline grow level 3)', () => {
     // Development scenes where the outline of a die's lit side is fainter than the old grow
     // level of 4 tray-edge units: two white dice on card and five of twenty small dice more.
     // (Since the face's pips stand for a die whose body is lost, the card's two white dice are
-    // found at the old level too; the crowd of small dice still needs the lower level.)
-    for (const [name, i, least, levelMatters] of [['card', 0, 7, false], ['tiny', 7, 14, true]] as const) {
+    // found at the old level too; since one single die gives the frame's die size, so are the
+    // crowd's small dice, cut by count. A white die on a light tray still needs the lower level.)
+    for (const [name, i, least, levelMatters] of [['card', 0, 7, false], ['tiny', 7, 14, false], ['white-on-light', 1, 7, true]] as const) {
       const c = EVAL_CASES.find((e) => e.name === name)!;
       const scene = renderScene(createRng(`locate-eval:dev:${name}:${i}`), { width: 640, height: 640, ...c.options });
       const truth = scene.dice.map((d) => d.box);

@@ -638,7 +638,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   // (A reference die must show marks inside: a pip or glyph alone, too small to have an inside,
   // is not a die's size.)
   const marked = (piece: Piece) => (detailOf(piece) ?? 0) >= minDetail;
-  const dieArea = options.clumpSplit === false ? null : dieAreaOf(candidates, first, marked);
+  const dieArea = options.clumpSplit === false ? null : dieAreaOf(candidates, first, marked, onCloth ? 2 : 1);
   // Blank pieces and pieces under a quarter of a die are not dice, but in a group they may be a
   // face's pips whose die the mask lost (`pipGroupsToDice`).
   const marks: LocatedDie[] = [];
@@ -933,16 +933,18 @@ const MAX_CLUMP = 8;
 /**
  * One die's area in the frame, in coarse pixels: the lower median area of the regions that are
  * one well-shaped die by themselves (shape score ≥ 0.5, a face's marks measured inside), or null
- * when there are fewer than two. Dice at one table are one size; perspective changes that by less than the
- * rounding in `round(area / dieArea)` does, for the views clew expects.
+ * when there are fewer than `least`. Dice at one table are one size; perspective changes that by less than the
+ * rounding in `round(area / dieArea)` does, for the views clew expects. One such die is enough
+ * on a plain tray; on a patterned cloth, where a patch of the cloth can pass for a die, two are
+ * asked for (one alone there gave 28 extra boxes on the development scenes).
  */
-function dieAreaOf(regions: readonly Region[], explained: readonly Explanation[], marked: (piece: Piece) => boolean): number | null {
+function dieAreaOf(regions: readonly Region[], explained: readonly Explanation[], marked: (piece: Piece) => boolean, least = 2): number | null {
   const areas: number[] = [];
   regions.forEach((r, k) => {
     const ps = explained[k]!.pieces;
     if (ps.length === 1 && ps[0]!.area === r.area && ps[0]!.shapeScore >= 0.5 && marked(ps[0]!)) areas.push(r.area);
   });
-  if (areas.length < 2) return null;
+  if (areas.length < least) return null;
   areas.sort((a, b) => a - b);
   // The lower median: clumps that pass for one die (a 2×2 square) must not set the size.
   return areas[Math.floor((areas.length - 1) / 2)]!;
