@@ -136,6 +136,17 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
+  it('takes four or more pieces in a line (a plank\'s groove) for a line, not for a face\'s pips', () => {
+    // eval:dice's rendered tray "view-overhead-52": a dark groove between two planks broke into
+    // pieces that were grouped as pips, and came back as four dice on no die.
+    const scene = renderScene(createRng('view-overhead-52'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 0 } });
+    const offDice = locateDice(scene.image).filter((f) => {
+      const cx = (f.box[0] + f.box[2]) / 2, cy = (f.box[1] + f.box[3]) / 2;
+      return !scene.dice.some((d) => cx >= d.box[0] && cx <= d.box[2] && cy >= d.box[1] && cy <= d.box[3]);
+    });
+    expect(offDice.filter((f) => f.fromPips).length).toBeLessThanOrEqual(1); // measured: 1 (a group of three), 4 before the rule
+  });
+
   it('splits the pips of touching white dice on a light tray into faces, one die each', () => {
     // eval:dice's rendered tray "view-side-34": eight white and ivory dice, most of them touching,
     // on a light grey tray seen from one side. The mask keeps only their pips, and those run

@@ -745,6 +745,9 @@ function pipGroupsToDice(dice: LocatedDie[], width: number, height: number, mark
       for (let j = left.length - 1; j >= 0; j--) if (near(group[k]!, left[j]!)) group.push(...left.splice(j, 1));
     }
     const pip = group.map((d) => side(d.box)).sort((a, b) => a - b)[group.length >> 1]!;
+    // Four or more pieces in a line are a groove, a seam or a print's stripe: no face of four or
+    // more pips is a line.
+    if (group.length >= 4 && lineSpread(group) <= LINE_SPREAD * pip) continue;
     if (group.length <= 6 && extentOf(group) <= 5.5 * pip) {
       inferred.push(dieAroundPips(group, width, height));
       continue;
@@ -760,6 +763,20 @@ function pipGroupsToDice(dice: LocatedDie[], width: number, height: number, mark
   const overlaps = (b: Box, o: Box) => intersection(b, o) >= PIPS_OVERLAP * Math.min(boxArea(b), boxArea(o));
   return [...out, ...inferred.filter((d) => !out.some((o) => overlaps(d.box, o.box)))];
 }
+
+/** How far a group's centres spread across their main line (the smaller principal spread, as a standard deviation). */
+function lineSpread(group: readonly LocatedDie[]): number {
+  const xs = group.map((d) => (d.box[0] + d.box[2]) / 2), ys = group.map((d) => (d.box[1] + d.box[3]) / 2);
+  const n = group.length, mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0, syy = 0, sxy = 0;
+  for (let i = 0; i < n; i++) (sxx += (xs[i]! - mx) ** 2), (syy += (ys[i]! - my) ** 2), (sxy += (xs[i]! - mx) * (ys[i]! - my));
+  sxx /= n; syy /= n; sxy /= n;
+  const minor = (sxx + syy) / 2 - Math.sqrt(((sxx - syy) / 2) ** 2 + sxy ** 2);
+  return Math.sqrt(Math.max(0, minor));
+}
+
+/** Most spread across their line (in pips) of four or more pieces taken for a line, not pips. */
+const LINE_SPREAD = 0.25;
 
 /** Most extent of one face's pips, in pips, when a run of pips is split into faces. */
 const FACE_SPAN = 4.5;
