@@ -13,7 +13,7 @@ import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
 import { overheadUp, upAngle, uprightCrop } from './image/upright.js';
-import { dieColor, locateDice, type LocateOptions } from './locate/index.js';
+import { dieColor, GUESSED_BOX_SCORE, locateDice, type LocateOptions } from './locate/index.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
 import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
@@ -127,15 +127,6 @@ export interface ClewDiceReader extends DiceReader {
   /** Dice read below this confidence are read once more, closer (and a quarter turn round, unless the model reads upright). */
   readonly secondLookBelow: number;
 }
-
-/**
- * A located die scored this or less had its box guessed, not its outline seen: a face's pips
- * (0.5), a drawn-out region or its shaded sides' hull (0.3), or a region barely die-shaped. On
- * eval:dice's rendered trays such dice made 13 of the 20 boxes on no die read without a "check",
- * against 40 of 1,020 dice read right (docs/notes/vision-model.md); the real frames' dice score
- * 0.56–0.78.
- */
-const GUESSED_BOX_SCORE = 0.5;
 
 /** In view 'any', a doubtful die's second look reads the turns the orientation head gives at least this weight (and always the most upright one). */
 const SECOND_LOOK_MIN_WEIGHT = 0.2;
@@ -354,6 +345,9 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const located = locateDice(image, await locateOptions());
     const boxes = located.map((d) => d.box);
     const readings = classifyFramed(boxes.map((b) => frameDie(image, b, opts.view)), boxes, opts, image);
+    // A guessed box (locate.ts): on eval:dice's rendered trays such dice made 13 of the 20 boxes
+    // on no die read without a "check", against 40 of 1,020 dice read right; the real frames'
+    // dice score 0.56–0.78 (docs/notes/vision-model.md).
     readings.forEach((r, i) => {
       if (located[i]!.score > GUESSED_BOX_SCORE) return;
       r.guessed = true;

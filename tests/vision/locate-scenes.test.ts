@@ -25,6 +25,19 @@ function check(spec: SceneSpec, seed: string, at = 0.6) {
 
 const NONE = { missed: [], spurious: [] };
 
+/** Scene k of a case of the locator's development seed (`train-locator --evaluate --seed dev`). */
+function devScene(name: string, k: number) {
+  const c = EVAL_CASES.find((e) => e.name === name)!;
+  return renderScene(createRng(`locate-eval:dev:${name}:${k}`), { width: 640, height: 640, ...c.options });
+}
+
+/** The scene's dice `ks` are found (IoU ≥ 0.5), and every box found lies on a die. */
+function expectFoundOnDice(scene: ReturnType<typeof devScene>, ks: readonly number[]): void {
+  const found = locateDice(scene.image).map((d) => d.box);
+  for (const k of ks) expect(Math.max(...found.map((f) => iouOf(f, scene.dice[k]!.box))), `die ${k}`).toBeGreaterThanOrEqual(0.5);
+  for (const f of found) expect(Math.max(...scene.dice.map((d) => iouOf(f, d.box))), `box ${f.map(Math.round).join(',')}`).toBeGreaterThanOrEqual(0.5);
+}
+
 describe('locateDice on painted scenes', () => {
   it('finds scattered dice of several colours on green felt', () => {
     const spec: SceneSpec = {
@@ -198,8 +211,7 @@ describe('locateDice on painted scenes', () => {
   it('completes a white die on a light tray from its shaded sides: the L round its top, filled to its hull', () => {
     // Development scene "white-on-light" 1: two of its white dice keep only their shaded side
     // faces in the mask, an L round a top the colour of the tray, which no split makes a die.
-    const c = EVAL_CASES.find((e) => e.name === 'white-on-light')!;
-    const scene = renderScene(createRng(`locate-eval:dev:${c.name}:1`), { width: 640, height: 640, ...c.options });
+    const scene = devScene('white-on-light', 1);
     const best = (o: object, k: number) => Math.max(0, ...locateDice(scene.image, o).map((d) => iouOf(d.box, scene.dice[k]!.box)));
     for (const k of [0, 9]) {
       expect(best({}, k), `die ${k}`).toBeGreaterThanOrEqual(0.5);
@@ -212,23 +224,14 @@ describe('locateDice on painted scenes', () => {
     // three small dice measures 2.2 of the frame's dice and was cut in two (pieces that are not
     // dice); two small dice touching measure 1.5, under the count's 1.6, and were not cut at all.
     // One die more explains both.
-    const c = EVAL_CASES.find((e) => e.name === 'touching')!;
-    const scene = renderScene(createRng(`locate-eval:dev:${c.name}:7`), { width: 640, height: 640, ...c.options });
-    const found = locateDice(scene.image).map((d) => d.box);
-    for (const k of [0, 1, 5, 11]) expect(Math.max(...found.map((f) => iouOf(f, scene.dice[k]!.box))), `die ${k}`).toBeGreaterThanOrEqual(0.5);
-    // Every box lies on a die.
-    for (const f of found) expect(Math.max(...scene.dice.map((d) => iouOf(f, d.box))), `box ${f.map(Math.round).join(',')}`).toBeGreaterThanOrEqual(0.5);
+    expectFoundOnDice(devScene('touching', 7), [0, 1, 5, 11]);
   });
 
   it('takes the frame\'s die size from one single die on a plain tray, and cuts the clumps by it', () => {
     // Development scene "wood" 0: green dice on wood, one of them alone, the others in a clump
     // of three and a pair. With two single dice asked for, the frame had no die size and the
     // clumps came back as one box each.
-    const c = EVAL_CASES.find((e) => e.name === 'wood')!;
-    const scene = renderScene(createRng(`locate-eval:dev:${c.name}:0`), { width: 640, height: 640, ...c.options });
-    const found = locateDice(scene.image).map((d) => d.box);
-    for (const k of [0, 2, 3, 5]) expect(Math.max(...found.map((f) => iouOf(f, scene.dice[k]!.box))), `die ${k}`).toBeGreaterThanOrEqual(0.5);
-    for (const f of found) expect(Math.max(...scene.dice.map((d) => iouOf(f, d.box))), `box ${f.map(Math.round).join(',')}`).toBeGreaterThanOrEqual(0.5);
+    expectFoundOnDice(devScene('wood', 0), [0, 2, 3, 5]);
   });
 
   it('closes faint outlines: white dice on light card and small dice in a crowd (outline grow level 3)', () => {

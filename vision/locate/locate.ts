@@ -659,18 +659,20 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
       if (more.kind === 'full' && more.goodness >= ONE_MORE_GOODNESS) cut = more;
     }
     let { pieces } = cut;
-    const unexplained = cut.kind !== 'full';
-    // A region no bigger than one of the frame's dice that no split explains fully is one die,
-    // drawn out by its shadow or a side face, not two halves of a bar.
-    if (dieArea !== null && unexplained && r.area <= ONE_DIE_AREA * dieArea) {
-      const one = asOneDie(labels, coarse.width, r, limits);
-      if (one) pieces = [one];
-    }
-    // A region no split explains whose hull is one die: the shaded sides of a die whose top
-    // matches the tray, round that top.
-    if (options.hullCompletion !== false && dieArea !== null && unexplained) {
-      const hull = hullDie(labels, coarse.width, r, limits, dieArea);
-      if (hull && kept(hull)) pieces = [hull];
+    if (dieArea !== null && cut.kind !== 'full') {
+      const whole = wholeRegion(labels, coarse.width, r);
+      // A region no bigger than one of the frame's dice that no split explains fully is one die,
+      // drawn out by its shadow or a side face, not two halves of a bar.
+      if (r.area <= ONE_DIE_AREA * dieArea) {
+        const one = asOneDie(whole, r, limits);
+        if (one) pieces = [one];
+      }
+      // A region no split explains whose hull is one die: the shaded sides of a die whose top
+      // matches the tray, round that top.
+      if (options.hullCompletion !== false) {
+        const hull = hullDie(whole, r, limits, dieArea);
+        if (hull && kept(hull)) pieces = [hull];
+      }
     }
     for (const piece of pieces) {
       if (!kept(piece)) {
@@ -810,11 +812,21 @@ const ONE_DIE_AREA = 1.4;
 /** Most aspect of such a region (a die's own limit is `MAX_ASPECT`). */
 const MAX_ONE_DIE_ASPECT = 2;
 
-/** A region taken whole as one die drawn out by its shadow or a side face, if it is compact enough. */
-function asOneDie(labels: Int32Array, width: number, r: Region, limits: Limits): Piece | null {
+/** A region's own pixels as part 1 of its window, and their shape. */
+interface WholeRegion {
+  parts: Int32Array;
+  shape: RegionShape;
+}
+
+function wholeRegion(labels: Int32Array, width: number, r: Region): WholeRegion {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
-  const whole = Int32Array.from(regionWindow(labels, width, r));
-  const shape = regionShape(whole, w, 1, { x0: 0, y0: 0, x1: w, y1: h });
+  const parts = Int32Array.from(regionWindow(labels, width, r));
+  return { parts, shape: regionShape(parts, w, 1, { x0: 0, y0: 0, x1: w, y1: h }) };
+}
+
+/** A region taken whole as one die drawn out by its shadow or a side face, if it is compact enough. */
+function asOneDie({ parts: whole, shape }: WholeRegion, r: Region, limits: Limits): Piece | null {
+  const w = r.x1 - r.x0, h = r.y1 - r.y0;
   const aspect = shape.long / Math.max(1e-9, shape.short);
   if (shape.short < limits.minSide * 0.8 || shape.long > limits.maxSide || aspect > MAX_ONE_DIE_ASPECT) return null;
   if (r.area < MIN_FILL * shape.rectArea || r.area < MIN_SOLIDITY * shape.hullArea) return null;
@@ -828,9 +840,8 @@ function asOneDie(labels: Int32Array, width: number, r: Region, limits: Limits):
  * whose dice give no size gets no hulls: the shading of a round corner made pip-sized ones). The
  * caller also asks for a face's marks inside it: the top's pips.
  */
-function hullDie(labels: Int32Array, width: number, r: Region, limits: Limits, dieArea: number): Piece | null {
+function hullDie({ shape }: WholeRegion, r: Region, limits: Limits, dieArea: number): Piece | null {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
-  const shape = regionShape(Int32Array.from(regionWindow(labels, width, r)), w, 1, { x0: 0, y0: 0, x1: w, y1: h });
   const solidity = r.area / Math.max(1e-9, shape.hullArea);
   if (solidity >= MIN_SOLIDITY || solidity < MIN_HULL_SOLIDITY) return null;
   if (shape.hullArea > ONE_DIE_AREA * dieArea) return null;
@@ -887,6 +898,14 @@ function bodyEvidence(box: Box, evidence: Float32Array, mask: Uint8Array, cw: nu
 
 /** The score of a die found from its pips. */
 const PIPS_SCORE = 0.5;
+
+/**
+ * A die scored this or less had its box guessed rather than its outline seen: a face's pips
+ * (`PIPS_SCORE`), a drawn-out region or its shaded sides' hull (shape score `ONE_DIE_SCORE`, so
+ * 0.21–0.51 with the contrast), or a region barely die-shaped. The reader marks such a die for a
+ * check.
+ */
+export const GUESSED_BOX_SCORE = PIPS_SCORE;
 
 /**
  * A run of pips split into faces: the two nearest clusters (centre to centre) merge while the
