@@ -227,6 +227,18 @@ describe('locateDice on painted scenes', () => {
     expectFoundOnDice(devScene('touching', 7), [0, 1, 5, 11]);
   });
 
+  it('looks for big dice again at half size: two large dice joined by a glare disc and a groove', () => {
+    // Development scene "large" 6: an orange and a red die of about 160 px on wood, joined into
+    // one region by the lamp's glare on the varnish and a plank's groove; no split explains it.
+    // At half the working size the two dice are found.
+    const scene = devScene('large', 6);
+    const best = (o: object, k: number) => Math.max(0, ...locateDice(scene.image, o).map((d) => iouOf(d.box, scene.dice[k]!.box)));
+    for (const k of [0, 1]) {
+      expect(best({}, k), `die ${k}`).toBeGreaterThanOrEqual(0.5);
+      expect(best({ bigDice: false }, k), `die ${k} without the second look`).toBeLessThan(0.5);
+    }
+  });
+
   it('takes the frame\'s die size from one single die on a plain tray, and cuts the clumps by it', () => {
     // Development scene "wood" 0: green dice on wood, one of them alone, the others in a clump
     // of three and a pair. With two single dice asked for, the frame had no die size and the

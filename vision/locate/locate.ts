@@ -58,6 +58,8 @@ export interface LocateOptions {
   hullCompletion?: boolean;
   /** Compare with the cloth's palette where the frame shows a patterned cloth (default true). */
   patternedCloth?: boolean;
+  /** Look for big dice (≥ 100 px) again at half the working size where few dice were found (default true). */
+  bigDice?: boolean;
   /**
    * The learned detector (from `loadDieDetector()`), optional. With it, the classical dice are
    * kept and the detector adds the dice it is sure of that the segmentation missed (see
@@ -535,7 +537,8 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   if (image.width < 16 || image.height < 16) return [];
   const pyr = buildPyramid(image, options.maxSide ?? 640);
   if (options.detector && options.detectorOnly) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
-  const classical = segmentDice(pyr, image, options);
+  const found = segmentDice(pyr, image, options);
+  const classical = options.bigDice === false ? found : withBigDice(found, image, pyr, options);
   if (!options.detector) return classical;
   // Rescue: confident detector boxes that overlap no classical die (IoU < 0.3).
   const rescue = options.rescueScore ?? 0.5;
@@ -543,6 +546,31 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
     (d) => d.score >= rescue && classical.every((c) => overlap(c.box, d.box) < 0.3),
   );
   return [...classical, ...extra].sort((p, q) => q.score - p.score);
+}
+
+/** Big dice are looked for again in frames where the first look found at most this many dice. */
+const BIG_LOOK_MAX_FOUND = 8;
+/** A die this big (working-frame pixels, shorter side) is big. */
+const BIG_DIE_SIDE = 100;
+
+/**
+ * The dice found, and big dice found at half the working size that overlap none of them. A die
+ * of 150–300 px is a large region with a plain face: glare, a plank's groove or a neighbour
+ * joins it into one region no split explains, and at half size the same die is the size the
+ * segmentation sees best. Only frames with few dice are looked at again: big dice leave room
+ * for few, and a crowded frame pays nothing.
+ */
+function withBigDice(found: LocatedDie[], image: RgbImage, pyr: Pyramid, options: LocateOptions): LocatedDie[] {
+  if (found.length > BIG_LOOK_MAX_FOUND) return found;
+  const working = Math.max(pyr.fine.width, pyr.fine.height);
+  if (working < 4 * BIG_DIE_SIDE) return found;
+  const half = buildPyramid(image, working / 2);
+  const minSide = BIG_DIE_SIDE * pyr.fineScale;
+  const inside = (a: Box, b: Box) => a[0] >= b[0] && a[1] >= b[1] && a[2] <= b[2] && a[3] <= b[3];
+  const big = segmentDice(half, image, options).filter(
+    (d) => Math.min(d.box[2] - d.box[0], d.box[3] - d.box[1]) >= minSide && found.every((f) => overlap(f.box, d.box) < 0.1 && !inside(f.box, d.box)),
+  );
+  return big.length ? [...found, ...big] : found;
 }
 
 function boxArea(b: Box): number {
