@@ -58,7 +58,7 @@ export interface LocateOptions {
   hullCompletion?: boolean;
   /** Compare with the cloth's palette where the frame shows a patterned cloth (default true). */
   patternedCloth?: boolean;
-  /** Look for big dice (≥ 100 px) again at half the working size where few dice were found (default true). */
+  /** Look for big dice (≥ 100 px) again at half the working size where a big region is left unexplained and few dice were found (default true). */
   bigDice?: boolean;
   /**
    * The learned detector (from `loadDieDetector()`), optional. With it, the classical dice are
@@ -537,8 +537,9 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   if (image.width < 16 || image.height < 16) return [];
   const pyr = buildPyramid(image, options.maxSide ?? 640);
   if (options.detector && options.detectorOnly) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
-  const found = segmentDice(pyr, image, options);
-  const classical = options.bigDice === false ? found : withBigDice(found, image, pyr, options);
+  const bigRegions: Box[] = [];
+  const found = segmentDice(pyr, image, options, options.bigDice === false ? undefined : bigRegions);
+  const classical = options.bigDice === false ? found : withBigDice(found, bigRegions, image, pyr, options);
   if (!options.detector) return classical;
   // Rescue: confident detector boxes that overlap no classical die (IoU < 0.3).
   const rescue = options.rescueScore ?? 0.5;
@@ -553,17 +554,23 @@ const BIG_LOOK_MAX_FOUND = 8;
 /** A die this big (working-frame pixels, shorter side) is big. */
 const BIG_DIE_SIDE = 100;
 
+/** A big region is explained when the dice found cover at least this share of its box. */
+const BIG_REGION_EXPLAINED = 0.5;
+
 /**
  * The dice found, and big dice found at half the working size that overlap none of them. A die
- * of 150–300 px is a large region with a plain face: glare, a plank's groove or a neighbour
+ * of 100–300 px is a large region with a plain face: glare, a plank's groove or a neighbour
  * joins it into one region no split explains, and at half size the same die is the size the
- * segmentation sees best. Only frames with few dice are looked at again: big dice leave room
- * for few, and a crowded frame pays nothing.
+ * segmentation sees best. A frame is looked at again only where a big region of its mask is
+ * left unexplained (`bigRegions`: boxes in input pixels), and only with few dice: big dice
+ * leave room for few, and a crowded frame pays nothing.
  */
-function withBigDice(found: LocatedDie[], image: RgbImage, pyr: Pyramid, options: LocateOptions): LocatedDie[] {
+function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: RgbImage, pyr: Pyramid, options: LocateOptions): LocatedDie[] {
   if (found.length > BIG_LOOK_MAX_FOUND) return found;
   const working = Math.max(pyr.fine.width, pyr.fine.height);
   if (working < 4 * BIG_DIE_SIDE) return found;
+  const unexplained = bigRegions.some((r) => found.reduce((a, d) => a + intersection(r, d.box), 0) < BIG_REGION_EXPLAINED * boxArea(r));
+  if (!unexplained) return found;
   const half = buildPyramid(image, working / 2);
   const minSide = BIG_DIE_SIDE * pyr.fineScale;
   const inside = (a: Box, b: Box) => a[0] >= b[0] && a[1] >= b[1] && a[2] <= b[2] && a[3] <= b[3];
@@ -625,7 +632,7 @@ function countOn(mask: Mask): number {
 }
 
 /** The classical path: segment the coarse frame, split, filter by shape, measure at fine size. */
-function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): LocatedDie[] {
+function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigRegions?: Box[]): LocatedDie[] {
   const seed = options.seedContrast ?? 7;
   const grow = options.growContrast ?? 3.5;
   const { coarse, fine, step } = pyr;
@@ -661,6 +668,15 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions): Loc
   const onCloth = fineEvidence instanceof FinePaletteEvidence;
   const isCandidate = new Set(candidates);
   const tiny = onCloth ? [] : regions.filter((r) => !r.touchesBorder && !isCandidate.has(r) && r.area >= MIN_PIP_AREA && Math.max(r.x1 - r.x0, r.y1 - r.y0) <= 2.5 * Math.min(r.x1 - r.x0, r.y1 - r.y0));
+  if (bigRegions) {
+    // Regions a big die could make (`withBigDice` asks whether the dice found explain them),
+    // those at the frame's edge too: a groove or a shadow reaching the edge may join a die.
+    const bigCoarse = BIG_DIE_SIDE / step;
+    const toInput = pyr.fineScale * step;
+    for (const r of regions) {
+      if (Math.max(r.x1 - r.x0, r.y1 - r.y0) >= bigCoarse) bigRegions.push([r.x0 * toInput, r.y0 * toInput, Math.min(image.width, r.x1 * toInput), Math.min(image.height, r.y1 * toInput)]);
+    }
+  }
   const first = candidates.map((r) => piecesOf(labels, coarse.width, r, limits, edges));
   // A clump of dice is cut by count where the frame's single dice tell how big one die is.
   // (A reference die must show marks inside: a pip or glyph alone, too small to have an inside,
