@@ -345,7 +345,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const located = locateDice(image, await locateOptions());
     const boxes = located.map((d) => d.box);
     const readings = classifyFramed(boxes.map((b) => frameDie(image, b, opts.view)), boxes, opts, image);
-    // A guessed box (locate.ts): on eval:dice's rendered trays such dice made 13 of the 20 boxes
+    // A guessed box (locate/pips.ts, pieces.ts): on eval:dice's rendered trays such dice made 13 of the 20 boxes
     // on no die read without a "check", against 40 of 1,020 dice read right; the real frames'
     // dice score 0.56–0.78 (docs/notes/vision-model.md).
     readings.forEach((r, i) => {

@@ -134,9 +134,9 @@ const WIDE_SIGMA = 6;
 const WIDE_R = Math.max(1, Math.round((Math.sqrt(4 * WIDE_SIGMA * WIDE_SIGMA + 1) - 1) / 2));
 const WIDE_TOTAL = (2 * WIDE_R + 1) ** 6;
 
-let gridTmp = new Float32Array(0), gridTmp2 = new Float32Array(0), gridLine = new Float32Array(0);
+let gridTmp = new Float32Array(0), gridLine = new Float32Array(0);
 function gridScratch(m: number, line: number): void {
-  if (gridTmp.length < m) (gridTmp = new Float32Array(m)), (gridTmp2 = new Float32Array(m));
+  if (gridTmp.length < m) gridTmp = new Float32Array(m);
   if (gridLine.length < line) gridLine = new Float32Array(line);
 }
 

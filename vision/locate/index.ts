@@ -6,6 +6,8 @@
  * The learned detector is optional: `const detector = await loadDieDetector()`, then
  * `locateDice(image, { detector })` adds the dice it is sure of to the classical ones.
  */
-export { locateDice, dieShapeScore, GUESSED_BOX_SCORE, type LocatedDie, type LocateOptions } from './locate.js';
+export { locateDice, type LocatedDie, type LocateOptions } from './locate.js';
+export { dieShapeScore } from './pieces.js';
+export { GUESSED_BOX_SCORE } from './pips.js';
 export { dieColor, bodyColour, nearestColor, whiteGains, estimateLight, namingDistance, type Lab } from './color.js';
 export { loadDieDetector, type DieDetector, type LoadDetectorOptions } from './detector/index.js';

@@ -95,11 +95,6 @@ function stateOf(c: CellClass): CellState {
   return c === 'blank' ? 'blank' : c === 'food' ? 'food' : 'worm';
 }
 
-/** Probability that a cell holds part of a worm. */
-function wormProb(p: readonly number[]): number {
-  return 1 - (p[0] ?? 0) - (p[2] ?? 0);
-}
-
 interface WormPlan {
   cells: number[];
   organs: SheetOrgan[];
