@@ -239,6 +239,21 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
+  it('takes a big die found at half size for the glyph boxes found inside it', () => {
+    // Development scene "large" 5: two orange dice of about 200 px on a light tray came back as
+    // boxes round their glyphs, no split explaining their regions. At half size the left die is
+    // found whole, and the boxes of its glyphs give way to it.
+    const scene = devScene('large', 5);
+    const die = scene.dice[1]!.box;
+    const within = (b: Box) => b[0] >= die[0] - 4 && b[1] >= die[1] - 4 && b[2] <= die[2] + 4 && b[3] <= die[3] + 4;
+    const withLook = locateDice(scene.image).map((d) => d.box);
+    expect(Math.max(...withLook.map((b) => iouOf(b, die)))).toBeGreaterThanOrEqual(0.5);
+    expect(withLook.filter((b) => within(b) && iouOf(b, die) < 0.5)).toEqual([]);
+    const without = locateDice(scene.image, { bigDice: false }).map((d) => d.box);
+    expect(Math.max(0, ...without.map((b) => iouOf(b, die)))).toBeLessThan(0.5);
+    expect(without.filter((b) => within(b)).length).toBeGreaterThan(0);
+  });
+
   it('takes the frame\'s die size from one single die on a plain tray, and cuts the clumps by it', () => {
     // Development scene "wood" 0: green dice on wood, one of them alone, the others in a clump
     // of three and a pair. With two single dice asked for, the frame had no die size and the

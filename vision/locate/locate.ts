@@ -164,12 +164,16 @@ const BIG_DIE_SIDE = 100;
 
 /** A big region is explained when the dice found cover at least this share of its box. */
 const BIG_REGION_EXPLAINED = 0.5;
+/** A big die fills an unexplained region when their boxes overlap this much (IoU). */
+const BIG_FILLS_REGION = 0.5;
+/** Boxes inside a big die under this share of its side are its marks, not dice. */
+const BIG_MARK_SHARE = 0.6;
 
 /**
- * The dice found, and big dice found at half the working size that overlap none of them. A die
- * of 100–300 px is a large region with a plain face: glare, a plank's groove or a neighbour
- * joins it into one region no split explains, and at half size the same die is the size the
- * segmentation sees best. A frame is looked at again only where a big region of its mask is
+ * The dice found, and big dice found at half the working size that overlap none of them (or
+ * only their marks: see below). A die of 100–300 px is a large region with a plain face: glare,
+ * a plank's groove or a neighbour joins it into one region no split explains, or its glyphs come
+ * back as dice of their own, and at half size the same die is the size the segmentation sees best. A frame is looked at again only where a big region of its mask is
  * left unexplained (`bigRegions`: boxes in input pixels), and only with few dice: big dice
  * leave room for few, and a crowded frame pays nothing.
  */
@@ -177,15 +181,30 @@ function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: Rgb
   if (found.length > BIG_LOOK_MAX_FOUND) return found;
   const working = Math.max(pyr.fine.width, pyr.fine.height);
   if (working < 4 * BIG_DIE_SIDE) return found;
-  const unexplained = bigRegions.some((r) => found.reduce((a, d) => a + intersection(r, d.box), 0) < BIG_REGION_EXPLAINED * boxArea(r));
-  if (!unexplained) return found;
+  const unexplained = bigRegions.filter((r) => found.reduce((a, d) => a + intersection(r, d.box), 0) < BIG_REGION_EXPLAINED * boxArea(r));
+  if (!unexplained.length) return found;
   const half = buildPyramid(image, working / 2);
   const minSide = BIG_DIE_SIDE * pyr.fineScale;
   const inside = (a: Box, b: Box) => a[0] >= b[0] && a[1] >= b[1] && a[2] <= b[2] && a[3] <= b[3];
-  const big = segmentDice(half, image, options).filter(
-    (d) => Math.min(d.box[2] - d.box[0], d.box[3] - d.box[1]) >= minSide && found.every((f) => overlap(f.box, d.box) < 0.1 && !inside(f.box, d.box)),
-  );
-  return big.length ? [...found, ...big] : found;
+  const side = (b: Box) => Math.min(b[2] - b[0], b[3] - b[1]);
+  const longSide = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
+  let out = found;
+  for (const d of segmentDice(half, image, options)) {
+    if (side(d.box) < minSide) continue;
+    const touched = out.filter((f) => overlap(f.box, d.box) >= 0.1 || inside(f.box, d.box));
+    if (!touched.length) {
+      out = [...out, d];
+      continue;
+    }
+    // Small boxes inside a big die that fills an unexplained region are its glyphs or pips,
+    // found as dice where the body was lost. (Not any small boxes inside it: at half size a
+    // clump of small dice can pass for one big die, but their region was explained.)
+    const fills = unexplained.some((u) => overlap(u, d.box) >= BIG_FILLS_REGION);
+    if (fills && touched.every((f) => inside(f.box, d.box) && longSide(f.box) < BIG_MARK_SHARE * side(d.box))) {
+      out = [...out.filter((f) => !touched.includes(f)), d];
+    }
+  }
+  return out;
 }
 
 /**
