@@ -254,6 +254,22 @@ describe('locateDice on painted scenes', () => {
     expect(without.filter((b) => within(b)).length).toBeGreaterThan(0);
   });
 
+  it('takes the frame\'s die size from the hulls of shaded sides where no die stands alone whole', () => {
+    // Development scene "touching" 1: light grey dice on light card, each showing its dark side
+    // faces round a top the card's colour (an L or a V), and a pip passing for a single die.
+    // The hulls agree on one die size; the dice are completed and cut by it (2 of 16 before).
+    const scene = devScene('touching', 1);
+    const found = locateDice(scene.image).map((d) => d.box);
+    expect(scene.dice.filter((d) => found.some((f) => iouOf(f, d.box) >= 0.5)).length).toBeGreaterThanOrEqual(7);
+    expect(found.filter((f) => scene.dice.every((d) => iouOf(f, d.box) < 0.5)).length).toBeLessThanOrEqual(1);
+    // eval:dice's side tray 4: eight white dice on a pink tray came back as 37 boxes round their
+    // pips, a pip giving the die size.
+    const tray = renderScene(createRng('view-side-4'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
+    const boxes = locateDice(tray.image).map((d) => d.box);
+    expect(boxes.length).toBeLessThanOrEqual(8);
+    expect(tray.dice.filter((d) => boxes.some((f) => iouOf(f, d.box) >= 0.5)).length).toBeGreaterThanOrEqual(6);
+  });
+
   it('takes the frame\'s die size from one single die on a plain tray, and cuts the clumps by it', () => {
     // Development scene "wood" 0: green dice on wood, one of them alone, the others in a clump
     // of three and a pair. With two single dice asked for, the frame had no die size and the

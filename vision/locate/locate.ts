@@ -18,7 +18,7 @@ import { clothEdges, clothPalette, FinePaletteEvidence, paletteEvidence, withLin
 import { dilate3, fillHoles, hysteresis, minus, open3, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
 import { boxArea, intersection, overlap } from './boxes.js';
-import { asOneDie, cutByCount, dieAreaOf, hullDie, interiorDetail, MIN_DETAIL, ONE_DIE_AREA, piecesOf, wholeRegion, type Limits, type Piece } from './pieces.js';
+import { asOneDie, cutByCount, dieSizeFromHulls, dieSizeOf, hullDie, hullPiece, interiorDetail, MIN_DETAIL, ONE_DIE_AREA, piecesOf, wholeRegion, type Limits, type Piece } from './pieces.js';
 import { bodyEvidence, MIN_PIP_AREA, MIN_PIPS_BODY, pipGroupsToDice } from './pips.js';
 import { refineBox, type FineContext } from './refine.js';
 
@@ -156,6 +156,9 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   );
   return [...classical, ...extra].sort((p, q) => q.score - p.score);
 }
+
+/** A hull gives the frame's die size only if it is at least this many smallest dice across. */
+const HULL_SIZE_MIN_SIDES = 2;
 
 /** Big dice are looked for again in frames where the first look found at most this many dice. */
 const BIG_LOOK_MAX_FOUND = 8;
@@ -295,7 +298,25 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   // (A reference die must show marks inside: a pip or glyph alone, too small to have an inside,
   // is not a die's size.)
   const marked = (piece: Piece) => (detailOf(piece) ?? 0) >= minDetail;
-  const dieArea = options.clumpSplit === false ? null : dieAreaOf(candidates, first, marked, onCloth ? 2 : 1);
+  const singles = options.clumpSplit === false ? null : dieSizeOf(candidates, first, marked, onCloth ? 2 : 1);
+  let dieArea = singles?.area ?? null;
+  // White dice on a light tray show as the shaded sides round a top the tray's colour, an L or a
+  // V each, and a pip or two may pass for a single die: where more such hulls agree on a size
+  // than single dice do, the hulls give the frame's die size. (Not on a patterned cloth, where
+  // the cloth's own shapes make hulls.)
+  if (options.clumpSplit !== false && options.hullCompletion !== false && !onCloth) {
+    const hulls: Piece[] = [];
+    candidates.forEach((r, k) => {
+      if (first[k]!.kind === 'full') return;
+      const whole = wholeRegion(labels, coarse.width, r);
+      // Under twice the smallest die, an L is a few merged pips, not a die's sides.
+      if (whole.shape.short < HULL_SIZE_MIN_SIDES * limits.minSide) return;
+      const hull = hullPiece(whole, r, limits);
+      if (hull && kept(hull) && marked(hull)) hulls.push(hull);
+    });
+    const fromHulls = dieSizeFromHulls(hulls);
+    if (fromHulls && (!singles || fromHulls.support > singles.support)) dieArea = fromHulls.area;
+  }
   // Blank pieces and pieces under a quarter of a die are not dice, but in a group they may be a
   // face's pips whose die the mask lost (`pipGroupsToDice`).
   const marks: LocatedDie[] = [];

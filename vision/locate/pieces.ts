@@ -324,11 +324,16 @@ export function asOneDie({ parts: whole, shape }: WholeRegion, r: Region, limits
  * whose dice give no size gets no hulls: the shading of a round corner made pip-sized ones). The
  * caller also asks for a face's marks inside it: the top's pips.
  */
-export function hullDie({ shape }: WholeRegion, r: Region, limits: Limits, dieArea: number): Piece | null {
+export function hullDie(whole: WholeRegion, r: Region, limits: Limits, dieArea: number): Piece | null {
+  if (whole.shape.hullArea > ONE_DIE_AREA * dieArea) return null;
+  return hullPiece(whole, r, limits);
+}
+
+/** The region's hull, filled, as a piece: if the region is an L or a V (not solid, not scattered) and its hull die-shaped. */
+export function hullPiece({ shape }: WholeRegion, r: Region, limits: Limits): Piece | null {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
   const solidity = r.area / Math.max(1e-9, shape.hullArea);
   if (solidity >= MIN_SOLIDITY || solidity < MIN_HULL_SOLIDITY) return null;
-  if (shape.hullArea > ONE_DIE_AREA * dieArea) return null;
   if (dieShapeScore(shape, shape.hullArea, limits) === 0) return null;
   const parts = new Int32Array(w * h);
   let area = 0;
@@ -362,15 +367,21 @@ const ONE_DIE_SCORE = 0.3;
 /** At most this many dice are counted into one clump. */
 const MAX_CLUMP = 8;
 
+/** A frame's die size (coarse pixels) and how many regions gave it. */
+export interface DieSize {
+  area: number;
+  support: number;
+}
+
 /**
  * One die's area in the frame, in coarse pixels: the lower median area of the regions that are
- * one well-shaped die by themselves (shape score ≥ 0.5, a face's marks measured inside), or null
- * when there are fewer than `least`. Dice at one table are one size; perspective changes that by less than the
+ * one well-shaped die by themselves (shape score ≥ 0.5, a face's marks measured inside), with
+ * their number, or null when there are fewer than `least`. Dice at one table are one size; perspective changes that by less than the
  * rounding in `round(area / dieArea)` does, for the views clew expects. One such die is enough
  * on a plain tray; on a patterned cloth, where a patch of the cloth can pass for a die, two are
  * asked for (one alone there gave 28 extra boxes on the development scenes).
  */
-export function dieAreaOf(regions: readonly Region[], explained: readonly Explanation[], marked: (piece: Piece) => boolean, least = 2): number | null {
+export function dieSizeOf(regions: readonly Region[], explained: readonly Explanation[], marked: (piece: Piece) => boolean, least = 2): DieSize | null {
   const areas: number[] = [];
   regions.forEach((r, k) => {
     const ps = explained[k]!.pieces;
@@ -379,5 +390,22 @@ export function dieAreaOf(regions: readonly Region[], explained: readonly Explan
   if (areas.length < least) return null;
   areas.sort((a, b) => a - b);
   // The lower median: clumps that pass for one die (a 2×2 square) must not set the size.
-  return areas[Math.floor((areas.length - 1) / 2)]!;
+  return { area: areas[Math.floor((areas.length - 1) / 2)]!, support: areas.length };
 }
+
+/**
+ * The frame's die size from the hulls of regions that are the shaded sides round a top the
+ * tray's colour (white dice on a light tray, each an L or a V): the lower median of those hulls,
+ * filled, that are die-shaped and show a face's marks, with the number that agree with it
+ * (within `HULLS_AGREE`). Null with fewer than `least` agreeing.
+ */
+export function dieSizeFromHulls(hulls: readonly Piece[], least = 2): DieSize | null {
+  if (hulls.length < least) return null;
+  const areas = hulls.map((p) => p.area).sort((a, b) => a - b);
+  const median = areas[Math.floor((areas.length - 1) / 2)]!;
+  const agree = areas.filter((a) => a <= HULLS_AGREE * median && a >= median / HULLS_AGREE);
+  return agree.length >= least ? { area: median, support: agree.length } : null;
+}
+
+/** Hulls within this factor of their median are taken as one size of die. */
+const HULLS_AGREE = 1.5;

@@ -233,7 +233,7 @@ export function splitByDistance(inside: Uint8Array, w: number, h: number, option
 /**
  * A cluster of `k` dice cut into `k` parts by k-means on its pixels' positions. For dice of one
  * size pressed together in a clump the other splits cannot cut: no saddle and no seam between
- * them (same colour, same shade). `k` comes from the frame's own dice (`dieAreaOf`), so it is
+ * them (same colour, same shade). `k` comes from the frame's own dice (`dieSizeOf`), so it is
  * only tried on a region as big as several dice. Deterministic: the first centre is the pixel
  * farthest from the region's centroid, each next one the pixel farthest from the centres so far.
  */
