@@ -8,6 +8,7 @@ import { decodeOutput, makeTargets, OUTPUT_CHANNELS, OUTPUT_STRIDE } from '../..
 import { toLabPlanes } from '../../vision/locate/lab.js';
 import { fillHoles, hysteresis, open3, type Mask } from '../../vision/locate/mask.js';
 import { halve } from '../../vision/locate/pyramid.js';
+import { dieSizeFromHulls, hullPiece, wholeRegion } from '../../vision/locate/pieces.js';
 import { convexHull, minAreaRect, polygonArea, regionShape } from '../../vision/locate/shape.js';
 import { distanceTransform, splitByCount, splitByDistance } from '../../vision/locate/split.js';
 import type { Box } from '../../vision/types.js';
@@ -166,6 +167,49 @@ describe('splitting touching dice', () => {
     // Too few pixels for the count, or a count under two: no cut.
     expect(splitByCount(block.data, 8, 8, 1).count).toBe(0);
     expect(splitByCount(mask('##\n##').data, 2, 2, 2).count).toBe(0);
+  });
+});
+
+describe('the frame\'s die size from hulls', () => {
+  it('a V of two shaded sides round an empty top is completed to its hull', () => {
+    // The mask of a white die on a light tray seen from one side: its left and bottom faces.
+    const m = mask(`
+      ..........
+      .##.......
+      .##.......
+      .##.......
+      .##.......
+      .##.......
+      .########.
+      .########.
+      ..........
+    `);
+    const { labels, regions } = labelRegions(m);
+    const r = regions[0]!;
+    const limits = { minSide: 4, maxSide: 40 };
+    const hull = hullPiece(wholeRegion(labels, m.width, r), r, limits)!;
+    expect(hull).not.toBeNull();
+    expect(hull.area).toBeGreaterThan(r.area * 1.4); // the top filled in
+    // A solid square is no L or V: it is a die as it is, not a hull to complete.
+    const solid = mask(`
+      ......
+      .####.
+      .####.
+      .####.
+      .####.
+      ......
+    `);
+    const s = labelRegions(solid);
+    expect(hullPiece(wholeRegion(s.labels, solid.width, s.regions[0]!), s.regions[0]!, limits)).toBeNull();
+  });
+
+  it('hulls that agree give their lower median and how many agree; hulls that disagree give none', () => {
+    const piece = (area: number) => ({ ox: 0, oy: 0, w: 1, h: 1, parts: new Int32Array(1), id: 1, shapeScore: 0.3, x0: 0, y0: 0, x1: 1, y1: 1, area });
+    expect(dieSizeFromHulls([1455, 765, 1663, 1549, 1705].map(piece))).toEqual({ area: 1549, support: 4 });
+    expect(dieSizeFromHulls([400, 420].map(piece))).toEqual({ area: 400, support: 2 });
+    expect(dieSizeFromHulls([400].map(piece))).toBeNull(); // one hull is no agreement
+    expect(dieSizeFromHulls([100, 400].map(piece))).toBeNull(); // four times apart: not one size
+    expect(dieSizeFromHulls([100, 400, 420].map(piece))).toEqual({ area: 400, support: 2 });
   });
 });
 
