@@ -20,6 +20,7 @@ import { buildPyramid, type Pyramid } from './pyramid.js';
 import { boxArea, intersection, overlap } from './boxes.js';
 import { asOneDie, cutByCount, dieSizeFromHulls, dieSizeOf, hullDie, hullPiece, interiorDetail, MIN_DETAIL, ONE_DIE_AREA, piecesOf, wholeRegion, type Limits, type Piece } from './pieces.js';
 import { bodyEvidence, MIN_PIP_AREA, MIN_PIPS_BODY, pipGroupsToDice } from './pips.js';
+import { outlineAround } from './outline.js';
 import { refineBox, type FineContext } from './refine.js';
 
 export interface LocatedDie {
@@ -60,6 +61,8 @@ export interface LocateOptions {
   hullCompletion?: boolean;
   /** Compare with the cloth's palette where the frame shows a patterned cloth (default true). */
   patternedCloth?: boolean;
+  /** Look round marks no die holds for the faint outline of their die (default true). */
+  outlineLook?: boolean;
   /** Look for big dice (≥ 100 px) again at half the working size where a big region is left unexplained and few dice were found (default true). */
   bigDice?: boolean;
   /**
@@ -373,10 +376,27 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
       found.push(die);
     }
   }
+  // Marks no die holds, and dice found too small to be more than a mark, may lie inside a die
+  // whose body the mask lost but whose outline shows, fainter than the frame's levels close.
+  let unheld = marks, held = found;
+  const smallSide = OUTLINE_SEED_SIDES * limits.minSide * toImage;
+  const isSmall = (d: LocatedDie) => Math.max(d.box[2] - d.box[0], d.box[3] - d.box[1]) < smallSide;
+  if (options.outlineLook !== false && !onCloth && minDetail > 0) {
+    const outlined = diceFromOutlines([...marks, ...found.filter(isSmall)], found.filter((d) => !isSmall(d)), edgeStrength, coarse.width, coarse.height, toImage, dieArea, limits, (piece) => {
+      const { box } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
+      const s = pyr.fineScale;
+      return [box[0] * s, box[1] * s, Math.min(image.width, box[2] * s), Math.min(image.height, box[3] * s)];
+    });
+    if (outlined.length) {
+      const inOne = (d: LocatedDie) => outlined.some((o) => centreIn(d.box, o.box));
+      unheld = marks.filter((m) => !inOne(m));
+      held = [...found.filter((d) => !isSmall(d) || !inOne(d)), ...outlined];
+    }
+  }
   // A die inferred from pips must show a body round them, however faint: random dark specks on
   // a plain table (crumbs, a speckled laminate) group by chance as a face's pips do.
   const body = (box: Box) => bodyEvidence(box, masks.evidence, mask.data, coarse.width, coarse.height, toImage);
-  const dice = minDetail > 0 ? pipGroupsToDice(found, image.width, image.height, marks).filter((d) => !d.fromPips || body(d.box) >= MIN_PIPS_BODY) : found;
+  const dice = minDetail > 0 ? pipGroupsToDice(held, image.width, image.height, unheld).filter((d) => !d.fromPips || body(d.box) >= MIN_PIPS_BODY) : found;
   return withoutNested(dice).sort((p, q) => q.score - p.score);
 }
 
@@ -426,4 +446,33 @@ function detectWith(detector: DieDetector, fine: RgbImage, fineScale: number, im
       const side = Math.max(d.box[2] - d.box[0], d.box[3] - d.box[1]);
       return side >= minSize * 0.7 && side <= maxSize * 1.5;
     });
+}
+
+function centreIn(a: Box, b: Box): boolean {
+  const cx = (a[0] + a[2]) / 2, cy = (a[1] + a[3]) / 2;
+  return cx >= b[0] && cx <= b[2] && cy >= b[1] && cy <= b[3];
+}
+
+/** A mark or a die found under this many smallest dice across is looked round for an outline. */
+const OUTLINE_SEED_SIDES = 2;
+/** A die found from its outline is scored as guessed: its body was never seen. */
+const OUTLINE_SCORE = 0.45;
+/** Without the frame's die size, the outline is looked for this many mark sides round the mark. */
+const OUTLINE_REACH_MARKS = 4;
+
+/**
+ * Dice found from the outlines round marks no die holds (`outlineAround`), once each: a mark
+ * inside a die found before, or inside one found here, is not looked round again.
+ */
+function diceFromOutlines(seeds: readonly LocatedDie[], dice: readonly LocatedDie[], edgeStrength: Float32Array, width: number, height: number, toImage: number, dieArea: number | null, limits: Limits, measure: (piece: Piece) => Box): LocatedDie[] {
+  const out: LocatedDie[] = [];
+  for (const seed of seeds) {
+    if (dice.some((d) => centreIn(seed.box, d.box)) || out.some((d) => centreIn(seed.box, d.box))) continue;
+    const mark: [number, number, number, number] = [Math.floor(seed.box[0] / toImage), Math.floor(seed.box[1] / toImage), Math.ceil(seed.box[2] / toImage), Math.ceil(seed.box[3] / toImage)];
+    const side = Math.max(mark[2] - mark[0], mark[3] - mark[1]);
+    const reach = Math.min(Math.ceil(limits.maxSide), Math.ceil(Math.max(dieArea !== null ? Math.sqrt(dieArea) : 0, OUTLINE_REACH_MARKS * side)));
+    const piece = outlineAround(edgeStrength, width, height, mark, reach, limits);
+    if (piece) out.push({ box: measure(piece), score: OUTLINE_SCORE, marked: true });
+  }
+  return out;
 }
