@@ -15,10 +15,10 @@ import { labelRegions } from './components.js';
 import { edgeEvidence, FineEvidence, trayEvidence } from './evidence.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
 import { clothEdges, clothPalette, FinePaletteEvidence, paletteEvidence, withLineColours, type ClothPalette } from './palette.js';
-import { dilate3, fillHoles, hysteresis, minus, open3, union, type Mask } from './mask.js';
+import { enclosedBy, fillHoles, hysteresis, maskScratch, open3, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
 import { boxArea, intersection, overlap } from './boxes.js';
-import { asOneDie, cutByCount, dieSizeFromHulls, dieSizeOf, hullDie, hullPiece, interiorDetail, MIN_DETAIL, ONE_DIE_AREA, piecesOf, wholeRegion, type Limits, type Piece } from './pieces.js';
+import { asOneDie, cutByCount, dieSizeFromHulls, dieSizeOf, hullPiece, interiorDetail, MIN_DETAIL, ONE_DIE_AREA, piecesOf, wholeRegion, type Limits, type Piece, type WholeRegion } from './pieces.js';
 import { bodyEvidence, MIN_PIP_AREA, MIN_PIPS_BODY, pipGroupsToDice } from './pips.js';
 import { outlineAround } from './outline.js';
 import { refineBox, type FineContext } from './refine.js';
@@ -88,30 +88,6 @@ function checkImage(image: RgbImage): void {
   if (data.length !== width * height * 3) {
     throw new RangeError(`locateDice: image data has ${data.length} bytes, expected ${width}×${height}×3 = ${width * height * 3}`);
   }
-}
-
-/**
- * What closed outlines enclose, outline included: a die whose body matches the tray (white on a
- * light tray) still has an outline. Open lines (wood grain, scratches) enclose nothing and add
- * nothing, so edges never glue a die to the texture around it. Gaps of a pixel are bridged.
- */
-function enclosedBy(edges: Mask): Mask {
-  const n = edges.data.length;
-  const [a, b, c] = maskScratch(n);
-  const closed = dilate3(edges, a);
-  const filled = fillHoles(closed, n / 8, b);
-  const inner = minus(filled, closed, c);
-  return dilate3(dilate3(inner, a));
-}
-
-/**
- * Three scratch masks for the steps of `diceMask` that nobody keeps (one frame at a time): fresh
- * 100 KB arrays per step were a good part of the collector's work.
- */
-let scratchMasks: Uint8Array[] = [];
-function maskScratch(n: number): [Uint8Array, Uint8Array, Uint8Array] {
-  if (!scratchMasks[0] || scratchMasks[0].length < n) scratchMasks = [new Uint8Array(n), new Uint8Array(n), new Uint8Array(n)];
-  return [scratchMasks[0]!.subarray(0, n), scratchMasks[1]!.subarray(0, n), scratchMasks[2]!.subarray(0, n)];
 }
 
 /** The stages of the coarse die mask (exported for tests and for looking at). */
@@ -297,6 +273,12 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
     }
   }
   const first = candidates.map((r) => piecesOf(labels, coarse.width, r, limits, edges));
+  // A region no split explains is taken whole, and its hull filled, at most once each (the die
+  // size from hulls and the region loop both ask).
+  const wholes: (WholeRegion | undefined)[] = [];
+  const wholeOf = (k: number) => (wholes[k] ??= wholeRegion(labels, coarse.width, candidates[k]!));
+  const hullPieces: (Piece | null | undefined)[] = [];
+  const hullOf = (k: number) => (hullPieces[k] === undefined ? (hullPieces[k] = hullPiece(wholeOf(k), candidates[k]!, limits)) : hullPieces[k]);
   // A clump of dice is cut by count where the frame's single dice tell how big one die is.
   // (A reference die must show marks inside: a pip or glyph alone, too small to have an inside,
   // is not a die's size.)
@@ -309,12 +291,11 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   // the cloth's own shapes make hulls.)
   if (options.clumpSplit !== false && options.hullCompletion !== false && !onCloth) {
     const hulls: Piece[] = [];
-    candidates.forEach((r, k) => {
+    candidates.forEach((_, k) => {
       if (first[k]!.kind === 'full') return;
-      const whole = wholeRegion(labels, coarse.width, r);
       // Under twice the smallest die, an L is a few merged pips, not a die's sides.
-      if (whole.shape.short < HULL_SIZE_MIN_SIDES * limits.minSide) return;
-      const hull = hullPiece(whole, r, limits);
+      if (wholeOf(k).shape.short < HULL_SIZE_MIN_SIDES * limits.minSide) return;
+      const hull = hullOf(k);
       if (hull && kept(hull) && marked(hull)) hulls.push(hull);
     });
     const fromHulls = dieSizeFromHulls(hulls);
@@ -341,7 +322,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
     }
     let { pieces } = cut;
     if (dieArea !== null && cut.kind !== 'full') {
-      const whole = wholeRegion(labels, coarse.width, r);
+      const whole = wholeOf(k);
       // A region no bigger than one of the frame's dice that no split explains fully is one die,
       // drawn out by its shadow or a side face, not two halves of a bar.
       if (r.area <= ONE_DIE_AREA * dieArea) {
@@ -350,8 +331,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
       }
       // A region no split explains whose hull is one die: the shaded sides of a die whose top
       // matches the tray, round that top.
-      if (options.hullCompletion !== false) {
-        const hull = hullDie(whole, r, limits, dieArea);
+      if (options.hullCompletion !== false && whole.shape.hullArea <= ONE_DIE_AREA * dieArea) {
+        const hull = hullOf(k);
         if (hull && kept(hull)) pieces = [hull];
       }
     }

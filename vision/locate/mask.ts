@@ -336,3 +336,28 @@ export function minus(a: Mask, b: Mask, into?: Uint8Array): Mask {
   for (; i < n; i++) data[i] = a.data[i]! & (b.data[i]! ^ 1);
   return { width: a.width, height: a.height, data };
 }
+
+/**
+ * What closed outlines enclose, outline included: a die whose body matches the tray (white on a
+ * light tray) still has an outline. Open lines (wood grain, scratches) enclose nothing and add
+ * nothing, so edges never glue a die to the texture around it. Gaps of a pixel are bridged.
+ * Holes over `maxHole` pixels (by default an eighth of the frame) are left open.
+ */
+export function enclosedBy(edges: Mask, maxHole = edges.data.length / 8): Mask {
+  const n = edges.data.length;
+  const [a, b, c] = maskScratch(n);
+  const closed = dilate3(edges, a);
+  const filled = fillHoles(closed, maxHole, b);
+  const inner = minus(filled, closed, c);
+  return dilate3(dilate3(inner, a));
+}
+
+/**
+ * Three scratch masks for the steps of `diceMask` and `enclosedBy` that nobody keeps (one frame at a time): fresh
+ * 100 KB arrays per step were a good part of the collector's work.
+ */
+let scratchMasks: Uint8Array[] = [];
+export function maskScratch(n: number): [Uint8Array, Uint8Array, Uint8Array] {
+  if (!scratchMasks[0] || scratchMasks[0].length < n) scratchMasks = [new Uint8Array(n), new Uint8Array(n), new Uint8Array(n)];
+  return [scratchMasks[0]!.subarray(0, n), scratchMasks[1]!.subarray(0, n), scratchMasks[2]!.subarray(0, n)];
+}

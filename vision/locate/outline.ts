@@ -6,7 +6,7 @@
  * taken as its die.
  */
 import { labelRegions } from './components.js';
-import { dilate3, fillHoles, hysteresis, minus } from './mask.js';
+import { enclosedBy, hysteresis } from './mask.js';
 import { dieShapeScore, type Limits, type Piece } from './pieces.js';
 import { regionShape } from './shape.js';
 
@@ -28,11 +28,8 @@ export function outlineAround(edgeStrength: Float32Array, width: number, height:
   if (ww < 3 || wh < 3) return null;
   const window = new Float32Array(ww * wh);
   for (let y = 0; y < wh; y++) window.set(edgeStrength.subarray((y + wy0) * width + wx0, (y + wy0) * width + wx1), y * ww);
-  const edges = hysteresis(window, ww, wh, LOOK_GROW, LOOK_SEED);
-  // What closed outlines enclose, outline included (as the frame's `enclosedBy`, gaps of a pixel bridged).
-  const closed = dilate3(edges);
-  const inner = minus(fillHoles(closed), closed);
-  const enclosed = dilate3(dilate3(inner));
+  // What closed outlines enclose, any hole in the window (the die may fill most of it).
+  const enclosed = enclosedBy(hysteresis(window, ww, wh, LOOK_GROW, LOOK_SEED), Infinity);
   const { labels, regions } = labelRegions(enclosed);
   const cx = Math.floor((mx0 + mx1) / 2) - wx0, cy = Math.floor((my0 + my1) / 2) - wy0;
   const label = labels[cy * ww + cx] ?? 0;

@@ -297,7 +297,8 @@ export const ONE_DIE_AREA = 1.4;
 const MAX_ONE_DIE_ASPECT = 2;
 
 /** A region's own pixels as part 1 of its window, and their shape. */
-interface WholeRegion {
+/** A region taken whole: its pixels in its own window, and their shape. */
+export interface WholeRegion {
   parts: Int32Array;
   shape: RegionShape;
 }
@@ -320,16 +321,11 @@ export function asOneDie({ parts: whole, shape }: WholeRegion, r: Region, limits
 /**
  * A die whose top matches the tray (a white die on a light tray, seen from one side) keeps only
  * its shaded side faces in the mask: an L or a V round the top. The region's convex hull, filled,
- * is then the die, if that hull is die-shaped and no bigger than one of the frame's dice (a frame
- * whose dice give no size gets no hulls: the shading of a round corner made pip-sized ones). The
- * caller also asks for a face's marks inside it: the top's pips.
+ * is then the die, if the region is such an L or V (not solid, not scattered) and its hull is
+ * die-shaped. The caller asks for the rest: that the hull is no bigger than one of the frame's
+ * dice (a frame whose dice give no size gets no hulls: the shading of a round corner made
+ * pip-sized ones), and that it shows a face's marks inside (the top's pips).
  */
-export function hullDie(whole: WholeRegion, r: Region, limits: Limits, dieArea: number): Piece | null {
-  if (whole.shape.hullArea > ONE_DIE_AREA * dieArea) return null;
-  return hullPiece(whole, r, limits);
-}
-
-/** The region's hull, filled, as a piece: if the region is an L or a V (not solid, not scattered) and its hull die-shaped. */
 export function hullPiece({ shape }: WholeRegion, r: Region, limits: Limits): Piece | null {
   const w = r.x1 - r.x0, h = r.y1 - r.y0;
   const solidity = r.area / Math.max(1e-9, shape.hullArea);
