@@ -9,6 +9,7 @@ import { toLabPlanes } from '../../vision/locate/lab.js';
 import { fillHoles, hysteresis, open3, type Mask } from '../../vision/locate/mask.js';
 import { halve } from '../../vision/locate/pyramid.js';
 import { dieSizeFromHulls, hullPiece, wholeRegion } from '../../vision/locate/pieces.js';
+import { trimShadow, type ShadeProbe } from '../../vision/locate/shadow.js';
 import { convexHull, minAreaRect, polygonArea, regionShape } from '../../vision/locate/shape.js';
 import { distanceTransform, splitByCount, splitByDistance } from '../../vision/locate/split.js';
 import type { Box } from '../../vision/types.js';
@@ -210,6 +211,50 @@ describe('the frame\'s die size from hulls', () => {
     expect(dieSizeFromHulls([400].map(piece))).toBeNull(); // one hull is no agreement
     expect(dieSizeFromHulls([100, 400].map(piece))).toBeNull(); // four times apart: not one size
     expect(dieSizeFromHulls([100, 400, 420].map(piece))).toEqual({ area: 400, support: 2 });
+  });
+});
+
+describe("a die's soft shadow off its box", () => {
+  /**
+   * A 100×100 frame as the shadow test sees it: per pixel, darkness below the tray (positive
+   * darker) and tint, in tray-texture units. A red die fills [30, 30, 60, 60]; `below(y)` is the
+   * table's darkness under it (rows 60 on, columns 30–59), 0 elsewhere.
+   */
+  const frame = (below: (y: number) => number): ShadeProbe => ({
+    shade(y, x0, x1, dark, tint) {
+      for (let x = x0; x < x1; x++) {
+        const die = x >= 30 && x < 60 && y >= 30 && y < 60;
+        dark[x - x0] = die ? -8 : x >= 30 && x < 60 && y >= 60 ? -below(y) : 0;
+        tint[x - x0] = die ? 10 : 0;
+      }
+    },
+  });
+  // A locator's box reaches down to where the table differs from the tray by the grow level.
+  const boxFor = (below: (y: number) => number): Box => {
+    let y = 60;
+    while (below(y) >= 3.5) y++;
+    return [30, 30, 60, y];
+  };
+
+  it('a shadow fading from the foot is taken off; the box fits the die', () => {
+    const soft = (y: number) => 8 * Math.exp(-(y - 60) / 10);
+    expect(boxFor(soft)).toEqual([30, 30, 60, 69]);
+    expect(trimShadow(frame(soft), boxFor(soft), 100, 100)).toEqual([30, 30, 60, 60]);
+  });
+
+  it("a die's own dark side, a step at the box's edge, is left in", () => {
+    const side = (y: number) => (y < 68 ? 6 : 0);
+    expect(trimShadow(frame(side), boxFor(side), 100, 100)).toEqual(boxFor(side));
+  });
+
+  it('a dark stretch that ends at the box\'s edge is no shadow (the tray outside is the tray)', () => {
+    const cut = (y: number) => (y < 69 ? 8 * Math.exp(-(y - 60) / 10) : 0);
+    expect(trimShadow(frame(cut), [30, 30, 60, 69], 100, 100)).toEqual([30, 30, 60, 69]);
+  });
+
+  it('the tray a little darker all round (its model off there) is no shadow either', () => {
+    const flat = (y: number) => (y < 69 ? 3.6 : 3.4);
+    expect(trimShadow(frame(flat), [30, 30, 60, 69], 100, 100)).toEqual([30, 30, 60, 69]);
   });
 });
 

@@ -284,6 +284,16 @@ describe('locateDice on painted scenes', () => {
     expect(found.score).toBeLessThanOrEqual(GUESSED_BOX_SCORE);
   });
 
+  it("fits a die's box without the soft shadow a broad light throws beside it", () => {
+    // Development scene "room-light" 2: two ivory dice of 110–125 px on green felt, each with
+    // a shadow fading over a fifth of a die on the side away from the light.
+    const scene = devScene('room-light', 2);
+    const fit = (k: number, o: object) => Math.max(0, ...locateDice(scene.image, o).map((d) => iouOf(d.box, scene.dice[k]!.box)));
+    expect(fit(1, { shadowTrim: false })).toBeLessThan(0.8);
+    expect(fit(1, {})).toBeGreaterThan(0.88);
+    expect(fit(0, {})).toBeGreaterThan(fit(0, { shadowTrim: false }));
+  });
+
   it('takes the frame\'s die size from one single die on a plain tray, and cuts the clumps by it', () => {
     // Development scene "wood" 0: green dice on wood, one of them alone, the others in a clump
     // of three and a pair. With two single dice asked for, the frame had no die size and the

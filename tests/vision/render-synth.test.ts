@@ -207,6 +207,36 @@ describe('renderScene', () => {
     expect(Math.max(x1 - x0, y1 - y0)).toBeGreaterThan(230);
   });
 
+  it("a broad light darkens the table at each die's foot on the side away from the light (broadLight), and nothing else", () => {
+    const opts = { dice: 4, dieSize: [50, 60] as [number, number], table: 'card' as const, difficulty: 0.3 };
+    const plain = renderScene(createRng('broad'), opts);
+    const broad = renderScene(createRng('broad'), { ...opts, knobs: { broadLight: 1 } });
+    // The same dice in the same places: only the light on the table differs.
+    expect(broad.dice).toEqual(plain.dice);
+    const { width, height } = plain.image;
+    const mean = (img: typeof plain.image, x0: number, y0: number, x1: number, y1: number) => {
+      let sum = 0, n = 0;
+      for (let y = Math.max(0, y0); y < Math.min(height, y1); y++) {
+        for (let x = Math.max(0, x0); x < Math.min(width, x1); x++) {
+          const o = (y * width + x) * 3;
+          sum += luma(img.data[o]!, img.data[o + 1]!, img.data[o + 2]!);
+          n++;
+        }
+      }
+      return sum / n;
+    };
+    for (const d of plain.dice) {
+      const [a, b, c, e] = d.box.map(Math.round) as [number, number, number, number];
+      // The table in an 8 px band along each side of the die, with the broad light over without.
+      const sides = [[a - 8, b, a, e], [a, b - 8, c, b], [c, b, c + 8, e], [a, e, c, e + 8]] as const;
+      const ratios = sides.map(([x0, y0, x1, y1]) => mean(broad.image, x0, y0, x1, y1) / mean(plain.image, x0, y0, x1, y1));
+      expect(Math.min(...ratios)).toBeLessThan(0.93);
+      expect(Math.max(...ratios)).toBeGreaterThan(0.97);
+    }
+    // Far from the dice the table is lit as before.
+    expect(mean(broad.image, 0, 0, 40, 40) / mean(plain.image, 0, 0, 40, 40)).toBeCloseTo(1, 1);
+  });
+
   it('rejects a dice count outside 1..25', () => {
     expect(() => renderScene(createRng(1), { dice: 26 })).toThrow(/1\.\.25/);
     expect(() => renderScene(createRng(1), { dice: 0 })).toThrow(/1\.\.25/);

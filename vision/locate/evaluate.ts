@@ -26,6 +26,8 @@ export const EVAL_CASES: readonly EvalCase[] = [
   { name: 'hard-looks', about: 'marbled, translucent, low-contrast, glossy', options: { knobs: { hardLooks: 1, glareChance: 0.8 } } },
   { name: 'tiny', about: 'dice 20–30 px', options: { dice: 20, dieSize: [20, 30] } },
   { name: 'large', about: 'dice 150–300 px', options: { dice: 2, dieSize: [150, 300] } },
+  // Added 26 November (fifth session): the real frames' dice sit in such shadows.
+  { name: 'room-light', about: "a broad light's soft shadows round the dice, on plain tables", options: { knobs: { broadLight: 1, tables: ['wood', 'felt', 'card', 'tray', 'dark'] } } },
 ];
 
 export function iou(a: Box, b: Box): number {

@@ -223,4 +223,35 @@ export class FineEvidence {
       out[outAt + k] = Math.sqrt(dL * dL + da * da + db * db);
     }
   }
+
+  /**
+   * How pixels x0..x1-1 of row y differ from the tray, taken apart for telling a shadow from a
+   * die (shadow.ts): `dark`, the lightness difference (negative: darker), and `tint`, what is left
+   * of the colour difference once a shadow is allowed for, both in units of the tray's texture
+   * as in `span`. A shadow is the tray's colour with less light: in Lab, L + 16, a and b all
+   * shrink by one factor, so a pixel (L, a, b) under the tray (L0, a0, b0) is tinted by
+   * (a, b) − r·(a0, b0) with r = (L + 16) / (L0 + 16). A shadow's tint is near 0; a coloured
+   * die's is its colour.
+   */
+  shade(y: number, x0: number, x1: number, dark: Float32Array, tint: Float32Array): void {
+    const n = x1 - x0;
+    if (n <= 0) return;
+    this.lab.read(this.image, y, x0, x1);
+    const pL = this.lab.L, pa = this.lab.a, pb = this.lab.b;
+    const xi0 = this.xs.i0, xi1 = this.xs.i1, xt = this.xs.t;
+    this.cells(y, xi0[x0]!, xi1[x1 - 1]!);
+    const g = fineCells;
+    const rowAt = 5 * y * this.bg.nx;
+    for (let k = 0; k < n; k++) {
+      const x = x0 + k;
+      const a = rowAt + 5 * xi0[x]!, b = rowAt + 5 * xi1[x]!, t = xt[x]!, s = 1 - t;
+      const L0 = g[a]! * s + g[b]! * t;
+      dark[k] = (pL[k]! - L0) * (g[a + 3]! * s + g[b + 3]! * t);
+      const r = Math.min(1, Math.max(0, (pL[k]! + 16) / (L0 + 16)));
+      const kc = g[a + 4]! * s + g[b + 4]! * t;
+      const da = (pa[k]! - r * (g[a + 1]! * s + g[b + 1]! * t)) * kc;
+      const db = (pb[k]! - r * (g[a + 2]! * s + g[b + 2]! * t)) * kc;
+      tint[k] = Math.sqrt(da * da + db * db);
+    }
+  }
 }

@@ -13,6 +13,7 @@ import type { DieDetector } from './detector/index.js';
 import { estimateBackground, type Background } from './background.js';
 import { labelRegions } from './components.js';
 import { edgeEvidence, FineEvidence, trayEvidence } from './evidence.js';
+import { trimShadow, type ShadowTrimOptions } from './shadow.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
 import { clothEdges, clothPalette, FinePaletteEvidence, paletteEvidence, withLineColours, type ClothPalette } from './palette.js';
 import { enclosedBy, fillHoles, hysteresis, maskScratch, open3, union, type Mask } from './mask.js';
@@ -65,6 +66,10 @@ export interface LocateOptions {
   outlineLook?: boolean;
   /** Look for big dice (≥ 100 px) again at half the working size where a big region is left unexplained and few dice were found (default true). */
   bigDice?: boolean;
+  /** Take a die's soft shadow off its box (shadow.ts; default true). */
+  shadowTrim?: boolean;
+  /** Experiments only: the shadow trim's levels. */
+  shadowOptions?: ShadowTrimOptions;
   /**
    * The learned detector (from `loadDieDetector()`), optional. With it, the classical dice are
    * kept and the detector adds the dice it is sure of that the segmentation missed (see
@@ -261,6 +266,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   // Regions too small to be a die may still be a face's pips (see `marks` below).
   // Not on a patterned cloth: there the pieces no die holds are mostly the cloth's own marks.
   const onCloth = fineEvidence instanceof FinePaletteEvidence;
+  // A die's soft shadow is the tray darkened, which only the smooth tray model tells apart.
+  const trimShadows = options.shadowTrim !== false && fineEvidence instanceof FineEvidence;
   const isCandidate = new Set(candidates);
   const tiny = onCloth ? [] : regions.filter((r) => !r.touchesBorder && !isCandidate.has(r) && r.area >= MIN_PIP_AREA && Math.max(r.x1 - r.x0, r.y1 - r.y0) <= 2.5 * Math.min(r.x1 - r.x0, r.y1 - r.y0));
   if (bigRegions) {
@@ -346,7 +353,9 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
         asMark(piece);
         continue;
       }
-      const { box, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
+      const measured = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
+      const { contrast } = measured;
+      const box = trimShadows ? trimShadow(fineEvidence as FineEvidence, measured.box, fine.width, fine.height, options.shadowOptions) : measured.box;
       const s = pyr.fineScale;
       const contrastScore = Math.min(1, contrast / (2 * seed));
       const die: LocatedDie = {

@@ -17,7 +17,7 @@ import { project } from './geometry.js';
 import { knobsFor, type SynthKnobs } from './knobs.js';
 import { randomDieLook, randomTable } from './looks.js';
 import { dieHullPoints, ownerBoxes, traceWindow, type SynthDie, type World } from './trace.js';
-import { cameraRoll, makeDie, placeTouching, randomCamera, randomLight, randomResponse, randomTilt, setsShowing, overlapsAny, TILTED_FROM_DEG } from './world.js';
+import { cameraRoll, makeDie, placeTouching, randomCamera, randomLight, randomOcclusion, randomResponse, randomTilt, setsShowing, overlapsAny, TILTED_FROM_DEG } from './world.js';
 
 export interface RenderCropOptions {
   /** Dice sets in play: the die is of one of these (that shows the class), neighbours too. */
@@ -100,6 +100,8 @@ export function renderCropDetail(rng: Rng, cls: FaceClass, options: RenderCropOp
     shadowSoftness: rng.range(0.5, 2),
   };
   const response = randomResponse(rng, knobs, light, target.center);
+  const occlusion = randomOcclusion(rng, knobs);
+  if (occlusion) world.occlusion = occlusion;
   // Blur beyond ~6% of the die's size leaves nothing readable: keep labels meaningful.
   response.blur = Math.min(response.blur, 0.06 * diePx);
 

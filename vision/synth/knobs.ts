@@ -29,6 +29,12 @@ export interface SynthKnobs {
   hardLooks: number;
   /** Darkness of cast shadows, [min, max] of 0..1. */
   shadow: [number, number];
+  /**
+   * Chance of a broad, diffuse light (a room's, a window's) whose soft shadow darkens the table
+   * round each die's foot, as in photos of dice under room light (`Occlusion` in trace.ts).
+   * 0 (the default) draws nothing for it, so renders without it are unchanged.
+   */
+  broadLight: number;
   /** Crop only: random error of the box fed to squareCrop, as a fraction of the die's size (0 = the true box). */
   boxJitter: number;
   /**
@@ -73,6 +79,7 @@ export const EASY_KNOBS: Readonly<SynthKnobs> = {
   glareChance: 0,
   hardLooks: 0,
   shadow: [0.2, 0.4],
+  broadLight: 0,
   boxJitter: 0,
   framing: [1, 1],
   pictureCut: 0,
@@ -93,6 +100,7 @@ export const HARD_KNOBS: Readonly<SynthKnobs> = {
   glareChance: 0.4,
   hardLooks: 1,
   shadow: [0.3, 0.85],
+  broadLight: 0,
   boxJitter: 0,
   framing: [1, 1],
   pictureCut: 0,
@@ -120,6 +128,7 @@ export function knobsFor(difficulty: number = DEFAULT_DIFFICULTY, overrides: Par
     glareChance: lerp(e.glareChance, h.glareChance, t),
     hardLooks: lerp(e.hardLooks, h.hardLooks, t),
     shadow: [lerp(e.shadow[0], h.shadow[0], t), lerp(e.shadow[1], h.shadow[1], t)],
+    broadLight: lerp(e.broadLight, h.broadLight, t),
     boxJitter: lerp(e.boxJitter, h.boxJitter, t),
     framing: [lerp(e.framing[0], h.framing[0], t), lerp(e.framing[1], h.framing[1], t)],
     pictureCut: lerp(e.pictureCut, h.pictureCut, t),
@@ -131,6 +140,7 @@ export function knobsFor(difficulty: number = DEFAULT_DIFFICULTY, overrides: Par
   if (k.maxTilt >= 45) throw new RangeError(`maxTilt must stay under 45° so the top face is still the top, got ${k.maxTilt}`);
   if (!(k.framing[0] > 0 && k.framing[0] <= k.framing[1])) throw new RangeError(`framing must be [min, max] with 0 < min ≤ max, got [${k.framing.join(', ')}]`);
   if (!(k.pictureCut >= 0 && k.pictureCut <= 1)) throw new RangeError(`pictureCut must be a chance in 0..1, got ${k.pictureCut}`);
+  if (!(k.broadLight >= 0 && k.broadLight <= 1)) throw new RangeError(`broadLight must be a chance in 0..1, got ${k.broadLight}`);
   if (!(k.roll >= 0 && k.roll <= 180)) throw new RangeError(`roll must be in 0..180 degrees, got ${k.roll}`);
   if (k.tables.length === 0) throw new RangeError('tables: give at least one table kind');
   return k;

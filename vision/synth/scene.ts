@@ -12,7 +12,7 @@ import { lookAt, normalize, project, type Vec3 } from './geometry.js';
 import { knobsFor, type SynthKnobs } from './knobs.js';
 import { randomDieLook, randomTable, type DieLook, type TableKind } from './looks.js';
 import { dieHullPoints, ownerBoxes, traceWindow, type SynthDie, type World } from './trace.js';
-import { cameraRoll, makeDie, overlapsAny, placeTouching, randomLight, randomResponse, randomTilt, TILTED_FROM_DEG } from './world.js';
+import { cameraRoll, makeDie, overlapsAny, placeTouching, randomLight, randomOcclusion, randomResponse, randomTilt, TILTED_FROM_DEG } from './world.js';
 
 export interface RenderSceneOptions {
   /** Frame size (default 640 × 640). */
@@ -140,6 +140,8 @@ export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
     shadowSoftness: rng.range(0.5, 2),
   };
   const response = randomResponse(rng, knobs, light, [0, 0, 0]);
+  const occlusion = randomOcclusion(rng, knobs);
+  if (occlusion) world.occlusion = occlusion;
   response.blur = Math.min(response.blur, 0.06 * diePx);
   const traced = traceWindow(world, 0, 0, W, H);
   const image = cameraPipeline(toSrgb(traced.rgb, W, H, response), response, rng);

@@ -52,6 +52,24 @@ export interface World {
   shadowStrength: number;
   /** Penumbra width multiplier (1 = typical room light). */
   shadowSoftness: number;
+  /** A broad, diffuse light's soft shadow round each die's foot (absent: none). */
+  occlusion?: Occlusion;
+}
+
+/**
+ * The soft shadow a die casts under a broad light (a ceiling lamp's shade, a window, a room): the
+ * table round its foot is darkened, most at the foot and fading over a fraction of a die's side,
+ * on the side away from the light. A point light's cast shadow alone leaves the table next to a
+ * die as bright as the rest; real photos of dice under room light show this dark rim, and a
+ * locator that takes it for part of the die draws its box too big.
+ */
+export interface Occlusion {
+  /** 0..1: how much of the light is lost right at the die's foot. */
+  strength: number;
+  /** How far it fades, in die sides (the darkening falls to 1/e this far from the foot). */
+  reach: number;
+  /** How far the shadow's centre is pushed away from the light, in die sides. */
+  shift: number;
 }
 
 export interface TraceResult {
@@ -79,11 +97,15 @@ interface Prepared {
   shadowBox: [number, number, number, number];
   /** Shadow capsule on the table: base point, tip, radius. */
   bx: number; by: number; sx: number; sy: number; srad: number;
+  /** Centre of the broad light's shadow (`Occlusion`), pushed away from the light. */
+  ox: number; oy: number;
   /** Indices of dice close enough to cast shadows on this one. */
   near: number[];
 }
 
 const TILE = 16;
+/** A broad light's shadow is drawn out to this many of its fade lengths (e^-3: 5 % left). */
+const OCCLUSION_FADES = 3;
 
 // Local aliases: under tsx/esbuild's CommonJS interop every use of an imported binding is a
 // property getter, which costs real time in per-pixel loops.
@@ -137,17 +159,23 @@ function prepare(world: World, x0: number, y0: number): Prepared[] {
       sy = by + ((sy - by) * maxLen) / len;
     }
     const srad = die.half * 1.02;
-    const reach = srad + die.half * 1.6 * world.shadowSoftness + die.half * 0.8;
+    // Away from the light, on the table: where a broad light's shadow leans.
+    const away = Math.hypot(bx - L[0], by - L[1]) || 1;
+    const occ = world.occlusion;
+    const lean = occ ? 2 * die.half * occ.shift : 0;
+    const ox = bx + ((bx - L[0]) / away) * lean, oy = by + ((by - L[1]) / away) * lean;
+    const occReach = occ ? lean + die.half * (1 + 2 * occ.reach * OCCLUSION_FADES) : 0;
+    const reach = Math.max(srad + die.half * 1.6 * world.shadowSoftness + die.half * 0.8, occReach);
     const shadowPts: Vec3[] = [];
     for (const [px, py] of [[bx, by], [sx, sy]] as const) {
-      for (const [ox, oy] of [[-1, -1], [1, -1], [-1, 1], [1, 1]] as const) shadowPts.push([px + ox * reach, py + oy * reach, 0]);
+      for (const [dx, dy] of [[-1, -1], [1, -1], [-1, 1], [1, 1]] as const) shadowPts.push([px + dx * reach, py + dy * reach, 0]);
     }
     return {
       die, r: m, lo, b: die.half - rad, rad, bound2: 3 * die.half * die.half,
       masks: die.faces.map((cls) => inkMask(cls, die.look.style)),
       box: screenBox(cam, dieHullPoints(die, cam), x0, y0),
       shadowBox: screenBox(cam, shadowPts, x0, y0),
-      bx, by, sx, sy, srad,
+      bx, by, sx, sy, srad, ox, oy,
       near: [],
     };
   });
@@ -374,6 +402,7 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     let direct = Math.max(0, Lz / Ll) * falloff;
     let ambient = 1;
     const shadows = shadowTiles[tile]!;
+    const occlusion = world.occlusion;
     for (let q = 0; q < shadows.length; q++) {
       const d = dice[shadows[q]!]!;
       // Distance to the shadow capsule.
@@ -391,6 +420,16 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
       // Contact darkening right around the die's foot.
       const fd = Math.sqrt((px - d.bx) ** 2 + (py - d.by) ** 2) - d.die.half;
       if (fd < d.die.half * 0.8) ambient *= 1 - 0.5 * Math.exp(-Math.max(0, fd) / (d.die.half * 0.18));
+      if (occlusion) {
+        // The broad light's shadow: all light, direct and ambient, fades in towards the foot.
+        const od = Math.sqrt((px - d.ox) ** 2 + (py - d.oy) ** 2) - d.die.half;
+        const fall = 2 * d.die.half * occlusion.reach;
+        if (od < fall * OCCLUSION_FADES) {
+          const keep = 1 - occlusion.strength * Math.exp(-Math.max(0, od) / fall);
+          direct *= keep;
+          ambient *= keep;
+        }
+      }
     }
     // Lx, Ly normalised only for the highlight term.
     Lx /= Ll; Ly /= Ll;
