@@ -242,6 +242,23 @@ describe("a die's soft shadow off its box", () => {
     expect(trimShadow(frame(soft), boxFor(soft), 100, 100)).toEqual([30, 30, 60, 60]);
   });
 
+  it("a black die's shadow is taken off at the die's edge, not walked through its dark body to its pips", () => {
+    // A black die: its body the tray darkened by 15 units with no tint, light pips at rows 50–54.
+    const black: ShadeProbe = {
+      shade(y, x0, x1, dark, tint) {
+        for (let x = x0; x < x1; x++) {
+          const die = x >= 30 && x < 60 && y >= 30 && y < 60;
+          const pip = die && y >= 50 && y < 55 && (x < 38 || x >= 52);
+          dark[x - x0] = pip ? 5 : die ? -15 : x >= 30 && x < 60 && y >= 60 ? -8 * Math.exp(-(y - 60) / 10) : 0;
+          tint[x - x0] = 0;
+        }
+      },
+    };
+    expect(trimShadow(black, [30, 30, 60, 69], 100, 100)).toEqual([30, 30, 60, 60]);
+    // Without the step test the walk crosses the dark body to the pips' row.
+    expect(trimShadow(black, [30, 30, 60, 69], 100, 100, { jump: Infinity })).toEqual([30, 30, 60, 55]);
+  });
+
   it("a die's own dark side, a step at the box's edge, is left in", () => {
     const side = (y: number) => (y < 68 ? 6 : 0);
     expect(trimShadow(frame(side), boxFor(side), 100, 100)).toEqual(boxFor(side));

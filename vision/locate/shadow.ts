@@ -7,8 +7,10 @@
  *
  * A side of the box moves in over the lines (rows or columns, inside the box's corners) that hold
  * no die: no pixel tinted away from the tray's colour or lighter than it, only the tray and the
- * tray darkened. It moves only if those lines look like a shadow and not like a die's own dark
- * side or body, which is also the tray's colour, darker, when the die is white, grey or black:
+ * tray darkened, up to the die's edge (such pixels, or a step to a darker line: a black die's
+ * body is the tray darkened too). It moves only if those lines look like a shadow and not like
+ * a die's own dark side or body, which is also the tray's colour, darker, when the die is white,
+ * grey or black:
  * - the box's edge is faint (a shadow is cut where it fades under the grow level; a die's edge
  *   is a step past it);
  * - the shadow goes on past the box's edge and keeps fading there, gradually (a die ends at its
@@ -30,6 +32,8 @@ export interface ShadowTrimOptions {
   dieLevel?: number;
   /** A line with this share of a die's pixels is the die's edge (default 0.15). */
   dieLine?: number;
+  /** A line darker than the one outside it by this share of that one (and at least by this) is a dark die's edge (default 0.3). */
+  jump?: number;
   /** The box's outer line is at most this dark, a little over the grow level of 3.5 that drew it (default 4). */
   edgeDark?: number;
   /** Each of the two lines outside the box is at least this share as dark as the line inside it (default 0.7). */
@@ -40,7 +44,7 @@ export interface ShadowTrimOptions {
   ramp?: number;
 }
 
-const DEFAULTS: Required<ShadowTrimOptions> = { dieLevel: 3, dieLine: 0.15, edgeDark: 4, fade: 0.7, slope: 0.2, ramp: 0.85 };
+const DEFAULTS: Required<ShadowTrimOptions> = { dieLevel: 3, dieLine: 0.15, jump: 0.3, edgeDark: 4, fade: 0.7, slope: 0.2, ramp: 0.85 };
 /** The shadow may take at most this share of the box's side. */
 const MAX_TAIL = 0.45;
 /** A shadow narrower than this share of the box (and than 2 px) is left in. */
@@ -128,8 +132,10 @@ export function shadowTail(probe: ShadeProbe, b: Box, side: 0 | 1 | 2 | 3, width
   const maxTail = Math.floor(MAX_TAIL * across);
   const lines = new SideLines(probe, b, side, width, height, o.dieLevel);
   // Inwards from the box's edge, over lines with no die in them, to the die's edge.
+  // A dark die's body is the tray darkened too, but its edge is a step, where a shadow darkens slowly.
+  const step = (k: number) => k > 0 && lines.dark(k) - lines.dark(k - 1) > o.jump * Math.max(1, lines.dark(k - 1));
   let tail = 0;
-  while (tail <= maxTail && !(lines.die(tail) >= o.dieLine)) tail++;
+  while (tail <= maxTail && !(lines.die(tail) >= o.dieLine) && !step(tail)) tail++;
   if (tail > maxTail || tail < Math.max(2, MIN_TAIL * across)) return 0;
   const edge = lines.dark(0);
   if (!(edge <= o.edgeDark)) return 0;
