@@ -32,7 +32,7 @@ export interface ShadowTrimOptions {
   dieLevel?: number;
   /** A line with this share of a die's pixels is the die's edge (default 0.15). */
   dieLine?: number;
-  /** A line darker than the one outside it by this share of that one (and at least by this) is a dark die's edge (default 0.3). */
+  /** A line darker than the one outside it by more than this share of that one's darkness (taken as at least 1) is a dark die's edge (default 0.3). */
   jump?: number;
   /** The box's outer line is at most this dark, a little over the grow level of 3.5 that drew it (default 4). */
   edgeDark?: number;
