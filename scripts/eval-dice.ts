@@ -321,7 +321,8 @@ if (view === 'any') {
 const trayCount = Number(opts.trays);
 if (trayCount > 0) {
   // Whole trays, seeded (d6, 8 dice of 40–90 px, difficulty 0.4): from one side (camera up to 45°
-  // off vertical, rolled ±10°), the same pictures turned, and from straight overhead. Each read
+  // off vertical, rolled ±10°), the same pictures turned, from straight overhead, and from one
+  // side under a broad light. Each read
   // in every view, and in view any with each die judged alone. A die counts as read right when a
   // box of the reader overlaps its true box (IoU > 0.5) and names its face.
   const alone = await loadDiceReader({ ...readerOptions, frameUp: false });
@@ -336,6 +337,9 @@ if (trayCount > 0) {
     { name: 'the same turned 90°', overhead: false, turns: 1 },
     { name: 'the same turned 180°', overhead: false, turns: 2 },
     { name: 'from overhead', overhead: true, turns: 0 },
+    // Since 26 November (fifth session): a room's broad light, whose soft shadow beside each die
+    // the real Catan frames show (plain tables; the renderer's `broadLight`).
+    { name: 'from one side, under a broad light', overhead: false, turns: 0, broad: true },
   ];
   const columns = ['side', 'overhead', 'any', 'any, each die alone'] as const;
   say(`### Rendered trays (${trayCount} per pose, 8 d6 each, seeded), read in each view`);
@@ -349,7 +353,8 @@ if (trayCount > 0) {
     let dice = 0;
     const any = { found: 0, silentWrong: 0, extra: 0, silentExtra: 0 };
     for (let k = 0; k < trayCount; k++) {
-      const scene = renderScene(createRng(`view-${pose.overhead ? 'overhead' : 'side'}-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 } });
+      const broad = 'broad' in pose ? { broadLight: 1, tables: ['wood', 'felt', 'card', 'tray', 'dark'] as const } : {};
+      const scene = renderScene(createRng(`view-${'broad' in pose ? 'broad' : pose.overhead ? 'overhead' : 'side'}-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { ...(pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 }), ...broad } });
       let frame = scene.image;
       let truths = scene.dice.map((d) => ({ face: d.face, box: d.box as Box }));
       for (let t = 0; t < pose.turns; t++) {
