@@ -59,6 +59,13 @@ export interface LoadDiceReaderOptions {
   locator?: 'detector' | 'classical';
   locate?: LocateOptions;
   /**
+   * How much looser than its box a die found in a frame is framed (a factor on the box's size
+   * before `squareCrop`'s own margin). Default: the middle of the framing the model was trained
+   * on (meta.json's recipe, ×1–1.9 for the committed model: ×1.45), where the net reads best; 1
+   * where the model's meta gives none. Pictures of one die (`readCrops`) are framed as before.
+   */
+  locatedFraming?: number;
+  /**
    * View 'any' in a frame: each die's up judged with the other dice of the frame, which one camera
    * saw (frame-up.ts; default on, with its defaults). False judges every die alone, as crops are.
    */
@@ -140,6 +147,18 @@ function checkOptions(options: ReadOptions): void {
   if (options.view !== undefined && !CAMERA_VIEWS.includes(options.view)) throw new Error(`read dice: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(options.view)}"`);
 }
 
+/**
+ * The middle of the framing the model was trained on (`knobs.framing` of meta.json's recipe: the
+ * framed box was the die's box times a factor drawn from that range), or 1 where it gives none.
+ */
+export function trainingFraming(meta: Classifier['meta']): number {
+  const recipe = meta.training['recipe'];
+  const knobs = recipe && typeof recipe === 'object' ? (recipe as Record<string, unknown>)['knobs'] : undefined;
+  const framing = knobs && typeof knobs === 'object' ? (knobs as Record<string, unknown>)['framing'] : undefined;
+  if (!Array.isArray(framing) || framing.length !== 2 || !framing.every((v) => typeof v === 'number' && v > 0)) return 1;
+  return ((framing[0] as number) + (framing[1] as number)) / 2;
+}
+
 function modelIdOf(classifier: Classifier): string {
   // FNV-1a over the head weights: changes whenever the model does, cheap and stable.
   let h = 0x811c9dc5;
@@ -149,6 +168,10 @@ function modelIdOf(classifier: Classifier): string {
 }
 
 export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promise<ClewDiceReader> {
+  const { locatedFraming } = options;
+  if (locatedFraming !== undefined && !(locatedFraming > 0 && Number.isFinite(locatedFraming))) {
+    throw new RangeError(`loadDiceReader: locatedFraming must be a positive number, got ${String(locatedFraming)}`);
+  }
   const classifier = await loadClassifier({ modelDir: options.modelDir, backend: options.backend, views: options.views });
   // The detector loads on the first frame that needs it: reading crops never does.
   let detector: DieDetector | undefined;
@@ -162,6 +185,9 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const uncertainBelow = options.uncertainBelow ?? 0.85;
   const secondLookBelow = options.secondLookBelow ?? 0.7;
   const framing = options.cropFraming ?? 'locate';
+  const located = options.locatedFraming ?? trainingFraming(classifier.meta);
+  /** `squareCrop`'s scale for a die found in a frame. */
+  const locatedScale = classifier.meta.crop.scale * located;
   const frameUp = options.frameUp ?? {};
   const store = options.calibrationDir ? new CalibrationStore(options.calibrationDir) : undefined;
   const active = new Map<DiceSetId, Calibration>();
@@ -336,9 +362,16 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     return weights.map(argmax);
   };
 
-  /** A die of a frame framed for the classifier: an upright model reads it with its top up. */
+  /**
+   * A die of a frame framed for the classifier: an upright model reads it with its top up. It is
+   * framed as loosely as the model was trained (`locatedFraming`): the located box fits the die,
+   * and framed at the tight end of its training framing the net read eval:dice's rendered side
+   * trays at 79.8 % (view any) against 86.1 % (docs/notes/vision-model.md, "Framing located dice").
+   */
   const frameDie = (image: RgbImage, box: Box, view: CameraView = 'side'): RgbImage =>
-    classifier.upright ? uprightCrop(image, box, upAngle(box, image.width, image.height, view)) : squareCrop(image, box);
+    classifier.upright
+      ? uprightCrop(image, box, upAngle(box, image.width, image.height, view), { scale: locatedScale })
+      : squareCrop(image, box, { scale: locatedScale });
 
   const readDetailed = async (image: RgbImage, opts: ReadOptions): Promise<DetailedReading[]> => {
     checkOptions(opts);

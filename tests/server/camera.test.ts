@@ -204,7 +204,17 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     const phone = await server.phone();
     const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
     expect([...views]).toEqual(['side']);
-    expect(s.roll?.dice.map((d) => d.face).sort()).toEqual(faces(direct));
+    // Read from the side, three of the four dice are doubtful on the last frame (the tilted one
+    // reads 4 or 5 from frame to frame), so the roll's vote over the still frames need not match
+    // that one frame. Every die the roll carries as sure reads as the last frame reads it, and a
+    // doubtful one asks a person to confirm.
+    expect(s.roll!.dice).toHaveLength(direct.length);
+    const left = faces(direct);
+    for (const d of s.roll!.dice.filter((x) => !x.uncertain)) {
+      expect(left).toContain(d.face);
+      left.splice(left.indexOf(d.face), 1);
+    }
+    if (s.roll!.dice.some((d) => d.uncertain)) expect(s.roll!.needsConfirmation).toBe(true);
   });
 
   it('a phone used as the camera: its frames give a roll from the phone camera', async () => {
