@@ -353,8 +353,11 @@ if (trayCount > 0) {
     let dice = 0;
     const any = { found: 0, silentWrong: 0, extra: 0, silentExtra: 0 };
     for (let k = 0; k < trayCount; k++) {
-      const broad = 'broad' in pose ? { broadLight: 1, tables: ['wood', 'felt', 'card', 'tray', 'dark'] as const } : {};
-      const scene = renderScene(createRng(`view-${'broad' in pose ? 'broad' : pose.overhead ? 'overhead' : 'side'}-${k}`), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { ...(pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 }), ...broad } });
+      const broad = 'broad' in pose;
+      const scene = renderScene(createRng(`view-${broad ? 'broad' : pose.overhead ? 'overhead' : 'side'}-${k}`), {
+        dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90],
+        knobs: { ...(pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 }), ...(broad ? { broadLight: 1, tables: ['wood', 'felt', 'card', 'tray', 'dark'] as const } : {}) },
+      });
       let frame = scene.image;
       let truths = scene.dice.map((d) => ({ face: d.face, box: d.box as Box }));
       for (let t = 0; t < pose.turns; t++) {

@@ -203,16 +203,24 @@ export class FineEvidence {
     }
   }
 
+  /**
+   * Pixels x0..x1-1 of row y converted to Lab (into `this.lab`) and the background cells they
+   * fall between made ready; the row's offset into `fineCells`.
+   */
+  private stretch(y: number, x0: number, x1: number): number {
+    this.lab.read(this.image, y, x0, x1);
+    this.cells(y, this.xs.i0[x0]!, this.xs.i1[x1 - 1]!);
+    return 5 * y * this.bg.nx;
+  }
+
   /** Evidence of the pixels x0..x1-1 of row y into `out` from `outAt` on. */
   span(y: number, x0: number, x1: number, out: Float32Array, outAt: number): void {
     const n = x1 - x0;
     if (n <= 0) return;
-    this.lab.read(this.image, y, x0, x1);
+    const rowAt = this.stretch(y, x0, x1);
     const pL = this.lab.L, pa = this.lab.a, pb = this.lab.b;
     const xi0 = this.xs.i0, xi1 = this.xs.i1, xt = this.xs.t;
-    this.cells(y, xi0[x0]!, xi1[x1 - 1]!);
     const g = fineCells;
-    const rowAt = 5 * y * this.bg.nx;
     for (let k = 0; k < n; k++) {
       const x = x0 + k;
       const a = rowAt + 5 * xi0[x]!, b = rowAt + 5 * xi1[x]!, t = xt[x]!, s = 1 - t;
@@ -236,12 +244,10 @@ export class FineEvidence {
   shade(y: number, x0: number, x1: number, dark: Float32Array, tint: Float32Array): void {
     const n = x1 - x0;
     if (n <= 0) return;
-    this.lab.read(this.image, y, x0, x1);
+    const rowAt = this.stretch(y, x0, x1);
     const pL = this.lab.L, pa = this.lab.a, pb = this.lab.b;
     const xi0 = this.xs.i0, xi1 = this.xs.i1, xt = this.xs.t;
-    this.cells(y, xi0[x0]!, xi1[x1 - 1]!);
     const g = fineCells;
-    const rowAt = 5 * y * this.bg.nx;
     for (let k = 0; k < n; k++) {
       const x = x0 + k;
       const a = rowAt + 5 * xi0[x]!, b = rowAt + 5 * xi1[x]!, t = xt[x]!, s = 1 - t;

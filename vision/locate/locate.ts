@@ -353,9 +353,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
         asMark(piece);
         continue;
       }
-      const measured = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
-      const { contrast } = measured;
-      const box = trimShadows ? trimShadow(fineEvidence as FineEvidence, measured.box, fine.width, fine.height, options.shadowOptions) : measured.box;
+      const { box: measured, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
+      const box = trimShadows ? trimShadow(fineEvidence as FineEvidence, measured, fine.width, fine.height, options.shadowOptions) : measured;
       const s = pyr.fineScale;
       const contrastScore = Math.min(1, contrast / (2 * seed));
       const die: LocatedDie = {

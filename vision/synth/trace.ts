@@ -386,6 +386,7 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     col[2] = ab * (L.color[2] * (diffuse + glow) + L.ambient[2] * sky) + L.color[2] * spec;
   };
 
+  const occlusion = world.occlusion;
   const shadeTable = (tile: number, dx: number, dy: number, dz: number) => {
     if (dz >= -1e-6) {
       col[0] = col[1] = col[2] = 0.02;
@@ -402,7 +403,6 @@ export function traceWindow(world: World, x0: number, y0: number, width: number,
     let direct = Math.max(0, Lz / Ll) * falloff;
     let ambient = 1;
     const shadows = shadowTiles[tile]!;
-    const occlusion = world.occlusion;
     for (let q = 0; q < shadows.length; q++) {
       const d = dice[shadows[q]!]!;
       // Distance to the shadow capsule.
