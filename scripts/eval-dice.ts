@@ -484,5 +484,47 @@ if (opts.synthetic) {
   say(`The same split rendered as pictures of one die (each cut round its die by a rectangle from 5 % inside to 35 % beyond each side, framed whole as \`npm run dice -- --crop --framing whole --view side\` frames and reads a picture): **${pct(pictures.ev.overall.accuracy)}** (${DICE_SET_IDS.map((set) => `${set} ${pct(pictures.ev.perSet[set]!.accuracy)}`).join(', ')}).`);
   say();
   classifier.dispose();
+
+  // Since 26 November (sixth session): pictures of one die cut loosely, as a phone or somebody
+  // else's detector cuts them. The die found inside is framed as a frame's located die is.
+  const looseCount = 400;
+  const looseFactors = [1, 1.5, 2, 3, 5];
+  const { renderCropDetail } = await import('../vision/synth/crop.js');
+  const { faceOf } = await import('../vision/faces/classes.js');
+  const loose = Array.from({ length: looseCount }, (_, i) => {
+    const rng = createRng(`eval-loose-${i}`);
+    const cls = FACE_CLASSES[i % FACE_CLASSES.length]!;
+    const d = renderCropDetail(rng, cls, { difficulty: difficulty[0] + (difficulty[1] - difficulty[0]) * rng.next(), knobs: { roll: knobs?.roll ?? 180, framing: [5, 5] } });
+    return { ...d, face: faceOf(d.set, cls)! };
+  });
+  const cutAround = (im: RgbImage, box: Box, f: number): RgbImage => {
+    const cx = (box[0] + box[2]) / 2, cy = (box[1] + box[3]) / 2, s = (f * Math.max(box[2] - box[0], box[3] - box[1])) / 2;
+    const x0 = Math.max(0, Math.round(cx - s)), y0 = Math.max(0, Math.round(cy - s)), x1 = Math.min(im.width, Math.round(cx + s)), y1 = Math.min(im.height, Math.round(cy + s));
+    const data = new Uint8Array((x1 - x0) * (y1 - y0) * 3);
+    for (let y = y0; y < y1; y++) data.set(im.data.subarray((y * im.width + x0) * 3, (y * im.width + x1) * 3), (y - y0) * (x1 - x0) * 3);
+    return { width: x1 - x0, height: y1 - y0, data };
+  };
+  const tight = await loadDiceReader({ ...readerOptions, cropFraming: 'locate', locatedFraming: 1 });
+  const whole = await loadDiceReader({ ...readerOptions, cropFraming: 'whole' });
+  const looseRows: [string, typeof reader][] = [['found inside, framed as a frame\'s located die (now)', reader], ['found inside, framed at its box (before)', tight], ['framed whole', whole]];
+  say(`Pictures of one die cut loosely (${looseCount} rendered, every dice set, seeded \`eval-loose\`, upright, difficulty ${difficulty.join('–')}; each cut round its die's box × the factor, read in view side as \`npm run dice -- --crop --view side\` reads it):`);
+  say();
+  say(`| framing | ${looseFactors.map((f) => `× ${f}`).join(' | ')} |`);
+  say(`|---|${looseFactors.map(() => '---').join('|')}|`);
+  for (const [name, who] of looseRows) {
+    const cells: string[] = [];
+    for (const f of looseFactors) {
+      let right = 0;
+      for (const d of loose) {
+        const [r] = await who.readCrops([cutAround(d.window, d.box, f)], { sets: [d.set], view: 'side' });
+        if (r!.face === d.face) right++;
+      }
+      cells.push(pct(right / looseCount));
+    }
+    say(`| ${name} | ${cells.join(' | ')} |`);
+  }
+  say();
+  tight.dispose();
+  whole.dispose();
 }
 reader.dispose();

@@ -62,7 +62,8 @@ export interface LoadDiceReaderOptions {
    * How much looser than its box a die found in a frame is framed (a factor on the box's size
    * before `squareCrop`'s own margin). Default: the middle of the framing the model was trained
    * on (meta.json's recipe, ×1–1.9 for the committed model: ×1.45), where the net reads best; 1
-   * where the model's meta gives none. Pictures of one die (`readCrops`) are framed as before.
+   * where the model's meta gives none. A die found inside a picture of one die (`readCrops`,
+   * framing 'locate') is framed so too; a picture read whole keeps `squareCrop`'s own margin.
    */
   locatedFraming?: number;
   /**
@@ -393,7 +394,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const readCropsDetailed = async (crops: RgbImage[], opts: ReadOptions): Promise<Omit<DetailedReading, 'box'>[]> => {
     checkOptions(opts);
     const locate = framing === 'locate' ? await locateOptions() : {};
-    const framed = crops.map((c) => frameDieImage(c, framing, locate));
+    const framed = crops.map((c) => frameDieImage(c, framing, locate, { scale: locatedScale }));
     const readings = classifyFramed(framed.map((f) => f.crop), framed.map((f) => f.box), opts);
     // A picture framed whole with a smaller die at its centre is read that way too, and the
     // surer reading kept: a very loose picture's die, or a close one's big pip (framing.ts).
@@ -473,7 +474,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
       // A frame with the die's box, or a picture of one die framed as readCrops frames it.
       if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(view)}"`);
-      const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}).crop;
+      const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}, { scale: locatedScale }).crop;
       // Taught crops are upright (an upright model adapts on them unturned): a die read in view
       // 'any' is taught in the turn the orientation head finds upright.
       // The frame's other dice, without the die's own box if it was passed among them.

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { locateDice } from '../../vision/locate/index.js';
+import { squareCrop } from '../../vision/image/crop.js';
 import { frameDieImage } from '../../vision/model/framing.js';
 import { renderScene } from '../../vision/synth/index.js';
 import type { Box, RgbImage } from '../../vision/types.js';
@@ -35,5 +36,20 @@ describe('frameDieImage', () => {
       expect(framed.box).toEqual([0, 0, picture.width, picture.height]);
       expect(framed.smaller).toBeUndefined();
     }
+  });
+
+  it('frames a die found inside a loose picture at the scale asked for; a picture framed whole keeps its own margin', () => {
+    const scene = renderScene(createRng('view-side-3'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
+    const [x0, y0, x1, y1] = scene.dice[0]!.box;
+    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, half = 1.5 * Math.max(x1 - x0, y1 - y0);
+    const picture = cut(scene.image, [Math.max(0, cx - half), Math.max(0, cy - half), Math.min(scene.image.width, cx + half), Math.min(scene.image.height, cy + half)]);
+    const atBox = frameDieImage(picture, 'locate');
+    const looser = frameDieImage(picture, 'locate', {}, { scale: 1.15 * 1.45 });
+    expect(atBox.located, 'the premise: the die is found inside').toBe(true);
+    expect(looser.box).toEqual(atBox.box);
+    expect(looser.crop.data).toEqual(squareCrop(picture, atBox.box, { scale: 1.15 * 1.45 }).data);
+    expect(atBox.crop.data).toEqual(squareCrop(picture, atBox.box).data);
+    const whole = frameDieImage(picture, 'whole', {}, { scale: 1.15 * 1.45 });
+    expect(whole.crop.data).toEqual(squareCrop(picture, [0, 0, picture.width, picture.height]).data);
   });
 });

@@ -38,7 +38,12 @@ const MIN_LOCATED_SIDE = 0.2;
 /** A smaller die found at the centre, down to this share of the picture's longer side, is offered as `Framed.smaller`. */
 const MIN_SMALLER_SIDE = 0.1;
 
-export function frameDieImage(image: RgbImage, mode: FramingMode = 'whole', locate: LocateOptions = {}): Framed {
+/**
+ * `located.scale`: the `squareCrop` scale for a die found inside the picture (the reader passes
+ * the scale it frames a frame's located dice at); the picture itself, framed whole, keeps
+ * `squareCrop`'s own.
+ */
+export function frameDieImage(image: RgbImage, mode: FramingMode = 'whole', locate: LocateOptions = {}, located: { scale?: number } = {}): Framed {
   const whole: Box = [0, 0, image.width, image.height];
   const framedWhole = (): Framed => ({ crop: squareCrop(image, whole), box: whole, located: false });
   if (mode !== 'locate') return framedWhole();
@@ -55,7 +60,9 @@ export function frameDieImage(image: RgbImage, mode: FramingMode = 'whole', loca
   // 151 Catan crops read worse framed so).
   const seen = central.filter((d) => !d.fromPips);
   const best = seen.find((d) => side(d.box) >= MIN_LOCATED_SIDE * longer);
-  if (best) return { crop: squareCrop(image, best.box), box: best.box, located: true };
+  // A die found inside fits its box as a frame's located die does: framed as loosely (`located`).
+  const frame = (box: Box) => squareCrop(image, box, located.scale !== undefined ? { scale: located.scale } : {});
+  if (best) return { crop: frame(best.box), box: best.box, located: true };
   const smaller = seen.find((d) => d.marked === true);
-  return smaller ? { ...framedWhole(), smaller: { crop: squareCrop(image, smaller.box), box: smaller.box } } : framedWhole();
+  return smaller ? { ...framedWhole(), smaller: { crop: frame(smaller.box), box: smaller.box } } : framedWhole();
 }
