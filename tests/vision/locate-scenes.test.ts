@@ -68,6 +68,29 @@ describe('locateDice on painted scenes', () => {
     expect(check(spec, 'pair')).toEqual(NONE);
   });
 
+  it('in a loose picture of one die, finds the die joined to a neighbour the picture cuts (edgeRegions), and nothing at the edge', async () => {
+    // Rendered dice cut round one die at 3× its box, neighbours always touching it: the die and a
+    // cut neighbour make one region at the picture's edge, which a frame never reads (a die cut by
+    // the edge cannot be read); a picture of one die asks for such regions to be split too.
+    const { renderCropDetail } = await import('../../vision/synth/crop.js');
+    for (const [i, cls] of [[13, 'num-6'], [86, 'pips-3'], [94, 'num-3']] as const) {
+      const d = renderCropDetail(createRng(`edge-region-${i}`), cls, { difficulty: 0.3, knobs: { roll: 30, framing: [3, 3], touchChance: 1 } });
+      const [bx0, by0, bx1, by1] = d.box;
+      const half = 1.5 * Math.max(bx1 - bx0, by1 - by0), cx = (bx0 + bx1) / 2, cy = (by0 + by1) / 2;
+      const x0 = Math.max(0, Math.round(cx - half)), y0 = Math.max(0, Math.round(cy - half));
+      const x1 = Math.min(d.window.width, Math.round(cx + half)), y1 = Math.min(d.window.height, Math.round(cy + half));
+      const data = new Uint8Array((x1 - x0) * (y1 - y0) * 3);
+      for (let y = y0; y < y1; y++) data.set(d.window.data.subarray((y * d.window.width + x0) * 3, (y * d.window.width + x1) * 3), (y - y0) * (x1 - x0) * 3);
+      const picture = { width: x1 - x0, height: y1 - y0, data };
+      const die: Box = [bx0 - x0, by0 - y0, bx1 - x0, by1 - y0];
+      const minSize = 0.1 * picture.width;
+      expect(Math.max(0, ...locateDice(picture, { minSize }).map((f) => iouOf(f.box, die))), `picture ${i}: the premise`).toBeLessThan(0.5);
+      const found = locateDice(picture, { minSize, edgeRegions: true });
+      expect(Math.max(...found.map((f) => iouOf(f.box, die))), `picture ${i}`).toBeGreaterThanOrEqual(0.5);
+      for (const f of found) expect(f.box[0] > 0 && f.box[1] > 0 && f.box[2] < picture.width && f.box[3] < picture.height).toBe(true);
+    }
+  });
+
   it('separates two dice touching at a corner', () => {
     const spec: SceneSpec = {
       width: 320,

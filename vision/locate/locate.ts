@@ -11,7 +11,7 @@
 import type { Box, RgbImage } from '../types.js';
 import type { DieDetector } from './detector/index.js';
 import { estimateBackground, type Background } from './background.js';
-import { labelRegions } from './components.js';
+import { labelRegions, type Region } from './components.js';
 import { edgeEvidence, FineEvidence, trayEvidence } from './evidence.js';
 import { trimShadow, type ShadowTrimOptions } from './shadow.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
@@ -66,6 +66,13 @@ export interface LocateOptions {
   outlineLook?: boolean;
   /** Look for big dice (≥ 100 px) again at half the working size where a big region is left unexplained and few dice were found (default true). */
   bigDice?: boolean;
+  /**
+   * Also split the regions that touch the frame's edge, and keep the dice among them whose boxes
+   * stay clear of it (default false). A picture of one die cut loosely often cuts a neighbour
+   * that touches the die, and the two make one region at the picture's edge (`frameDieImage`
+   * asks for this; in a tray frame it found more boxes on no die than dice).
+   */
+  edgeRegions?: boolean;
   /** Take a die's soft shadow off its box (shadow.ts; default true). */
   shadowTrim?: boolean;
   /** Experiments only: the shadow trim's levels. */
@@ -258,11 +265,9 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   // A piece too small to have an inside is given the benefit of the doubt here (a die of 20 px
   // or so); `pipGroupsToDice` below takes those that come in groups for a face's pips.
   const kept = (piece: Piece) => (detailOf(piece) ?? minDetail) >= minDetail;
-  const candidates = regions.filter((r) => {
-    if (r.touchesBorder) return false; // a die cut by the frame's edge cannot be read
-    const bw = r.x1 - r.x0, bh = r.y1 - r.y0;
-    return Math.max(bw, bh) >= limits.minSide * 0.8 && r.area >= 0.4 * limits.minSide * limits.minSide;
-  });
+  const bigEnough = (r: Region) => Math.max(r.x1 - r.x0, r.y1 - r.y0) >= limits.minSide * 0.8 && r.area >= 0.4 * limits.minSide * limits.minSide;
+  // A die cut by the frame's edge cannot be read.
+  const candidates = regions.filter((r) => !r.touchesBorder && bigEnough(r));
   // Regions too small to be a die may still be a face's pips (see `marks` below).
   // Not on a patterned cloth: there the pieces no die holds are mostly the cloth's own marks.
   const onCloth = fineEvidence instanceof FinePaletteEvidence;
@@ -279,6 +284,17 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
       if (Math.max(r.x1 - r.x0, r.y1 - r.y0) >= bigCoarse) bigRegions.push([r.x0 * toInput, r.y0 * toInput, Math.min(image.width, r.x1 * toInput), Math.min(image.height, r.y1 * toInput)]);
     }
   }
+  /** A piece's die: its box measured on the fine frame (soft shadow off), in input pixels, and scored. */
+  const measureDie = (piece: Piece): LocatedDie => {
+    const { box: measured, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
+    const box = trimShadows ? trimShadow(fineEvidence as FineEvidence, measured, fine.width, fine.height, options.shadowOptions) : measured;
+    const s = pyr.fineScale;
+    return {
+      box: [box[0] * s, box[1] * s, Math.min(image.width, box[2] * s), Math.min(image.height, box[3] * s)],
+      score: 0.7 * piece.shapeScore + 0.3 * Math.min(1, contrast / (2 * seed)),
+      marked: detailOf(piece) !== null,
+    };
+  };
   const first = candidates.map((r) => piecesOf(labels, coarse.width, r, limits, edges));
   // A region no split explains is taken whole, and its hull filled, at most once each (the die
   // size from hulls and the region loop both ask).
@@ -353,16 +369,22 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
         asMark(piece);
         continue;
       }
-      const { box: measured, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
-      const box = trimShadows ? trimShadow(fineEvidence as FineEvidence, measured, fine.width, fine.height, options.shadowOptions) : measured;
-      const s = pyr.fineScale;
-      const contrastScore = Math.min(1, contrast / (2 * seed));
-      const die: LocatedDie = {
-        box: [box[0] * s, box[1] * s, Math.min(image.width, box[2] * s), Math.min(image.height, box[3] * s)],
-        score: 0.7 * piece.shapeScore + 0.3 * contrastScore,
-        marked: detailOf(piece) !== null,
-      };
-      found.push(die);
+      found.push(measureDie(piece));
+    }
+  }
+  if (options.edgeRegions) {
+    // The same cut for the regions at the frame's edge; a die whose box reaches the edge is cut
+    // by it, and only dice that show marks inside are taken (a lone pip there is nothing).
+    for (const r of regions) {
+      if (!r.touchesBorder || !bigEnough(r)) continue;
+      const whole = piecesOf(labels, coarse.width, r, limits, edges);
+      const cut = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutByCount(labels, coarse.width, r, limits, whole, dieArea) : whole;
+      for (const piece of cut.pieces) {
+        if (!marked(piece) || (dieArea !== null && piece.area < MIN_DIE_SHARE * dieArea)) continue;
+        const die = measureDie(piece);
+        const [x0, y0, x1, y1] = die.box, margin = pyr.fineScale;
+        if (x0 > margin && y0 > margin && x1 < image.width - margin && y1 < image.height - margin) found.push(die);
+      }
     }
   }
   // Marks no die holds, and dice found too small to be more than a mark, may lie inside a die

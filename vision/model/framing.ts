@@ -52,7 +52,8 @@ export function frameDieImage(image: RgbImage, mode: FramingMode = 'whole', loca
   // neighbour beside it is not read instead (if the die itself is not found, the whole picture is).
   const cx = image.width / 2, cy = image.height / 2;
   const side = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
-  const central = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer) })
+  // A loose picture often cuts a neighbour touching the die: their region reaches the edge.
+  const central = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer), edgeRegions: true })
     .filter((d) => d.box[0] <= cx && cx <= d.box[2] && d.box[1] <= cy && cy <= d.box[3])
     .sort((a, b) => b.score - a.score);
   // A die inferred from its pips is no framing: in a close-cut picture the die's body touches
