@@ -15,7 +15,7 @@ import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DICE_SETS, DICE_SET_IDS } from '../shared/dice.js';
+import { DICE_SETS, DICE_SET_IDS, type DiceSetId } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { CROP_SCALE, squareCrop } from '../vision/image/crop.js';
 import { uprightCrop } from '../vision/image/upright.js';
@@ -322,7 +322,7 @@ const trayCount = Number(opts.trays);
 if (trayCount > 0) {
   // Whole trays, seeded (d6, 8 dice of 40–90 px, difficulty 0.4): from one side (camera up to 45°
   // off vertical, rolled ±10°), the same pictures turned, from straight overhead, and from one
-  // side under a broad light. Each read
+  // side under a broad light; and Worm & Cozy's roll of three from overhead and from one side. Each read
   // in every view, and in view any with each die judged alone. A die counts as read right when a
   // box of the reader overlaps its true box (IoU > 0.5) and names its face.
   const alone = await loadDiceReader({ ...readerOptions, frameUp: false });
@@ -340,9 +340,13 @@ if (trayCount > 0) {
     // Since 26 November (fifth session): a room's broad light, whose soft shadow beside each die
     // the real Catan frames show (plain tables; the renderer's `broadLight`).
     { name: 'from one side, under a broad light', overhead: false, turns: 0, broad: true },
+    // Since 26 November (sixth session): Worm & Cozy's roll, one shape die and two organ dice
+    // (shared/games/worm-and-cozy/dice.ts), read as those two sets.
+    { name: 'Worm & Cozy rolls from overhead', overhead: true, turns: 0, cozy: true },
+    { name: 'Worm & Cozy rolls from one side', overhead: false, turns: 0, cozy: true },
   ];
   const columns = ['side', 'overhead', 'any', 'any, each die alone'] as const;
-  say(`### Rendered trays (${trayCount} per pose, 8 d6 each, seeded), read in each view`);
+  say(`### Rendered trays (${trayCount} per pose, 8 d6 each or a Worm & Cozy roll of 3, seeded), read in each view`);
   say();
   say(`| camera | dice | ${columns.join(' | ')} |`);
   say(`|---|---|${columns.map(() => '---').join('|')}|`);
@@ -354,8 +358,10 @@ if (trayCount > 0) {
     const any = { found: 0, silentWrong: 0, extra: 0, silentExtra: 0 };
     for (let k = 0; k < trayCount; k++) {
       const broad = 'broad' in pose;
-      const scene = renderScene(createRng(`view-${broad ? 'broad' : pose.overhead ? 'overhead' : 'side'}-${k}`), {
-        dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90],
+      const cozy = 'cozy' in pose;
+      const sets: DiceSetId[] = cozy ? ['cozy-shape', 'cozy-organ'] : ['d6'];
+      const scene = renderScene(createRng(`view-${cozy ? 'cozy-' : ''}${broad ? 'broad' : pose.overhead ? 'overhead' : 'side'}-${k}`), {
+        dice: cozy ? 3 : 8, sets, difficulty: 0.4, dieSize: [40, 90],
         knobs: { ...(pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 }), ...(broad ? { broadLight: 1, tables: ['wood', 'felt', 'card', 'tray', 'dark'] as const } : {}) },
       });
       let frame = scene.image;
@@ -368,7 +374,7 @@ if (trayCount > 0) {
       dice += truths.length;
       for (const column of columns) {
         const [who, as] = column === 'any, each die alone' ? [alone, 'any' as const] : [reader, column];
-        const read = await who.read(frame, { sets: ['d6'], view: as });
+        const read = await who.read(frame, { sets, view: as });
         right.set(column, (right.get(column) ?? 0) + truths.filter((d) => read.find((r) => iou(r.box, d.box) > 0.5)?.face === d.face).length);
         if (column !== 'any') continue;
         const used = new Set<number>();
