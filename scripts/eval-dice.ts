@@ -17,7 +17,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DICE_SETS, DICE_SET_IDS, type DiceSetId } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
-import { CROP_SCALE, squareCrop } from '../vision/image/crop.js';
+import { CROP_SCALE, squareAround, squareCrop } from '../vision/image/crop.js';
+import { cropRect } from '../vision/image/image.js';
 import { uprightCrop } from '../vision/image/upright.js';
 import { classOf } from '../vision/faces/classes.js';
 import { decodeImage } from '../vision/image/decode.js';
@@ -504,11 +505,8 @@ if (opts.synthetic) {
     return { ...d, face: faceOf(d.set, cls)! };
   });
   const cutAround = (im: RgbImage, box: Box, f: number): RgbImage => {
-    const cx = (box[0] + box[2]) / 2, cy = (box[1] + box[3]) / 2, s = (f * Math.max(box[2] - box[0], box[3] - box[1])) / 2;
-    const x0 = Math.max(0, Math.round(cx - s)), y0 = Math.max(0, Math.round(cy - s)), x1 = Math.min(im.width, Math.round(cx + s)), y1 = Math.min(im.height, Math.round(cy + s));
-    const data = new Uint8Array((x1 - x0) * (y1 - y0) * 3);
-    for (let y = y0; y < y1; y++) data.set(im.data.subarray((y * im.width + x0) * 3, (y * im.width + x1) * 3), (y - y0) * (x1 - x0) * 3);
-    return { width: x1 - x0, height: y1 - y0, data };
+    const [x0, y0, x1, y1] = squareAround(box, f).map(Math.round) as Box;
+    return cropRect(im, x0, y0, x1, y1);
   };
   const tight = await loadDiceReader({ ...readerOptions, cropFraming: 'locate', locatedFraming: 1 });
   const whole = await loadDiceReader({ ...readerOptions, cropFraming: 'whole' });

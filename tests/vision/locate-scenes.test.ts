@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
+import { squareAround } from '../../vision/image/crop.js';
+import { cropRect } from '../../vision/image/image.js';
 import { EVAL_CASES } from '../../vision/locate/evaluate.js';
 import { GUESSED_BOX_SCORE, locateDice } from '../../vision/locate/index.js';
 import { renderScene } from '../../vision/synth/index.js';
@@ -75,14 +77,10 @@ describe('locateDice on painted scenes', () => {
     const { renderCropDetail } = await import('../../vision/synth/crop.js');
     for (const [i, cls] of [[13, 'num-6'], [86, 'pips-3'], [94, 'num-3']] as const) {
       const d = renderCropDetail(createRng(`edge-region-${i}`), cls, { difficulty: 0.3, knobs: { roll: 30, framing: [3, 3], touchChance: 1 } });
-      const [bx0, by0, bx1, by1] = d.box;
-      const half = 1.5 * Math.max(bx1 - bx0, by1 - by0), cx = (bx0 + bx1) / 2, cy = (by0 + by1) / 2;
-      const x0 = Math.max(0, Math.round(cx - half)), y0 = Math.max(0, Math.round(cy - half));
-      const x1 = Math.min(d.window.width, Math.round(cx + half)), y1 = Math.min(d.window.height, Math.round(cy + half));
-      const data = new Uint8Array((x1 - x0) * (y1 - y0) * 3);
-      for (let y = y0; y < y1; y++) data.set(d.window.data.subarray((y * d.window.width + x0) * 3, (y * d.window.width + x1) * 3), (y - y0) * (x1 - x0) * 3);
-      const picture = { width: x1 - x0, height: y1 - y0, data };
-      const die: Box = [bx0 - x0, by0 - y0, bx1 - x0, by1 - y0];
+      const [sx0, sy0, sx1, sy1] = squareAround(d.box, 3).map(Math.round) as Box;
+      const picture = cropRect(d.window, sx0, sy0, sx1, sy1);
+      const x0 = Math.max(0, sx0), y0 = Math.max(0, sy0);
+      const die: Box = [d.box[0] - x0, d.box[1] - y0, d.box[2] - x0, d.box[3] - y0];
       const minSize = 0.1 * picture.width;
       expect(Math.max(0, ...locateDice(picture, { minSize }).map((f) => iouOf(f.box, die))), `picture ${i}: the premise`).toBeLessThan(0.5);
       const found = locateDice(picture, { minSize, edgeRegions: true });

@@ -10,7 +10,9 @@ import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DICE_SETS, DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
 import { createRng } from '../../shared/rng.js';
+import { squareAround } from '../../vision/image/crop.js';
 import { decodeImage } from '../../vision/image/decode.js';
+import { cropRect } from '../../vision/image/image.js';
 import type { Calibration } from '../../vision/model/calibration.js';
 import { DEFAULT_MODEL_DIR } from '../../vision/model/classifier.js';
 import { frameDieImage } from '../../vision/model/framing.js';
@@ -200,12 +202,8 @@ describe('reading', () => {
       const cls = FACE_CLASSES[i % FACE_CLASSES.length]!;
       const d = renderCropDetail(createRng(`loose-picture-${i}`), cls, { difficulty: 0.2 + 0.5 * ((i * 7) % 10) / 10, knobs: { roll: 30, framing: [3, 3] } });
       for (const f of [2, 3]) {
-        const cx = (d.box[0] + d.box[2]) / 2, cy = (d.box[1] + d.box[3]) / 2, half = (f * Math.max(d.box[2] - d.box[0], d.box[3] - d.box[1])) / 2;
-        const x0 = Math.max(0, Math.round(cx - half)), y0 = Math.max(0, Math.round(cy - half));
-        const x1 = Math.min(d.window.width, Math.round(cx + half)), y1 = Math.min(d.window.height, Math.round(cy + half));
-        const data = new Uint8Array((x1 - x0) * (y1 - y0) * 3);
-        for (let y = y0; y < y1; y++) data.set(d.window.data.subarray((y * d.window.width + x0) * 3, (y * d.window.width + x1) * 3), (y - y0) * (x1 - x0) * 3);
-        pictures.push({ image: { width: x1 - x0, height: y1 - y0, data }, set: d.set, face: faceOf(d.set, cls)! });
+        const [x0, y0, x1, y1] = squareAround(d.box, f).map(Math.round) as Box;
+        pictures.push({ image: cropRect(d.window, x0, y0, x1, y1), set: d.set, face: faceOf(d.set, cls)! });
       }
     }
     const tight = await loadDiceReader({ locatedFraming: 1 });
