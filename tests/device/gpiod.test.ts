@@ -104,12 +104,14 @@ while true; do sleep 0.05; done`);
   return { dir, tools: { gpiomon, gpioset, gpiodetect }, press };
 }
 
+/**
+ * The whole lines a stand-in tool has written so far. The shell opens the file before it writes
+ * (`>>`), so a loaded machine can show it empty or with a line not yet ended: neither counts.
+ */
+const lines = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(0, -1).filter((l) => l.length > 0) : []);
 const calls = (dir: string, tool: string): { pid: number; args: string[] }[] =>
-  existsSync(path.join(dir, `${tool}.calls`))
-    ? readFileSync(path.join(dir, `${tool}.calls`), 'utf8').trim().split('\n').map((l) => { const [pid, ...args] = l.split(' '); return { pid: Number(pid), args }; })
-    : [];
-const stopped = (dir: string, tool: string): number[] =>
-  existsSync(path.join(dir, `${tool}.stopped`)) ? readFileSync(path.join(dir, `${tool}.stopped`), 'utf8').trim().split('\n').map(Number) : [];
+  lines(path.join(dir, `${tool}.calls`)).map((l) => { const [pid, ...args] = l.split(' '); return { pid: Number(pid), args }; });
+const stopped = (dir: string, tool: string): number[] => lines(path.join(dir, `${tool}.stopped`)).map(Number);
 
 async function until(what: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
