@@ -26,6 +26,7 @@ import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
 import type { SynthKnobs } from '../vision/synth/knobs.js';
 import { renderScene } from '../vision/synth/scene.js';
 import { evaluate } from '../vision/model/evaluate.js';
+import { MIRROR_SAFE } from '../vision/model/augment.js';
 import { frameDieImage } from '../vision/model/framing.js';
 import { loadDiceReader } from '../vision/reader.js';
 import { iou } from '../vision/stream.js';
@@ -40,10 +41,11 @@ const program = new Command()
   .option('--second-look <p>', 'read dice below this confidence once more, a quarter turn round and closer (0: never); default the reader\'s')
   .option('--view <how>', 'how the real pictures are read: any (up not known: four quarter turns weighted by the orientation head, as npm run dice reads a picture), side or overhead', 'any')
   .option('--no-synthetic', 'skip the synthetic test split')
+  .option('--no-mirror', 'a second look without the mirrored views (the reader\'s mirroredSecondLook: false)')
   .option('--trays <n>', 'rendered trays per camera pose, read in every view (0: skip)', '100')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .parse();
-const opts = program.opts<{ real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; trays: string; cacheDir: string }>();
+const opts = program.opts<{ mirror: boolean; real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; trays: string; cacheDir: string }>();
 if (!CAMERA_VIEWS.includes(opts.view as CameraView)) {
   process.stderr.write(`eval:dice: --view must be ${CAMERA_VIEWS.join(', ')}, got "${opts.view}"\n`);
   process.exit(2);
@@ -76,7 +78,7 @@ if (secondLook !== undefined && !(secondLook >= 0 && secondLook <= 1)) {
   process.stderr.write(`eval:dice: --second-look must be a confidence from 0 to 1, got "${opts.secondLook}"\n`);
   process.exit(2);
 }
-const readerOptions = { ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}), ...(secondLook !== undefined ? { secondLookBelow: secondLook } : {}) };
+const readerOptions = { ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}), ...(secondLook !== undefined ? { secondLookBelow: secondLook } : {}), ...(opts.mirror ? {} : { mirroredSecondLook: false }) };
 const reader = await loadDiceReader({ ...readerOptions, cropFraming: opts.framing as 'whole' | 'locate' });
 const faces = DICE_SETS.d6.faces;
 
@@ -427,13 +429,23 @@ if (opts.synthetic) {
     // The second look as the reader takes it: a die of set S below the threshold, masked to S.
     const unsure = (l: Float32Array, _e: Float32Array, i: number) => Math.max(...maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature)) < reader.secondLookBelow;
     const scores = scoreWithSecondLook(classifier, framed, unsure);
+    // The reader's second look also reads a die mirrored where every face of its set is its own
+    // mirror image (a d6): those crops are scored again so.
+    const mirrorSets = DICE_SET_IDS.flatMap((set, s) => (DICE_SETS[set].faces.every((f) => MIRROR_SAFE.has(classOf(set, f))) ? [s] : []));
+    const mirrorable = framed.map((_, i) => i).filter((i) => mirrorSets.includes(test.sets[i]!));
+    if (readerOptions.mirroredSecondLook !== false && mirrorable.length > 0) {
+      const again = scoreWithSecondLook(classifier, mirrorable.map((i) => framed[i]!), (l, e, k) => unsure(l, e, mirrorable[k]!), undefined, true);
+      mirrorable.forEach((i, k) => (scores.logits[i] = again.logits[k]!));
+    }
     const logits = new Float32Array(test.count * FACE_CLASSES.length);
     scores.logits.forEach((l, i) => logits.set(l, i * FACE_CLASSES.length));
-    const right = scores.logits.map((l, i) => argmax(maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature)) === test.classes[i]);
-    return { ev: evaluate(logits, test, meta.temperature), count: test.count, lookedAgain: scores.lookedAgain.length, right };
+    const probs = scores.logits.map((l, i) => maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature));
+    const right = probs.map((p, i) => argmax(p) === test.classes[i]);
+    const confidence = probs.map((p) => p[argmax(p)]!);
+    return { ev: evaluate(logits, test, meta.temperature), count: test.count, lookedAgain: scores.lookedAgain.length, right, confidence };
   };
   // The test split exactly as training rendered it (same knobs); a changed renderer renders anew.
-  const { ev, count, lookedAgain, right } = await scoreSplit(knobs);
+  const { ev, count, lookedAgain, right, confidence } = await scoreSplit(knobs);
   const framing = knobs?.framing ? `, framed ×${knobs.framing.join('–')}` : '';
   say(`### Synthetic test split (seed "${meta.training.seed}", ${count} crops, difficulty ${difficulty.join('–')}${framing}, never trained on) (target ≥ 99.5%)`);
   say();
@@ -444,6 +456,22 @@ if (opts.synthetic) {
   say();
   say(`Expected calibration error of the tempered confidence: ${ev.ece.toFixed(4)} (temperature ${meta.temperature.toFixed(3)}); ${lookedAgain} of ${count} crops were read a second time.`);
   say();
+  {
+    // What a table sees: a die below the reader's threshold is marked "check" and confirmed on a
+    // phone, so the reads it commits to are the ones that must be right.
+    const levels = [0.5, 0.7, reader.uncertainBelow, 0.95];
+    const rows = levels.map((t) => {
+      const kept = confidence.map((c, i) => (c >= t ? i : -1)).filter((i) => i >= 0);
+      return { t, kept: kept.length, right: kept.filter((i) => right[i]).length };
+    });
+    say(`Not marked "check" (the reader marks a die below ${reader.uncertainBelow}), by the confidence a die must reach to go unmarked:`);
+    say();
+    say(`| unmarked at | ${rows.map((r) => `≥ ${r.t}${r.t === reader.uncertainBelow ? ' (the reader\'s)' : ''}`).join(' | ')} |`);
+    say(`|---|${rows.map(() => '---').join('|')}|`);
+    say(`| dice not marked | ${rows.map((r) => `${pct(r.kept / count)} (${r.kept})`).join(' | ')} |`);
+    say(`| of them read right | ${rows.map((r) => pct(r.right / Math.max(1, r.kept))).join(' | ')} |`);
+    say();
+  }
   {
     // By the difficulty each crop was rendered at: how far the target is from the easy end.
     const bands = 7, [lo, hi] = difficulty, width = (hi - lo) / bands;

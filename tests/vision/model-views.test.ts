@@ -11,7 +11,7 @@ import { SECOND_LOOK_ZOOM, scoreWithSecondLook, type CropScores } from '../../vi
 import { squareCrop } from '../../vision/image/crop.js';
 import { createImage } from '../../vision/image/image.js';
 import { resampleRect } from '../../vision/image/resize.js';
-import { closerCrop, otherTurns, predictTurns, predictViews, secondLookTurns, turnCropInto, turnsOf } from '../../vision/model/views.js';
+import { closerCrop, flipCrop, otherTurns, predictTurns, predictViews, secondLookTurns, turnCropInto, turnsOf } from '../../vision/model/views.js';
 import type { RgbImage } from '../../vision/types.js';
 
 const SIZE = 8;
@@ -208,5 +208,43 @@ describe('scoreWithSecondLook', () => {
     const got = scoreWithSecondLook(classifier, crops, () => false);
     expect(calls).toHaveLength(1);
     expect(got.lookedAgain).toEqual([]);
+  });
+
+  it('mirrored, reads an unsure crop closer, mirrored and mirrored closer, every view weighing the same', () => {
+    calls.length = 0;
+    seen.length = 0;
+    const got = scoreWithSecondLook(classifier, crops, (_l, _e, i) => i === 2, SECOND_LOOK_ZOOM, true);
+    expect(calls).toEqual([{ crops: 4, turns: [0, 2] }, { crops: 3, turns: [1] }]);
+    const closer = closerCrop(crops[2]!, SECOND_LOOK_ZOOM);
+    expect(seen[1]).toEqual([closer, flipCrop(crops[2]!, 'x'), flipCrop(closer, 'x')]);
+    // Two views first, three crops in one turn after: each of the five weighs a fifth.
+    for (const [t, v] of [0.2, 0.6, 0.2, 0].entries()) expect(got.logits[2]![t]).toBeCloseTo(v, 6);
+    for (const i of [0, 1, 3]) expect([...got.logits[i]!]).toEqual([0.5, 0, 0.5, 0]);
+  });
+});
+
+describe('flipCrop', () => {
+  const image = createImage(3, 2);
+  image.data.set([1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6]);
+  const values = (im: RgbImage) => Array.from({ length: im.width * im.height }, (_, p) => im.data[3 * p]);
+
+  it('mirrors left for right, or top for bottom', () => {
+    expect(values(flipCrop(image, 'x'))).toEqual([3, 2, 1, 6, 5, 4]);
+    expect(values(flipCrop(image, 'y'))).toEqual([4, 5, 6, 1, 2, 3]);
+    expect(flipCrop(flipCrop(image, 'x'), 'x')).toEqual(image);
+  });
+
+  it('top for bottom, then a quarter turn, is the quarter turn mirrored left for right', () => {
+    const n = SIZE * SIZE * 3;
+    const asImage = (f: Float32Array): RgbImage => ({ width: SIZE, height: SIZE, data: Uint8Array.from(f, (v) => Math.round(128 + 20 * v)) });
+    const bytes = asImage(crop);
+    const floats = (im: RgbImage) => Float32Array.from(im.data);
+    for (const k of [1, 3]) {
+      const a = new Float32Array(n), b = new Float32Array(n);
+      turnCropInto(floats(flipCrop(bytes, 'y')), 0, a, 0, SIZE, k);
+      turnCropInto(floats(bytes), 0, b, 0, SIZE, k);
+      const turned: RgbImage = { width: SIZE, height: SIZE, data: Uint8Array.from(b) };
+      expect(Uint8Array.from(a)).toEqual(flipCrop(turned, 'x').data);
+    }
   });
 });

@@ -71,26 +71,32 @@ describe('reading', () => {
     for (const d of dice.filter((x) => !x.guessed)) expect(d.uncertain).toBe(d.confidence < reader.uncertainBelow);
   });
 
-  it('reads a die again in one more view exactly when its first confidence is below the second-look threshold', async () => {
+  it('reads a die again exactly when its first confidence is below the second-look threshold: a d6 in three views more (closer, mirrored, both), other sets in one', async () => {
     const images = crops.map((c) => c.image);
     const never = await loadDiceReader({ secondLookBelow: 0 });
     const always = await loadDiceReader({ secondLookBelow: 1.01 });
+    const plain = await loadDiceReader({ secondLookBelow: 1.01, mirroredSecondLook: false });
     try {
       const first = await never.readCropsDetailed(images, { sets: ['d6'] });
       const third = await always.readCropsDetailed(images, { sets: ['d6'] });
       const v = reader.views;
       expect(first.every((r) => r.views === v)).toBe(true);
-      expect(third.every((r) => r.views === v + 1)).toBe(true);
+      // Pips are their own mirror images, so a d6's second look also reads it mirrored.
+      expect(third.every((r) => r.views === v + 3)).toBe(true);
+      expect((await plain.readCropsDetailed(images, { sets: ['d6'] })).every((r) => r.views === v + 1)).toBe(true);
+      // With the piecepack in play (numerals) nothing is read mirrored.
+      expect((await always.readCropsDetailed(images, { sets: ['d6', 'piecepack'] })).every((r) => r.views === v + 1)).toBe(true);
       const mixed = await reader.readCropsDetailed(images, { sets: ['d6'] });
-      expect(new Set(mixed.map((r) => r.views)), 'the fixtures hold clear and doubtful dice').toEqual(new Set([v, v + 1]));
+      expect(new Set(mixed.map((r) => r.views)), 'the fixtures hold clear and doubtful dice').toEqual(new Set([v, v + 3]));
       mixed.forEach((r, i) => {
         const again = first[i]!.confidence < reader.secondLookBelow;
-        expect(r.views, `crop ${i}`).toBe(again ? v + 1 : v);
+        expect(r.views, `crop ${i}`).toBe(again ? v + 3 : v);
         expect(r.confidence, `crop ${i}`).toBeCloseTo(again ? third[i]!.confidence : first[i]!.confidence, 5);
       });
     } finally {
       never.dispose();
       always.dispose();
+      plain.dispose();
     }
   });
 

@@ -13,7 +13,7 @@ import { loadModel } from './io.js';
 import { parseModelMeta, type ModelMeta } from './meta.js';
 import { preprocessCrops } from './preprocess.js';
 import { orientationDim, type OrientationHead } from './orientation.js';
-import { closerCrop, perCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf } from './views.js';
+import { closerCrop, flipCrop, perCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf } from './views.js';
 
 export const DEFAULT_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
 
@@ -167,9 +167,20 @@ export function scoreWithSecondLook(
   crops: readonly RgbImage[],
   unsure: (logits: Float32Array, embedding: Float32Array, index: number) => boolean,
   zoom = SECOND_LOOK_ZOOM,
+  mirrored = false,
 ): SecondLookScores {
-  const { scores, lookedAgain } = scoreAllWithSecondLook([classifier], crops, ([first], i) => unsure(first!.logits, first!.embedding, i), zoom);
+  const { scores, lookedAgain } = scoreAllWithSecondLook([classifier], crops, ([first], i) => unsure(first!.logits, first!.embedding, i), zoom, mirrored);
   return { ...scores[0]!, lookedAgain };
+}
+
+/**
+ * The crops a second look reads a doubtful die in: closer; and, where every face in play is its
+ * own mirror image (`mirrored`), the crop and the closer crop mirrored too. `flip` is the mirror
+ * that stays left-for-right once the crop is turned as it will be read ('y' for an odd turn).
+ */
+export function secondLookCrops(crop: RgbImage, zoom: number, mirrored: boolean, flip: 'x' | 'y' = 'x'): RgbImage[] {
+  const closer = closerCrop(crop, zoom);
+  return mirrored ? [closer, flipCrop(crop, flip), flipCrop(closer, flip)] : [closer];
 }
 
 /**
@@ -182,6 +193,7 @@ export function scoreAllWithSecondLook(
   crops: readonly RgbImage[],
   unsure: (first: { logits: Float32Array; embedding: Float32Array }[], index: number) => boolean,
   zoom = SECOND_LOOK_ZOOM,
+  mirrored = false,
 ): { scores: CropScores[]; lookedAgain: number[] } {
   if (scorers.length === 0) throw new Error('scoreAllWithSecondLook: no scorer');
   const turns = scorers[0]!.turns;
@@ -189,15 +201,22 @@ export function scoreAllWithSecondLook(
   const rest = scorers[0]!.secondTurns;
   const lookedAgain = rest.length === 0 ? [] : crops.map((_, i) => i).filter((i) => unsure(scores.map((f) => ({ logits: f.logits[i]!, embedding: f.embeddings[i]! })), i));
   if (lookedAgain.length === 0) return { scores, lookedAgain };
-  const closer = lookedAgain.map((i) => closerCrop(crops[i]!, zoom));
-  const a = turns.length / (turns.length + rest.length);
-  const b = 1 - a;
+  // Each doubtful crop's second-look crops, one after another (`per` each), read in `rest`.
+  const looks = lookedAgain.flatMap((i) => secondLookCrops(crops[i]!, zoom, mirrored));
+  const per = looks.length / lookedAgain.length;
+  // Every view weighs the same: the first read's `turns`, and `per` crops × `rest` turns more.
+  const a = turns.length / (turns.length + per * rest.length);
   scorers.forEach((scorer, j) => {
     const first = scores[j]!;
-    const again = scorer.score(closer, rest);
+    const again = scorer.score(looks, rest);
     lookedAgain.forEach((i, k) => {
-      first.logits[i] = mix(first.logits[i]!, again.logits[k]!, a, b);
-      first.embeddings[i] = mix(first.embeddings[i]!, again.embeddings[k]!, a, b);
+      for (let v = 0; v < per; v++) {
+        // Averaged in as it comes: after v looks, the first read and those v hold their share.
+        const share = (1 - a) / per, held = a + v * share;
+        const w = per === 1 ? a : held / (held + share);
+        first.logits[i] = mix(first.logits[i]!, again.logits[k * per + v]!, w, 1 - w);
+        first.embeddings[i] = mix(first.embeddings[i]!, again.embeddings[k * per + v]!, w, 1 - w);
+      }
     });
   });
   return { scores, lookedAgain };

@@ -36,6 +36,27 @@ export function closerCrop(crop: RgbImage, zoom: number): RgbImage {
   return { width: w, height: h, data: out };
 }
 
+/**
+ * A crop mirrored: left for right (`axis` 'x'), or top for bottom ('y'). A die whose faces are all
+ * their own mirror images (pips) looks as a real die could, so its mirror image is one more
+ * honest view for a second look. Turned by an odd number of quarter turns, a crop's top-for-bottom
+ * mirror becomes a left-for-right one, which is how view 'any' keeps the side faces below the top.
+ */
+export function flipCrop(crop: RgbImage, axis: 'x' | 'y'): RgbImage {
+  const { width: w, height: h, data: src } = crop;
+  const out = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const from = axis === 'y' ? h - 1 - y : y;
+    for (let x = 0; x < w; x++) {
+      const p = (from * w + (axis === 'x' ? w - 1 - x : x)) * 3, o = (y * w + x) * 3;
+      out[o] = src[p]!;
+      out[o + 1] = src[p + 1]!;
+      out[o + 2] = src[p + 2]!;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
 /** Source positions of one axis for a zoom: the lower and upper neighbour and the weight of the upper. */
 interface ZoomAxis { lo: Int32Array; hi: Int32Array; t: Float32Array }
 const zoomAxes = new Map<string, ZoomAxis>();
