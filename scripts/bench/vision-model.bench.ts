@@ -53,7 +53,7 @@ const bench: BenchModule = {
           again = read.filter((r) => (r.views ?? reader.views) > reader.views).length;
         });
         figures.push(
-          { id: `model.crop.batch${batch}.ms`, label: `classify one die crop (batch of ${batch}, wall, median)`, value: m.median / batch, unit: 'ms', target: { op: '<=', value: 1 }, note: `${reader.backend}, ${runs} runs; each die read in ${reader.views === 1 ? (reader.upright ? '1 view, upright' : '1 view') : `${reader.views} views (quarter turns), averaged`}; ${again} of ${batch} (hard renders) below ${reader.secondLookBelow} read once more, closer` },
+          { id: `model.crop.batch${batch}.ms`, label: `classify one die crop (batch of ${batch}, wall, median)`, value: m.median / batch, unit: 'ms', target: { op: '<=', value: 1 }, note: `${reader.backend}, ${runs} runs; each die read in ${reader.views === 1 ? (reader.upright ? '1 view, upright' : '1 view') : `${reader.views} views (quarter turns), averaged`}; ${again} of ${batch} (hard renders) below ${reader.secondLookBelow} read once more: closer, mirrored and mirrored closer (pips are their own mirror images)` },
           { id: `model.crop.batch${batch}.cpu.ms`, label: `classify one die crop (batch of ${batch}, CPU time)`, value: m.cpu / batch, unit: 'ms' },
         );
       }
