@@ -41,11 +41,11 @@ const program = new Command()
   .option('--second-look <p>', 'read dice below this confidence once more, a quarter turn round and closer (0: never); default the reader\'s')
   .option('--view <how>', 'how the real pictures are read: any (up not known: four quarter turns weighted by the orientation head, as npm run dice reads a picture), side or overhead', 'any')
   .option('--no-synthetic', 'skip the synthetic test split')
-  .option('--no-mirror', 'a second look without the mirrored views (the reader\'s mirroredSecondLook: false)')
+  .option('--no-extra-looks', 'a second look in view side reads only the closer crop (the reader\'s secondLookExtra: false)')
   .option('--trays <n>', 'rendered trays per camera pose, read in every view (0: skip)', '100')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .parse();
-const opts = program.opts<{ mirror: boolean; real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; trays: string; cacheDir: string }>();
+const opts = program.opts<{ extraLooks: boolean; real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; trays: string; cacheDir: string }>();
 if (!CAMERA_VIEWS.includes(opts.view as CameraView)) {
   process.stderr.write(`eval:dice: --view must be ${CAMERA_VIEWS.join(', ')}, got "${opts.view}"\n`);
   process.exit(2);
@@ -78,7 +78,7 @@ if (secondLook !== undefined && !(secondLook >= 0 && secondLook <= 1)) {
   process.stderr.write(`eval:dice: --second-look must be a confidence from 0 to 1, got "${opts.secondLook}"\n`);
   process.exit(2);
 }
-const readerOptions = { ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}), ...(secondLook !== undefined ? { secondLookBelow: secondLook } : {}), ...(opts.mirror ? {} : { mirroredSecondLook: false }) };
+const readerOptions = { ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}), ...(secondLook !== undefined ? { secondLookBelow: secondLook } : {}), secondLookExtra: opts.extraLooks };
 const reader = await loadDiceReader({ ...readerOptions, cropFraming: opts.framing as 'whole' | 'locate' });
 const faces = DICE_SETS.d6.faces;
 
@@ -428,15 +428,11 @@ if (opts.synthetic) {
     const framed: RgbImage[] = Array.from({ length: test.count }, (_, i) => ({ width: 64, height: 64, data: test.pixels.subarray(i * 12288, (i + 1) * 12288) }));
     // The second look as the reader takes it: a die of set S below the threshold, masked to S.
     const unsure = (l: Float32Array, _e: Float32Array, i: number) => Math.max(...maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature)) < reader.secondLookBelow;
-    const scores = scoreWithSecondLook(classifier, framed, unsure);
-    // The reader's second look also reads a die mirrored where every face of its set is its own
-    // mirror image (a d6): those crops are scored again so.
+    // The reader's second look in view side takes two more views: a die of a set whose faces are
+    // all their own mirror images (a d6) mirrored, any other moved sideways.
     const mirrorSets = DICE_SET_IDS.flatMap((set, s) => (DICE_SETS[set].faces.every((f) => MIRROR_SAFE.has(classOf(set, f))) ? [s] : []));
-    const mirrorable = framed.map((_, i) => i).filter((i) => mirrorSets.includes(test.sets[i]!));
-    if (readerOptions.mirroredSecondLook !== false && mirrorable.length > 0) {
-      const again = scoreWithSecondLook(classifier, mirrorable.map((i) => framed[i]!), (l, e, k) => unsure(l, e, mirrorable[k]!), undefined, true);
-      mirrorable.forEach((i, k) => (scores.logits[i] = again.logits[k]!));
-    }
+    const extra = readerOptions.secondLookExtra;
+    const scores = scoreWithSecondLook(classifier, framed, unsure, undefined, (i) => (!extra ? 'none' : mirrorSets.includes(test.sets[i]!) ? 'mirror' : 'shift'));
     const logits = new Float32Array(test.count * FACE_CLASSES.length);
     scores.logits.forEach((l, i) => logits.set(l, i * FACE_CLASSES.length));
     const probs = scores.logits.map((l, i) => maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature));

@@ -20,7 +20,7 @@ import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
 import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
-import { headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_ZOOM, type Classifier, type CropScores, type TurnScorer } from './model/classifier.js';
+import { headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_ZOOM, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
 import { closerCrop, turnSquare } from './model/views.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
 import { frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
@@ -52,12 +52,13 @@ export interface LoadDiceReaderOptions {
    */
   secondLookBelow?: number;
   /**
-   * Whether a second look also reads the die mirrored (and mirrored closer) when every face of
-   * every set in play is its own mirror image (pips: a d6), default true; in view side only.
-   * Measured on seeded d6 renders read side: 88.3 → 88.9 % and 86.5 → 87.1 % on two seeds
-   * (docs/notes/vision-model.md).
+   * Whether a second look in view side reads two more views besides the closer one (default
+   * true): a die whose every face in play is its own mirror image (pips: a d6) mirrored and
+   * mirrored closer, any other die closer and moved 3 px either way along the picture's width
+   * (docs/notes/vision-model.md, "More views in a second look"). Not from overhead (no gain on
+   * rendered trays) nor in view 'any' (3.5 ms more a 25-dice frame, at its 60 ms target's edge).
    */
-  mirroredSecondLook?: boolean;
+  secondLookExtra?: boolean;
   /**
    * How dice are found in a frame: classical segmentation (default), or 'detector': the same plus
    * the learned detector's confident extras (opt-in; about 30 ms more a frame, and the detector
@@ -192,14 +193,11 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const modelId = modelIdOf(classifier);
   const uncertainBelow = options.uncertainBelow ?? 0.85;
   const secondLookBelow = options.secondLookBelow ?? 0.7;
-  /**
-   * Whether a second look reads a die of these sets mirrored too: only where every face is its
-   * own mirror image, and only in view side (the default), where it was measured to gain. From
-   * overhead it gained nothing on rendered trays for 7 ms more a 25-dice frame, and in view 'any'
-   * the real crops, turned, read 2–3 of 151 worse with it (docs/notes/vision-model.md).
-   */
-  const mirroredFor = (sets: readonly DiceSetId[], view: CameraView | undefined) =>
-    (options.mirroredSecondLook ?? true) && (view ?? 'side') === 'side' && sets.every((s) => DICE_SETS[s].faces.every((f) => MIRROR_SAFE.has(classOf(s, f))));
+  /** What a second look reads besides the closer crop, for dice of these sets read in this view. */
+  const extraFor = (sets: readonly DiceSetId[], view: CameraView | undefined): SecondLookExtra => {
+    if (options.secondLookExtra === false || (view ?? 'side') !== 'side') return 'none';
+    return sets.every((s) => DICE_SETS[s].faces.every((f) => MIRROR_SAFE.has(classOf(s, f)))) ? 'mirror' : 'shift';
+  };
   const framing = options.cropFraming ?? 'locate';
   const located = options.locatedFraming ?? trainingFraming(classifier.meta);
   /** `squareCrop`'s scale for a die found in a frame. */
@@ -275,10 +273,10 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       firstRead[i] = probabilitiesOf(read);
       return bestFace(firstRead[i], opts.sets).confidence < secondLookBelow;
     };
-    const mirrored = mirroredFor(opts.sets, opts.view);
-    const { scores, lookedAgain } = scoreAllWithSecondLook(scorers, framed, unsure, SECOND_LOOK_ZOOM, mirrored);
+    const extra = extraFor(opts.sets, opts.view);
+    const { scores, lookedAgain } = scoreAllWithSecondLook(scorers, framed, unsure, SECOND_LOOK_ZOOM, extra);
     const again = new Set(lookedAgain);
-    const secondLook = classifier.secondTurns.length * (mirrored ? 3 : 1);
+    const secondLook = classifier.secondTurns.length * (extra === 'none' ? 1 : 3);
     return framed.map((_, i) => {
       const probs = again.has(i) || !firstRead[i] ? probabilitiesOf(scores.map((s) => ({ logits: s.logits[i]!, embedding: s.embeddings[i]! }))) : firstRead[i];
       return describe(probs, boxes[i]!, opts, classifier.views + (again.has(i) ? secondLook : 0));

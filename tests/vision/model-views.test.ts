@@ -7,11 +7,11 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { initBackend } from '../../vision/model/backend.js';
-import { SECOND_LOOK_ZOOM, scoreWithSecondLook, type CropScores } from '../../vision/model/classifier.js';
+import { SECOND_LOOK_SHIFT, SECOND_LOOK_ZOOM, scoreWithSecondLook, secondLookCrops, type CropScores } from '../../vision/model/classifier.js';
 import { squareCrop } from '../../vision/image/crop.js';
 import { createImage } from '../../vision/image/image.js';
 import { resampleRect } from '../../vision/image/resize.js';
-import { closerCrop, flipCrop, otherTurns, predictTurns, predictViews, secondLookTurns, turnCropInto, turnsOf } from '../../vision/model/views.js';
+import { closerCrop, flipCrop, otherTurns, shiftCrop, predictTurns, predictViews, secondLookTurns, turnCropInto, turnsOf } from '../../vision/model/views.js';
 import type { RgbImage } from '../../vision/types.js';
 
 const SIZE = 8;
@@ -213,13 +213,50 @@ describe('scoreWithSecondLook', () => {
   it('mirrored, reads an unsure crop closer, mirrored and mirrored closer, every view weighing the same', () => {
     calls.length = 0;
     seen.length = 0;
-    const got = scoreWithSecondLook(classifier, crops, (_l, _e, i) => i === 2, SECOND_LOOK_ZOOM, true);
+    const got = scoreWithSecondLook(classifier, crops, (_l, _e, i) => i === 2, SECOND_LOOK_ZOOM, 'mirror');
     expect(calls).toEqual([{ crops: 4, turns: [0, 2] }, { crops: 3, turns: [1] }]);
     const closer = closerCrop(crops[2]!, SECOND_LOOK_ZOOM);
     expect(seen[1]).toEqual([closer, flipCrop(crops[2]!, 'x'), flipCrop(closer, 'x')]);
     // Two views first, three crops in one turn after: each of the five weighs a fifth.
     for (const [t, v] of [0.2, 0.6, 0.2, 0].entries()) expect(got.logits[2]![t]).toBeCloseTo(v, 6);
     for (const i of [0, 1, 3]) expect([...got.logits[i]!]).toEqual([0.5, 0, 0.5, 0]);
+  });
+
+  it('moved, reads an unsure crop closer and closer moved sideways both ways; the extra views can differ per crop', () => {
+    calls.length = 0;
+    seen.length = 0;
+    const got = scoreWithSecondLook(classifier, crops, (_l, _e, i) => i === 1 || i === 3, SECOND_LOOK_ZOOM, (i) => (i === 1 ? 'shift' : 'none'));
+    expect(calls).toEqual([{ crops: 4, turns: [0, 2] }, { crops: 4, turns: [1] }]);
+    const closer = closerCrop(crops[1]!, SECOND_LOOK_ZOOM);
+    expect(seen[1]).toEqual([closer, shiftCrop(closer, 'x', SECOND_LOOK_SHIFT), shiftCrop(closer, 'x', -SECOND_LOOK_SHIFT), closerCrop(crops[3]!, SECOND_LOOK_ZOOM)]);
+    for (const [t, v] of [0.2, 0.6, 0.2, 0].entries()) expect(got.logits[1]![t]).toBeCloseTo(v, 6);
+    for (const [t, v] of [1 / 3, 1 / 3, 1 / 3, 0].entries()) expect(got.logits[3]![t]).toBeCloseTo(v, 6);
+  });
+});
+
+describe('secondLookCrops', () => {
+  const crop = createImage(8, 8, [50, 60, 70]);
+  crop.data.set([255, 0, 0], 0); // a red top-left pixel shows which way each view went
+
+  it('closer only; closer with the crop and the closer crop mirrored; closer and closer moved both ways', () => {
+    const closer = closerCrop(crop, SECOND_LOOK_ZOOM);
+    expect(secondLookCrops(crop, SECOND_LOOK_ZOOM, 'none')).toEqual([closer]);
+    expect(secondLookCrops(crop, SECOND_LOOK_ZOOM, 'mirror')).toEqual([closer, flipCrop(crop, 'x'), flipCrop(closer, 'x')]);
+    expect(secondLookCrops(crop, SECOND_LOOK_ZOOM, 'shift', 'y')).toEqual([closer, shiftCrop(closer, 'y', SECOND_LOOK_SHIFT), shiftCrop(closer, 'y', -SECOND_LOOK_SHIFT)]);
+  });
+});
+
+describe('shiftCrop', () => {
+  const image = createImage(4, 2);
+  image.data.set([1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8]);
+  const values = (im: RgbImage) => Array.from({ length: im.width * im.height }, (_, p) => im.data[3 * p]);
+
+  it('moves the picture, the edge repeated into what is uncovered', () => {
+    expect(values(shiftCrop(image, 'x', 1))).toEqual([1, 1, 2, 3, 5, 5, 6, 7]);
+    expect(values(shiftCrop(image, 'x', -2))).toEqual([3, 4, 4, 4, 7, 8, 8, 8]);
+    expect(values(shiftCrop(image, 'y', 1))).toEqual([1, 2, 3, 4, 1, 2, 3, 4]);
+    expect(shiftCrop(image, 'x', 0)).toEqual(image);
+    expect(() => shiftCrop(image, 'x', 1.5)).toThrow(/whole number/);
   });
 });
 

@@ -71,21 +71,22 @@ describe('reading', () => {
     for (const d of dice.filter((x) => !x.guessed)) expect(d.uncertain).toBe(d.confidence < reader.uncertainBelow);
   });
 
-  it('reads a die again exactly when its first confidence is below the second-look threshold: a d6 in three views more (closer, mirrored, both), other sets in one', async () => {
+  it('reads a die again exactly when its first confidence is below the second-look threshold: read side, in three views more (closer, and mirrored or moved), else in one', async () => {
     const images = crops.map((c) => c.image);
     const never = await loadDiceReader({ secondLookBelow: 0 });
     const always = await loadDiceReader({ secondLookBelow: 1.01 });
-    const plain = await loadDiceReader({ secondLookBelow: 1.01, mirroredSecondLook: false });
+    const plain = await loadDiceReader({ secondLookBelow: 1.01, secondLookExtra: false });
     try {
       const first = await never.readCropsDetailed(images, { sets: ['d6'] });
       const third = await always.readCropsDetailed(images, { sets: ['d6'] });
       const v = reader.views;
       expect(first.every((r) => r.views === v)).toBe(true);
-      // Pips are their own mirror images, so a d6's second look also reads it mirrored.
+      // Read side: a d6 (pips are their own mirror images) also mirrored, other sets moved sideways.
       expect(third.every((r) => r.views === v + 3)).toBe(true);
+      expect((await always.readCropsDetailed(images, { sets: ['d6', 'piecepack'] })).every((r) => r.views === v + 3)).toBe(true);
       expect((await plain.readCropsDetailed(images, { sets: ['d6'] })).every((r) => r.views === v + 1)).toBe(true);
-      // With the piecepack in play (numerals) nothing is read mirrored.
-      expect((await always.readCropsDetailed(images, { sets: ['d6', 'piecepack'] })).every((r) => r.views === v + 1)).toBe(true);
+      // From overhead the second look stays one closer view.
+      expect((await always.readCropsDetailed(images, { sets: ['d6'], view: 'overhead' })).every((r) => r.views === v + 1)).toBe(true);
       const mixed = await reader.readCropsDetailed(images, { sets: ['d6'] });
       expect(new Set(mixed.map((r) => r.views)), 'the fixtures hold clear and doubtful dice').toEqual(new Set([v, v + 3]));
       mixed.forEach((r, i) => {

@@ -40,7 +40,7 @@ export function closerCrop(crop: RgbImage, zoom: number): RgbImage {
  * A crop mirrored: left for right (`axis` 'x'), or top for bottom ('y'). A die whose faces are all
  * their own mirror images (pips) looks as a real die could, so its mirror image is one more
  * honest view for a second look. Turned by an odd number of quarter turns, a crop's top-for-bottom
- * mirror becomes a left-for-right one, which is how view 'any' keeps the side faces below the top.
+ * mirror becomes a left-for-right one (what a turned read would need to keep its side faces below).
  */
 export function flipCrop(crop: RgbImage, axis: 'x' | 'y'): RgbImage {
   const { width: w, height: h, data: src } = crop;
@@ -49,6 +49,29 @@ export function flipCrop(crop: RgbImage, axis: 'x' | 'y'): RgbImage {
     const from = axis === 'y' ? h - 1 - y : y;
     for (let x = 0; x < w; x++) {
       const p = (from * w + (axis === 'x' ? w - 1 - x : x)) * 3, o = (y * w + x) * 3;
+      out[o] = src[p]!;
+      out[o + 1] = src[p + 1]!;
+      out[o + 2] = src[p + 2]!;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/**
+ * A crop moved `by` pixels along `axis` ('x': right for positive, 'y': down), the edge repeated
+ * into what is uncovered, as `squareCrop` repeats a frame's edge. A few pixels' move is another
+ * framing a locator could have given, so a doubtful die read so as well is read less by where it
+ * happens to sit in its crop.
+ */
+export function shiftCrop(crop: RgbImage, axis: 'x' | 'y', by: number): RgbImage {
+  if (!Number.isInteger(by)) throw new RangeError(`shiftCrop: a whole number of pixels, got ${by}`);
+  const { width: w, height: h, data: src } = crop;
+  const out = new Uint8Array(w * h * 3);
+  const dx = axis === 'x' ? by : 0, dy = axis === 'y' ? by : 0;
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(h - 1, Math.max(0, y - dy));
+    for (let x = 0; x < w; x++) {
+      const p = (sy * w + Math.min(w - 1, Math.max(0, x - dx))) * 3, o = (y * w + x) * 3;
       out[o] = src[p]!;
       out[o + 1] = src[p + 1]!;
       out[o + 2] = src[p + 2]!;
