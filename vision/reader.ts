@@ -20,8 +20,8 @@ import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
 import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
-import { headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_ZOOM, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
-import { closerCrop, turnSquare } from './model/views.js';
+import { headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
+import { turnSquare } from './model/views.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
 import { frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
@@ -55,8 +55,9 @@ export interface LoadDiceReaderOptions {
    * Whether a second look in view side reads two more views besides the closer one (default
    * true): a die whose every face in play is its own mirror image (pips: a d6) mirrored and
    * mirrored closer, any other die closer and moved 3 px either way along the picture's width
-   * (docs/notes/vision-model.md, "More views in a second look"). Not from overhead (no gain on
-   * rendered trays) nor in view 'any' (3.5 ms more a 25-dice frame, at its 60 ms target's edge).
+   * (docs/notes/vision-model.md, "More views in a second look"). In view 'any', pictures of one
+   * die only, moved (a frame's 25 dice would pass its 60 ms target). Not from overhead (no gain
+   * on rendered trays).
    */
   secondLookExtra?: boolean;
   /**
@@ -297,7 +298,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
    * and the four readings mixed with the weight the orientation head gives each turn (how upright
    * the shipped net's embedding of that turn looks), then sharpened by the head's temperature
    * (orientation.ts). A die still in doubt is read once more, closer (as a second look frames
-   * it), in the turns that carry weight.
+   * it), in the turns that carry weight; a picture of one die (no frame) also moved sideways
+   * both ways in each of those turns, since it has the time a 25-dice frame has not.
    */
   const readAnyWay = (
     framed: RgbImage[],
@@ -335,21 +337,30 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     // The second look reads a doubtful die closer in the turns that carry weight (the upright
     // one, and others only while the head is unsure), each turn's scores averaged with the first
     // read's; the weights stay the first read's.
+    // Moved (never mirrored here: the real crops turned read worse with a d6 mirrored in `any`).
+    const extra: SecondLookExtra = frame === undefined && options.secondLookExtra !== false ? 'shift' : 'none';
+    const per = extra === 'none' ? 1 : 3;
     for (const t of turns) {
       const dice = again.filter((i) => lookTurns(i).includes(t));
       if (dice.length === 0) continue;
-      const closer = dice.map((i) => closerCrop(framed[i]!, SECOND_LOOK_ZOOM));
+      // Moved along the picture's width once the crop is turned by t.
+      const looks = dice.flatMap((i) => secondLookCrops(framed[i]!, SECOND_LOOK_ZOOM, extra, t % 2 === 0 ? 'x' : 'y'));
       scorers.forEach((scorer, j) => {
-        const [look] = scorer.scoreEachTurn(closer, [t]);
+        const [look] = scorer.scoreEachTurn(looks, [t]);
         const reads = first.byScorer[j]![t]!;
+        // The first read and the second look's views, each weighing the same.
+        const mean = (v: number, rows: Float32Array[], k: number, c: number) => {
+          for (let u = 0; u < per; u++) v += rows[k * per + u]![c]!;
+          return v / (1 + per);
+        };
         dice.forEach((i, k) => {
-          reads.logits[i] = reads.logits[i]!.map((v, c) => (v + look!.logits[k]![c]!) / 2);
-          reads.embeddings[i] = reads.embeddings[i]!.map((v, d) => (v + look!.embeddings[k]![d]!) / 2);
+          reads.logits[i] = reads.logits[i]!.map((v, c) => mean(v, look!.logits, k, c));
+          reads.embeddings[i] = reads.embeddings[i]!.map((v, d) => mean(v, look!.embeddings, k, d));
         });
       });
     }
     for (const i of again) probs[i] = readDie(i);
-    const looked = new Map(again.map((i) => [i, lookTurns(i).length]));
+    const looked = new Map(again.map((i) => [i, lookTurns(i).length * per]));
     return framed.map((_, i) => describe(probs[i]!, boxes[i]!, opts, 4 + (looked.get(i) ?? 0)));
   };
 

@@ -101,6 +101,28 @@ describe('reading', () => {
     }
   });
 
+  it('in view any, a picture of one die in doubt is also read moved sideways in each turn it is read again in; a frame\'s dice are not', async () => {
+    const images = crops.map((c) => c.image);
+    const always = await loadDiceReader({ secondLookBelow: 1.01 });
+    const plain = await loadDiceReader({ secondLookBelow: 1.01, secondLookExtra: false });
+    try {
+      const extra = await always.readCropsDetailed(images, { sets: ['d6'], view: 'any' });
+      const closerOnly = await plain.readCropsDetailed(images, { sets: ['d6'], view: 'any' });
+      extra.forEach((r, i) => {
+        // Four turns first; then, per turn read again, closer and closer moved both ways.
+        const turnsAgain = (closerOnly[i]!.views ?? 0) - 4;
+        expect(turnsAgain).toBeGreaterThanOrEqual(1);
+        expect(r.views, `crop ${i}`).toBe(4 + 3 * turnsAgain);
+      });
+      const inFrame = await always.readDetailed(frame, { sets: ['d6'], view: 'any' });
+      const inFramePlain = await plain.readDetailed(frame, { sets: ['d6'], view: 'any' });
+      expect(inFrame.map((d) => [d.face, d.views])).toEqual(inFramePlain.map((d) => [d.face, d.views]));
+    } finally {
+      always.dispose();
+      plain.dispose();
+    }
+  });
+
   it('reads single-die crops; probabilities cover exactly the faces of the set and sum to 1', async () => {
     const readings = await reader.readCropsDetailed(crops.map((c) => c.image), { sets: ['d6'] });
     expect(readings).toHaveLength(crops.length);
