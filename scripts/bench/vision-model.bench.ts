@@ -66,7 +66,7 @@ const bench: BenchModule = {
           again = read.filter((r) => (r.views ?? 4) > 4).length;
         });
         figures.push(
-          { id: 'model.crop.any.batch25.ms', label: 'classify one die crop in view any (batch of 25, wall, median)', value: m.median / 25, unit: 'ms', note: `up not known: 4 quarter turns mixed by the orientation head; ${again} of 25 read again closer, in the turns that carry weight` },
+          { id: 'model.crop.any.batch25.ms', label: 'classify one die crop in view any (batch of 25, wall, median)', value: m.median / 25, unit: 'ms', note: `up not known: 4 quarter turns mixed by the orientation head; ${again} of 25 read again closer, and closer moved 3 px either way (pictures of one die), in the turns that carry weight` },
           { id: 'model.crop.any.batch25.cpu.ms', label: 'classify one die crop in view any (batch of 25, CPU time)', value: m.cpu / 25, unit: 'ms' },
         );
       }
