@@ -20,7 +20,7 @@ import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
 import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
-import { headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
+import { averageIn, headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_CROPS, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
 import { turnSquare } from './model/views.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
 import { frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
@@ -277,7 +277,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const extra = extraFor(opts.sets, opts.view);
     const { scores, lookedAgain } = scoreAllWithSecondLook(scorers, framed, unsure, SECOND_LOOK_ZOOM, extra);
     const again = new Set(lookedAgain);
-    const secondLook = classifier.secondTurns.length * (extra === 'none' ? 1 : 3);
+    const secondLook = classifier.secondTurns.length * SECOND_LOOK_CROPS[extra];
     return framed.map((_, i) => {
       const probs = again.has(i) || !firstRead[i] ? probabilitiesOf(scores.map((s) => ({ logits: s.logits[i]!, embedding: s.embeddings[i]! }))) : firstRead[i];
       return describe(probs, boxes[i]!, opts, classifier.views + (again.has(i) ? secondLook : 0));
@@ -336,10 +336,10 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const again = framed.map((_, i) => i).filter((i) => bestFace(probs[i]!, opts.sets).confidence < secondLookBelow);
     // The second look reads a doubtful die closer in the turns that carry weight (the upright
     // one, and others only while the head is unsure), each turn's scores averaged with the first
-    // read's; the weights stay the first read's.
-    // Moved (never mirrored here: the real crops turned read worse with a d6 mirrored in `any`).
+    // read's; the weights stay the first read's. A picture of one die is also read moved (never
+    // mirrored here: the real crops turned read worse with a d6 mirrored in `any`).
     const extra: SecondLookExtra = frame === undefined && options.secondLookExtra !== false ? 'shift' : 'none';
-    const per = extra === 'none' ? 1 : 3;
+    const per = SECOND_LOOK_CROPS[extra];
     for (const t of turns) {
       const dice = again.filter((i) => lookTurns(i).includes(t));
       if (dice.length === 0) continue;
@@ -349,13 +349,9 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
         const [look] = scorer.scoreEachTurn(looks, [t]);
         const reads = first.byScorer[j]![t]!;
         // The first read and the second look's views, each weighing the same.
-        const mean = (v: number, rows: Float32Array[], k: number, c: number) => {
-          for (let u = 0; u < per; u++) v += rows[k * per + u]![c]!;
-          return v / (1 + per);
-        };
         dice.forEach((i, k) => {
-          reads.logits[i] = reads.logits[i]!.map((v, c) => mean(v, look!.logits, k, c));
-          reads.embeddings[i] = reads.embeddings[i]!.map((v, d) => mean(v, look!.embeddings, k, d));
+          reads.logits[i] = averageIn(reads.logits[i]!, look!.logits, k * per, per, 1 / (1 + per));
+          reads.embeddings[i] = averageIn(reads.embeddings[i]!, look!.embeddings, k * per, per, 1 / (1 + per));
         });
       });
     }

@@ -189,10 +189,30 @@ export const SECOND_LOOK_SHIFT = 3;
  * so a mirror stays left for right and a move stays sideways.
  */
 export function secondLookCrops(crop: RgbImage, zoom: number, extra: SecondLookExtra, axis: 'x' | 'y' = 'x'): RgbImage[] {
+  // SECOND_LOOK_CROPS below counts these.
   const closer = closerCrop(crop, zoom);
   if (extra === 'mirror') return [closer, flipCrop(crop, axis), flipCrop(closer, axis)];
   if (extra === 'shift') return [closer, shiftCrop(closer, axis, SECOND_LOOK_SHIFT), shiftCrop(closer, axis, -SECOND_LOOK_SHIFT)];
   return [closer];
+}
+
+/** How many crops `secondLookCrops` gives for each kind of second look. */
+export const SECOND_LOOK_CROPS: Readonly<Record<SecondLookExtra, number>> = { none: 1, mirror: 3, shift: 3 };
+
+/**
+ * A crop's first read with `count` more views averaged in (rows[from..from+count)), the first
+ * read weighing `firstShare` and the others the rest, alike.
+ */
+export function averageIn(first: Float32Array, rows: readonly Float32Array[], from: number, count: number, firstShare: number): Float32Array {
+  let more = rows[from]!;
+  if (count > 1) {
+    more = new Float32Array(more.length);
+    for (let v = 0; v < count; v++) {
+      const row = rows[from + v]!;
+      for (let c = 0; c < row.length; c++) more[c]! += row[c]! / count;
+    }
+  }
+  return mix(first, more, firstShare, 1 - firstShare);
 }
 
 /**
@@ -225,13 +245,9 @@ export function scoreAllWithSecondLook(
       const per = perDie[k]!.length;
       // Every view weighs the same: the first read's `turns`, and `per` crops × `rest` turns more.
       const a = turns.length / (turns.length + per * rest.length);
-      for (let v = 0; v < per; v++, at++) {
-        // Averaged in as it comes: after v looks, the first read and those v hold their share.
-        const share = (1 - a) / per, held = a + v * share;
-        const w = per === 1 ? a : held / (held + share);
-        first.logits[i] = mix(first.logits[i]!, again.logits[at]!, w, 1 - w);
-        first.embeddings[i] = mix(first.embeddings[i]!, again.embeddings[at]!, w, 1 - w);
-      }
+      first.logits[i] = averageIn(first.logits[i]!, again.logits, at, per, a);
+      first.embeddings[i] = averageIn(first.embeddings[i]!, again.embeddings, at, per, a);
+      at += per;
     });
   });
   return { scores, lookedAgain };
