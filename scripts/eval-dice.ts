@@ -26,7 +26,6 @@ import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
 import type { SynthKnobs } from '../vision/synth/knobs.js';
 import { renderScene } from '../vision/synth/scene.js';
 import { evaluate } from '../vision/model/evaluate.js';
-import { MIRROR_SAFE } from '../vision/model/augment.js';
 import { frameDieImage } from '../vision/model/framing.js';
 import { loadDiceReader } from '../vision/reader.js';
 import { iou } from '../vision/stream.js';
@@ -417,28 +416,20 @@ if (opts.synthetic) {
   const difficulty = meta.training.difficulty ?? meta.training.recipe.difficulty;
   const knobs = meta.training.recipe.knobs;
   const { FACE_CLASSES } = await import('../vision/faces/classes.js');
-  const { loadClassifier, scoreWithSecondLook } = await import('../vision/model/classifier.js');
-  const { argmax, classMask, maskedSoftmax } = await import('../vision/model/postprocess.js');
+  const { loadClassifier } = await import('../vision/model/classifier.js');
+  const { readSplit } = await import('../vision/model/split-reading.js');
   const { difficultyOf } = await import('../vision/model/dataset.js');
   const classifier = await loadClassifier({ ...(opts.model ? { modelDir: opts.model } : {}), ...(views ? { views } : {}) });
-  const masks = DICE_SET_IDS.map((s) => classMask([s]));
   /** A split of the training seed rendered with these knobs, scored through the reader's own path (views, temperature, second look). */
   const scoreSplit = async (splitKnobs: Partial<SynthKnobs> | undefined) => {
     const test = await loadOrRenderDataset({ seed: meta.training.seed, split: 'test', count: meta.training.recipe.testCount, difficulty, ...(splitKnobs ? { knobs: splitKnobs } : {}) }, { cacheDir: opts.cacheDir });
-    const framed: RgbImage[] = Array.from({ length: test.count }, (_, i) => ({ width: 64, height: 64, data: test.pixels.subarray(i * 12288, (i + 1) * 12288) }));
-    // The second look as the reader takes it: a die of set S below the threshold, masked to S.
-    const unsure = (l: Float32Array, _e: Float32Array, i: number) => Math.max(...maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature)) < reader.secondLookBelow;
-    // The reader's second look in view side takes two more views: a die of a set whose faces are
-    // all their own mirror images (a d6) mirrored, any other moved sideways.
-    const mirrorSets = DICE_SET_IDS.flatMap((set, s) => (DICE_SETS[set].faces.every((f) => MIRROR_SAFE.has(classOf(set, f))) ? [s] : []));
-    const extra = readerOptions.secondLookExtra;
-    const scores = scoreWithSecondLook(classifier, framed, unsure, undefined, (i) => (!extra ? 'none' : mirrorSets.includes(test.sets[i]!) ? 'mirror' : 'shift'));
+    // The reader's own reading of a die of a known set in view side: masked, tempered, a doubtful
+    // die read again with the second look's extra views (mirrored d6, others moved sideways).
+    const reading = readSplit(classifier, test, { temperature: meta.temperature, secondLookBelow: reader.secondLookBelow, extraLooks: readerOptions.secondLookExtra });
     const logits = new Float32Array(test.count * FACE_CLASSES.length);
-    scores.logits.forEach((l, i) => logits.set(l, i * FACE_CLASSES.length));
-    const probs = scores.logits.map((l, i) => maskedSoftmax(l, masks[test.sets[i]!]!, meta.temperature));
-    const right = probs.map((p, i) => argmax(p) === test.classes[i]);
-    const confidence = probs.map((p) => p[argmax(p)]!);
-    return { ev: evaluate(logits, test, meta.temperature), count: test.count, lookedAgain: scores.lookedAgain.length, right, confidence };
+    reading.logits.forEach((l, i) => logits.set(l, i * FACE_CLASSES.length));
+    const { right, confidence, lookedAgain } = reading;
+    return { ev: evaluate(logits, test, meta.temperature), count: test.count, lookedAgain, right, confidence };
   };
   // The test split exactly as training rendered it (same knobs); a changed renderer renders anew.
   const { ev, count, lookedAgain, right, confidence } = await scoreSplit(knobs);
