@@ -12,6 +12,7 @@ import { DICE_SETS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
+import { shiftBox, withoutFlatBars } from './image/padding.js';
 import { overheadUp, upAngle, uprightCrop } from './image/upright.js';
 import { dieColor, GUESSED_BOX_SCORE, locateDice, type LocateOptions } from './locate/index.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
@@ -395,8 +396,12 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       ? uprightCrop(image, box, upAngle(box, image.width, image.height, view), { scale: locatedScale })
       : squareCrop(image, box, { scale: locatedScale });
 
-  const readDetailed = async (image: RgbImage, opts: ReadOptions): Promise<DetailedReading[]> => {
+  const readDetailed = async (picture: RgbImage, opts: ReadOptions): Promise<DetailedReading[]> => {
     checkOptions(opts);
+    // A frame letterboxed or pillarboxed (a camera, a video pipeline or a canvas that pads to its
+    // own shape) is read inside its bars: the bars' edges are no dice, and the tray's own middle
+    // is the middle an overhead camera's dice turn round. Boxes are given in the frame's pixels.
+    const { image, offset } = withoutFlatBars(picture);
     const located = locateDice(image, await locateOptions());
     const boxes = located.map((d) => d.box);
     const readings = classifyFramed(boxes.map((b) => frameDie(image, b, opts.view)), boxes, opts, image);
@@ -409,6 +414,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       r.uncertain = true;
     });
     if (opts.palette && opts.palette.length > 0) for (const r of readings) r.color = dieColor(image, r.box, opts.palette);
+    if (offset[0] !== 0 || offset[1] !== 0) for (const r of readings) r.box = shiftBox(r.box, offset);
     return readings;
   };
 
@@ -490,11 +496,15 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   };
 
   const calibration: CalibrationControl = {
-    async add(set, face, image, box, view, others) {
+    async add(set, face, picture, pictureBox, view, pictureOthers) {
       if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
       if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
       // A frame with the die's box, or a picture of one die framed as readCrops frames it.
       if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(view)}"`);
+      // A frame is taught inside its flat bars, as it is read (a picture of one die: frameDieImage).
+      const { image, offset } = pictureBox ? withoutFlatBars(picture) : { image: picture, offset: [0, 0] as [number, number] };
+      const box = pictureBox && shiftBox(pictureBox, offset, -1);
+      const others = pictureOthers?.map((b) => shiftBox(b, offset, -1));
       const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}, { scale: locatedScale }).crop;
       // Taught crops are upright (an upright model adapts on them unturned): a die read in view
       // 'any' is taught in the turn the orientation head finds upright.

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { squareCrop } from '../../vision/image/crop.js';
 import { decodeImage } from '../../vision/image/decode.js';
-import { insideFlatBars } from '../../vision/image/padding.js';
+import { insideFlatBars, shiftBox, withoutFlatBars } from '../../vision/image/padding.js';
 import { frameDieImage } from '../../vision/model/framing.js';
 import type { RgbImage } from '../../vision/types.js';
 
@@ -84,6 +84,24 @@ describe('insideFlatBars', () => {
   it('leaves a picture of one flat colour alone (no side loses more than a third)', () => {
     const image: RgbImage = { width: 30, height: 20, data: new Uint8Array(30 * 20 * 3).fill(200) };
     expect(insideFlatBars(image)).toEqual([0, 0, 30, 20]);
+  });
+});
+
+describe('withoutFlatBars', () => {
+  it('gives the part inside the bars and where it lies; shiftBox moves boxes between the two', async () => {
+    const crop = await decodeImage(bytes('edge/WIN_20221211_13_10_50_Pro-die-1.jpg'));
+    const { image, offset } = withoutFlatBars(crop);
+    expect([image.width, image.height, ...offset]).toEqual([113, 67, 0, 4]);
+    expect(image.data.subarray(0, 3)).toEqual(crop.data.subarray(4 * 113 * 3, 4 * 113 * 3 + 3));
+    expect(shiftBox([10, 10, 20, 30], offset)).toEqual([10, 14, 20, 34]);
+    expect(shiftBox(shiftBox([10, 10, 20, 30], offset), offset, -1)).toEqual([10, 10, 20, 30]);
+  });
+
+  it('hands back the very picture when there is nothing to take off', async () => {
+    const crop = await decodeImage(bytes('crops/WIN_20221210_14_48_48_Pro-die-0.jpg'));
+    const out = withoutFlatBars(crop);
+    expect(out.image).toBe(crop);
+    expect(out.offset).toEqual([0, 0]);
   });
 });
 

@@ -12,6 +12,7 @@
  * ends along its whole length.
  */
 import type { Box, RgbImage } from '../types.js';
+import { cropRect } from './image.js';
 
 /**
  * A line is flat when no channel spreads by more than this (0..255). Pure black bars in the
@@ -131,4 +132,23 @@ export function insideFlatBars(image: RgbImage): Box {
   const rows = linesOf(image, 'row', left, width - right);
   const [top, bottom] = facingBars(barAt(rows, 0, 1, capY), barAt(rows, height - 1, -1, capY));
   return [left, top, width - right, height - bottom];
+}
+
+/** A picture without its flat bars, and where the part kept lies in the picture. */
+export interface Unpadded {
+  image: RgbImage;
+  /** The kept part's top-left corner in the picture: add it to a box found in `image`. */
+  offset: [number, number];
+}
+
+/** The picture inside its flat bars (the picture itself, offset 0, when it has none). */
+export function withoutFlatBars(picture: RgbImage): Unpadded {
+  const [x0, y0, x1, y1] = insideFlatBars(picture);
+  if (x0 === 0 && y0 === 0 && x1 === picture.width && y1 === picture.height) return { image: picture, offset: [0, 0] };
+  return { image: cropRect(picture, x0, y0, x1, y1), offset: [x0, y0] };
+}
+
+/** A box moved by `offset` (into the picture: +1; back into the kept part: -1). */
+export function shiftBox(box: Box, offset: readonly [number, number], sign: 1 | -1 = 1): Box {
+  return [box[0] + sign * offset[0], box[1] + sign * offset[1], box[2] + sign * offset[0], box[3] + sign * offset[1]];
 }

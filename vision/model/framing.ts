@@ -6,8 +6,7 @@
  * (right for loose crops with much table around the die).
  */
 import { squareCrop } from '../image/crop.js';
-import { cropRect } from '../image/image.js';
-import { insideFlatBars } from '../image/padding.js';
+import { shiftBox, withoutFlatBars } from '../image/padding.js';
 import { locateDice, type LocateOptions } from '../locate/index.js';
 import type { Box, RgbImage } from '../types.js';
 
@@ -46,17 +45,13 @@ const MIN_SMALLER_SIDE = 0.1;
  * `squareCrop`'s own.
  */
 export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', locate: LocateOptions = {}, located: { scale?: number } = {}): Framed {
-  // Flat bars at the picture's edges (a crop cut past its photo, letterboxing) are no part of
-  // the die's surroundings: the picture inside them is framed, and boxes are given back in the
-  // picture's own coordinates.
-  const inner = insideFlatBars(picture);
-  const padded = inner[0] > 0 || inner[1] > 0 || inner[2] < picture.width || inner[3] < picture.height;
-  if (padded) {
-    const framed = frameInside(cropRect(picture, ...inner), mode, locate, located);
-    const back = (b: Box): Box => [b[0] + inner[0], b[1] + inner[1], b[2] + inner[0], b[3] + inner[1]];
-    return { ...framed, box: back(framed.box), ...(framed.smaller ? { smaller: { ...framed.smaller, box: back(framed.smaller.box) } } : {}) };
-  }
-  return frameInside(picture, mode, locate, located);
+  // Flat bars at the picture's edges (a crop cut past its photo, padding to a square) are no
+  // part of the die's surroundings: the picture inside them is framed, and boxes are given back
+  // in the picture's own coordinates.
+  const { image, offset } = withoutFlatBars(picture);
+  const framed = frameInside(image, mode, locate, located);
+  if (offset[0] === 0 && offset[1] === 0) return framed;
+  return { ...framed, box: shiftBox(framed.box, offset), ...(framed.smaller ? { smaller: { ...framed.smaller, box: shiftBox(framed.smaller.box, offset) } } : {}) };
 }
 
 function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, located: { scale?: number }): Framed {
