@@ -1,11 +1,12 @@
 /**
  * Flat bars round a picture: rows or columns of one colour that end in a sharp step into the
  * photo. A crop cut past its photo's edge comes back with black rows where the photo ended (one
- * of the real Catan crops has four), and letterboxed or padded pictures carry such bars on
- * purpose. Read as they are, they are part of the die's surroundings, which training never
- * showed in one flat colour. `squareCrop` treats a die at a frame's edge by repeating the edge
- * outwards, which training shows (augment's `repeatEdge`), so the picture inside the bars is
- * what should be framed.
+ * of the real Catan crops has four), pictures padded to a square carry them on purpose, and so
+ * does a tray frame from a camera or video pipeline that letterboxes. Read as they are, a
+ * picture's bars are part of its die's surroundings, which training never showed in one flat
+ * colour (`squareCrop` repeats a frame's edge outwards instead, which training does show), and a
+ * frame's bars have edges the locator takes for dice. So the reader works inside them
+ * (framing.ts for pictures of one die, reader.ts for frames).
  *
  * A photo's own plain background is not a bar, however flat (a render's noiseless card, a phone's
  * smoothed table): it ends where the die begins, and the die fills only part of that line. A bar
