@@ -64,9 +64,23 @@ describe('insideFlatBars', () => {
     expect(y0 === 0).toBe(y1 === image.height);
   });
 
-  it('leaves a frame of one colour all round alone: its bars hide each other\'s steps (a limit, documented)', async () => {
-    const image = await decodeImage(await sharp(bytes('crops/WIN_20221210_14_48_48_Pro-die-0.jpg')).extend({ top: 12, bottom: 12, left: 16, right: 16, background: { r: 128, g: 100, b: 70 } }).jpeg({ quality: 95 }).toBuffer());
-    expect(insideFlatBars(image)).toEqual([0, 0, image.width, image.height]);
+  it('takes off a frame of one colour all round, when each side steps along its line between the others', async () => {
+    const image = await decodeImage(await sharp(bytes('crops/WIN_20221210_14_48_48_Pro-die-0.jpg')).extend({ top: 12, bottom: 12, left: 16, right: 16, background: { r: 0, g: 0, b: 0 } }).jpeg({ quality: 95 }).toBuffer());
+    const [x0, y0, x1, y1] = insideFlatBars(image);
+    for (const [inset, padded] of [[x0, 16], [y0, 12], [image.width - x1, 16], [image.height - y1, 12]] as const) {
+      expect(inset).toBeGreaterThanOrEqual(padded - 2);
+      expect(inset).toBeLessThanOrEqual(padded + 3);
+    }
+  });
+
+  it('leaves a plain background round a die turned on its corner alone: its edges do not step', () => {
+    // A noiseless card (as a render has) with a die turned 45° in the middle: flat on all four
+    // sides, but the line where the die begins is nearly all card.
+    const w = 90, h = 70, data = new Uint8Array(w * h * 3).fill(180);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      if (Math.abs(x - 45) + Math.abs(y - 35) < 22) data.set([200, 40, 40], (y * w + x) * 3);
+    }
+    expect(insideFlatBars({ width: w, height: h, data })).toEqual([0, 0, w, h]);
   });
 
   it("leaves a photo's plain edge alone: dim, noisy and fading into the picture", () => {

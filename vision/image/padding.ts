@@ -125,13 +125,41 @@ export function insideFlatBars(image: RgbImage): Box {
   const { width, height } = image;
   const capY = Math.floor(MAX_SHARE * height), capX = Math.floor(MAX_SHARE * width);
   // Columns first, then rows between any column bars. A bar's step must run along nearly its
-  // whole line, so bars on all four sides (a frame round the picture) hide each other's steps
-  // and are left alone: the pads of a padded-to-square picture and a crop cut past its photo
-  // are on one side or two facing sides.
+  // whole line: the pads of a padded-to-square picture and a crop cut past its photo are on one
+  // side or two facing sides.
   const cols = linesOf(image, 'column', 0, height);
-  const [left, right] = facingBars(barAt(cols, 0, 1, capX), barAt(cols, width - 1, -1, capX));
+  const leftBar = barAt(cols, 0, 1, capX), rightBar = barAt(cols, width - 1, -1, capX);
+  const [left, right] = facingBars(leftBar, rightBar);
   const rows = linesOf(image, 'row', left, width - right);
-  const [top, bottom] = facingBars(barAt(rows, 0, 1, capY), barAt(rows, height - 1, -1, capY));
+  const topBar = barAt(rows, 0, 1, capY), bottomBar = barAt(rows, height - 1, -1, capY);
+  const [top, bottom] = facingBars(topBar, bottomBar);
+  if (left + right + top + bottom === 0) {
+    const frame = frameAllRound(image, [leftBar, topBar, rightBar, bottomBar], capX, capY);
+    if (frame) return frame;
+  }
+  return [left, top, width - right, height - bottom];
+}
+
+/**
+ * Bars on all four sides (a frame round the picture) hide each other's steps: every line
+ * crosses two other bars. Four flat runs of one colour are a frame when each steps along its
+ * line between the other runs, on all four sides.
+ */
+function frameAllRound(image: RgbImage, bars: readonly Bar[], capX: number, capY: number): Box | null {
+  const [l, t, r, b] = bars as [Bar, Bar, Bar, Bar];
+  if (bars.some((x) => x.flat === 0) || !bars.every((x) => x.colour.every((m, k) => Math.abs(m - l.colour[k]!) <= SAME_COLOUR))) return null;
+  const { width, height } = image;
+  const cols = linesOf(image, 'column', t.flat, height - b.flat);
+  const rows = linesOf(image, 'row', l.flat, width - r.flat);
+  const stepped = (lines: Lines, start: number, step: 1 | -1, bar: Bar, cap: number): number | null => {
+    for (let k = 0; k < STEP_WITHIN && bar.flat + k < cap; k++) {
+      if (lines.differing(start + step * (bar.flat + k), bar.colour) >= STEP_SHARE) return bar.flat + k;
+    }
+    return null;
+  };
+  const left = stepped(cols, 0, 1, l, capX), right = stepped(cols, width - 1, -1, r, capX);
+  const top = stepped(rows, 0, 1, t, capY), bottom = stepped(rows, height - 1, -1, b, capY);
+  if (left === null || right === null || top === null || bottom === null) return null;
   return [left, top, width - right, height - bottom];
 }
 
