@@ -22,7 +22,7 @@ import { loadClassifier } from '../vision/model/classifier.js';
 import { loadOrRenderDataset } from '../vision/model/dataset-store.js';
 import { auditCsv, parseAudit, summariseAudit, type AuditRow } from '../vision/model/error-audit.js';
 import { readSplit, splitCrops } from '../vision/model/split-reading.js';
-import { loadDiceReader } from '../vision/reader.js';
+import { SECOND_LOOK_BELOW } from '../vision/reader.js';
 
 const program = new Command()
   .name('eval:errors')
@@ -42,11 +42,9 @@ if (!Number.isInteger(sampleSize) || sampleSize <= 0) throw new Error(`--sample 
 const modelDir = opts.model ?? 'vision/model/weights';
 const meta = JSON.parse(await readFile(path.join(modelDir, 'meta.json'), 'utf8')) as { training: { seed: string; difficulty: [number, number]; recipe: { testCount: number; knobs?: Record<string, unknown> } }; temperature: number };
 const test = await loadOrRenderDataset({ seed: meta.training.seed, split: 'test', count: meta.training.recipe.testCount, difficulty: meta.training.difficulty, ...(meta.training.recipe.knobs ? { knobs: meta.training.recipe.knobs } : {}) }, { cacheDir: opts.cacheDir });
-const reader = await loadDiceReader({ modelDir });
 const classifier = await loadClassifier({ modelDir });
-const reading = readSplit(classifier, test, { temperature: meta.temperature, secondLookBelow: reader.secondLookBelow, extraLooks: true });
+const reading = readSplit(classifier, test, { temperature: meta.temperature, secondLookBelow: SECOND_LOOK_BELOW, extraLooks: true });
 classifier.dispose();
-reader.dispose();
 const errors: AuditRow[] = [];
 reading.right.forEach((ok, index) => {
   if (ok) return;

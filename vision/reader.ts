@@ -17,7 +17,7 @@ import { overheadUp, upAngle, uprightCrop } from './image/upright.js';
 import { dieColor, GUESSED_BOX_SCORE, locateDice, type LocateOptions } from './locate/index.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
-import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
+import { augmentCrop, MIRROR_SAFE, mirrorSafeSet } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
 import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
@@ -178,6 +178,9 @@ function modelIdOf(classifier: Classifier): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
+/** The confidence below which a die is read a second time, unless `secondLookBelow` says otherwise. */
+export const SECOND_LOOK_BELOW = 0.7;
+
 export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promise<ClewDiceReader> {
   const { locatedFraming } = options;
   if (locatedFraming !== undefined && !(locatedFraming > 0 && Number.isFinite(locatedFraming))) {
@@ -194,11 +197,19 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   };
   const modelId = modelIdOf(classifier);
   const uncertainBelow = options.uncertainBelow ?? 0.85;
-  const secondLookBelow = options.secondLookBelow ?? 0.7;
-  /** What a second look reads besides the closer crop, for dice of these sets read in this view. */
-  const extraFor = (sets: readonly DiceSetId[], view: CameraView | undefined): SecondLookExtra => {
-    if (options.secondLookExtra === false || (view ?? 'side') !== 'side') return 'none';
-    return sets.every((s) => DICE_SETS[s].faces.every((f) => MIRROR_SAFE.has(classOf(s, f)))) ? 'mirror' : 'shift';
+  const secondLookBelow = options.secondLookBelow ?? SECOND_LOOK_BELOW;
+  /**
+   * What a second look reads besides the closer crop, for dice of these sets read in this view
+   * (`picture`: a picture of one die, not a frame's die): read `side`, a d6 mirrored, any other
+   * die moved; read `any`, only a picture of one die, and
+   * moved (never mirrored: the real crops turned read worse so; a frame's 25 dice would pass
+   * their 60 ms target); from overhead nothing (no gain on rendered trays).
+   */
+  const extraFor = (sets: readonly DiceSetId[], view: CameraView | undefined, picture: boolean): SecondLookExtra => {
+    if (options.secondLookExtra === false) return 'none';
+    if (view === 'any') return picture ? 'shift' : 'none';
+    if ((view ?? 'side') !== 'side') return 'none';
+    return sets.every(mirrorSafeSet) ? 'mirror' : 'shift';
   };
   const framing = options.cropFraming ?? 'locate';
   const located = options.locatedFraming ?? trainingFraming(classifier.meta);
@@ -275,7 +286,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       firstRead[i] = probabilitiesOf(read);
       return bestFace(firstRead[i], opts.sets).confidence < secondLookBelow;
     };
-    const extra = extraFor(opts.sets, opts.view);
+    // (A model that does not read upright reads 'any' here, without the turns' extra views.)
+    const extra = extraFor(opts.sets, opts.view, false);
     const { scores, lookedAgain } = scoreAllWithSecondLook(scorers, framed, unsure, SECOND_LOOK_ZOOM, extra);
     const again = new Set(lookedAgain);
     const secondLook = classifier.secondTurns.length * SECOND_LOOK_CROPS[extra];
@@ -337,9 +349,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const again = framed.map((_, i) => i).filter((i) => bestFace(probs[i]!, opts.sets).confidence < secondLookBelow);
     // The second look reads a doubtful die closer in the turns that carry weight (the upright
     // one, and others only while the head is unsure), each turn's scores averaged with the first
-    // read's; the weights stay the first read's. A picture of one die is also read moved (never
-    // mirrored here: the real crops turned read worse with a d6 mirrored in `any`).
-    const extra: SecondLookExtra = frame === undefined && options.secondLookExtra !== false ? 'shift' : 'none';
+    // read's; the weights stay the first read's. A picture of one die is also read moved.
+    const extra = extraFor(opts.sets, 'any', frame === undefined);
     const per = SECOND_LOOK_CROPS[extra];
     for (const t of turns) {
       const dice = again.filter((i) => lookTurns(i).includes(t));

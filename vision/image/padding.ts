@@ -99,11 +99,19 @@ function barAt(lines: Lines, start: number, step: 1 | -1, cap: number): Bar {
     flat++;
   }
   if (flat >= cap) return none;
-  // The step: the lines between the flat ones and it (JPEG's ringing) go with the bar.
+  return { flat, colour: first.mean, stepped: stepAfter(lines, start, step, flat, first.mean, cap) };
+}
+
+/**
+ * Lines to take off for a flat run of `flat` lines in `colour` from `start`: up to the step, the
+ * first line within STEP_WITHIN whose pixels differ from the colour on STEP_SHARE of it (the
+ * lines between, JPEG's ringing, go with the run); null without a step.
+ */
+function stepAfter(lines: Lines, start: number, step: 1 | -1, flat: number, colour: Colour, cap: number): number | null {
   for (let k = 0; k < STEP_WITHIN && flat + k < cap; k++) {
-    if (lines.differing(start + step * (flat + k), first.mean) >= STEP_SHARE) return { flat, colour: first.mean, stepped: flat + k };
+    if (lines.differing(start + step * (flat + k), colour) >= STEP_SHARE) return flat + k;
   }
-  return { flat, colour: first.mean, stepped: null };
+  return null;
 }
 
 /**
@@ -151,14 +159,8 @@ function frameAllRound(image: RgbImage, bars: readonly Bar[], capX: number, capY
   const { width, height } = image;
   const cols = linesOf(image, 'column', t.flat, height - b.flat);
   const rows = linesOf(image, 'row', l.flat, width - r.flat);
-  const stepped = (lines: Lines, start: number, step: 1 | -1, bar: Bar, cap: number): number | null => {
-    for (let k = 0; k < STEP_WITHIN && bar.flat + k < cap; k++) {
-      if (lines.differing(start + step * (bar.flat + k), bar.colour) >= STEP_SHARE) return bar.flat + k;
-    }
-    return null;
-  };
-  const left = stepped(cols, 0, 1, l, capX), right = stepped(cols, width - 1, -1, r, capX);
-  const top = stepped(rows, 0, 1, t, capY), bottom = stepped(rows, height - 1, -1, b, capY);
+  const left = stepAfter(cols, 0, 1, l.flat, l.colour, capX), right = stepAfter(cols, width - 1, -1, r.flat, r.colour, capX);
+  const top = stepAfter(rows, 0, 1, t.flat, t.colour, capY), bottom = stepAfter(rows, height - 1, -1, b.flat, b.colour, capY);
   if (left === null || right === null || top === null || bottom === null) return null;
   return [left, top, width - right, height - bottom];
 }

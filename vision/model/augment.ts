@@ -6,12 +6,18 @@
  * saturation, hue, blur and sensor noise.
  */
 import { createRng, type Rng } from '../../shared/rng.js';
-import type { FaceClass } from '../faces/classes.js';
+import { DICE_SETS, type DiceSetId } from '../../shared/dice.js';
+import { classOf, type FaceClass } from '../faces/classes.js';
 
 /** Faces whose mirror image is the same face (possibly turned): flipping them is honest. */
 export const MIRROR_SAFE: ReadonlySet<FaceClass> = new Set<FaceClass>([
   'pips-1', 'pips-2', 'pips-3', 'pips-4', 'pips-5', 'pips-6', 'blank', 'X', 'shape-I', 'shape-U', 'shape-V', 'shape-W',
 ]);
+
+/** Whether every face of the dice set is its own mirror image (pips: a d6), so a whole die may be mirrored. */
+export function mirrorSafeSet(set: DiceSetId): boolean {
+  return DICE_SETS[set].faces.every((f) => MIRROR_SAFE.has(classOf(set, f)));
+}
 
 export interface AugmentOptions {
   /** 0 = none … 1 = full strength. */

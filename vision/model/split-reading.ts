@@ -4,10 +4,9 @@
  * views). eval:dice scores the synthetic test split with it, and eval:errors samples the errors
  * it leaves, so both speak of the same reads.
  */
-import { DICE_SETS, DICE_SET_IDS } from '../../shared/dice.js';
-import { classOf } from '../faces/classes.js';
+import { DICE_SET_IDS } from '../../shared/dice.js';
 import type { RgbImage } from '../types.js';
-import { MIRROR_SAFE } from './augment.js';
+import { mirrorSafeSet } from './augment.js';
 import { scoreWithSecondLook, type Scorer } from './classifier.js';
 import { CROP_PIXELS } from './dataset.js';
 import type { CropSet } from './dataset-store.js';
@@ -33,7 +32,7 @@ export interface SplitReading {
 }
 
 /** The dice sets (DICE_SET_IDS indices) whose every face is its own mirror image: their second look is mirrored. */
-const MIRROR_SETS: ReadonlySet<number> = new Set(DICE_SET_IDS.flatMap((set, s) => (DICE_SETS[set].faces.every((f) => MIRROR_SAFE.has(classOf(set, f))) ? [s] : [])));
+const MIRROR_SETS: ReadonlySet<number> = new Set(DICE_SET_IDS.flatMap((set, s) => (mirrorSafeSet(set) ? [s] : [])));
 
 /** The split's crops as images (views into its pixels, not copies). */
 export function splitCrops(data: CropSet): RgbImage[] {
