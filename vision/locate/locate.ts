@@ -15,6 +15,7 @@ import { labelRegions, type Region } from './components.js';
 import { edgeEvidence, FineEvidence, trayEvidence } from './evidence.js';
 import { trimShadow, type ShadowTrimOptions } from './shadow.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
+import { withoutColourNoise } from './chroma-noise.js';
 import { clothEdges, clothPalette, FinePaletteEvidence, paletteEvidence, withLineColours, type ClothPalette } from './palette.js';
 import { enclosedBy, fillHoles, hysteresis, maskScratch, open3, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
@@ -73,6 +74,11 @@ export interface LocateOptions {
    * asks for this; in a tray frame it found more boxes on no die than dice).
    */
   edgeRegions?: boolean;
+  /**
+   * Smooth the coarse frame's chroma where it shows colour noise, before it is compared with the
+   * smooth tray model (chroma-noise.ts; default true).
+   */
+  chromaDenoise?: boolean;
   /** Take a die's soft shadow off its box (shadow.ts; default true). */
   shadowTrim?: boolean;
   /** Experiments only: the shadow trim's levels. */
@@ -206,7 +212,7 @@ function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: Rgb
  * that the palette explains, else against the smooth tray model; and the matching evidence for
  * measuring boxes on the fine frame. The smooth model is only made where it is used (2–3 ms).
  */
-function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions): { masks: DiceMasks; evidence: FineContext['evidence'] } {
+function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions, quiet?: LabPlanes): { masks: DiceMasks; evidence: FineContext['evidence'] } {
   const palette = options.patternedCloth === false ? null : clothPalette(lab, limits);
   if (palette) {
     const masks = diceMask(lab, { palette }, options);
@@ -225,8 +231,9 @@ function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: L
       }
     }
   }
-  const bg = estimateBackground(lab);
-  return { masks: diceMask(lab, { bg }, options), evidence: new FineEvidence(fine, bg, step) };
+  const plain = quiet ?? lab;
+  const bg = estimateBackground(plain);
+  return { masks: diceMask(plain, { bg }, options), evidence: new FineEvidence(fine, bg, step) };
 }
 
 /** Share of the mask a lined palette's colour mask must make up (`compareWithTray`). */
@@ -244,12 +251,16 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   const grow = options.growContrast ?? 3.5;
   const { coarse, fine, step } = pyr;
   const lab = toLabPlanes(coarse);
+  // The smooth tray model is compared with the chroma smoothed where the frame shows colour
+  // noise; a patterned cloth's palette with the frame as it is (smoothing made more boxes on its
+  // blots in a rendered camouflage cloth).
+  const quiet = options.chromaDenoise === false ? undefined : withoutColourNoise(lab);
   const toCoarse = 1 / (pyr.fineScale * step);
   const limits: Limits = {
     minSide: (options.minSize ?? 14) * toCoarse,
     maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
   };
-  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options);
+  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options, quiet);
   const { mask, edgeStrength } = masks;
   const { labels, regions } = labelRegions(mask);
   const found: LocatedDie[] = [];
