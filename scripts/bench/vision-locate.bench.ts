@@ -2,14 +2,19 @@
  * vision/locate: how long finding the dice of one 640×640 frame with 25 dice takes, out of the
  * 60 ms the whole read (locate + classify) may take: the classical segmentation (the default),
  * the same with the learned detector's rescue, and the detector alone; and naming the colours of
- * the dice found (as the reader does when a palette is given). Median wall-clock time over the
+ * the dice found (as the reader does when a palette is given); and the classical segmentation of
+ * the same frames with colour noise, whose chroma is smoothed first (chroma-noise.ts). Median wall-clock time over the
  * runs and CPU time of this process (the machine is shared; wall time swings with load).
  */
 import { createRng } from '../../shared/rng.js';
 import { loadDieDetector } from '../../vision/locate/detector/index.js';
 import { dieColor, locateDice } from '../../vision/locate/index.js';
+import { chromaNoiseLevel, COLOUR_NOISE_LEVEL } from '../../vision/locate/chroma-noise.js';
+import { toLabPlanes } from '../../vision/locate/lab.js';
+import { halve } from '../../vision/locate/pyramid.js';
 import { renderScene } from '../../vision/synth/index.js';
 import type { RgbImage } from '../../vision/types.js';
+import { withColourNoise } from './colour-noise.js';
 import type { BenchModule, Figure } from './types.js';
 
 const cpuMs = () => {
@@ -39,6 +44,9 @@ const bench: BenchModule = {
     const detector = await loadDieDetector();
     try {
       const classical = measure(frames, (f) => locateDice(f), runs);
+      const noisyFrames = frames.map((f, i) => withColourNoise(f, `bench-locate-noise:${i}`));
+      const smoothed = noisyFrames.filter((f) => chromaNoiseLevel(toLabPlanes(halve(f))) > COLOUR_NOISE_LEVEL).length;
+      const noisy = measure(noisyFrames, (f) => locateDice(f), runs);
       const rescued = measure(frames, (f) => locateDice(f, { detector }), runs);
       const learned = measure(frames, (f) => locateDice(f, { detector, detectorOnly: true }), runs);
       // Colours of the dice found, each run on a new frame object: the white balance is worked out
@@ -54,6 +62,8 @@ const bench: BenchModule = {
       const figures: Figure[] = [
         { id: 'locate.classical.ms', label: 'locate 25 dice, classical (wall, median)', value: classical.median, unit: 'ms', note },
         { id: 'locate.classical.cpu.ms', label: 'locate 25 dice, classical (CPU time)', value: classical.cpu, unit: 'ms' },
+        { id: 'locate.noisy.ms', label: 'locate 25 dice, colour noise σ 6 (wall, median)', value: noisy.median, unit: 'ms', note: `the same frames, each channel its own noise: ${smoothed} of ${frames.length} over the colour-noise level, so their chroma is smoothed first` },
+        { id: 'locate.noisy.cpu.ms', label: 'locate 25 dice, colour noise σ 6 (CPU time)', value: noisy.cpu, unit: 'ms' },
         { id: 'locate.rescued.ms', label: 'locate 25 dice, classical + detector rescue (wall, median)', value: rescued.median, unit: 'ms', note: `${note}, ${detector.backend}` },
         { id: 'locate.rescued.cpu.ms', label: 'locate 25 dice, classical + detector rescue (CPU time)', value: rescued.cpu, unit: 'ms' },
         { id: 'locate.detector.ms', label: 'locate 25 dice, detector alone (wall, median)', value: learned.median, unit: 'ms', note: detector.backend },

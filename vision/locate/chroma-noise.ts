@@ -8,7 +8,7 @@
  * dice; the smoothing here follows edges instead (`smoothChroma`). It is still done only where the
  * frame's quietest blocks show chroma that changes from pixel to pixel, which clean frames' chroma
  * (smoothed by demosaicing and JPEG's 4:2:0) does not: done on every rendered scene it made 11
- * more boxes on nothing in 88 and cost 17 ms.
+ * more boxes on nothing in 88 (and 8 ms a frame).
  */
 import type { LabPlanes } from './lab.js';
 
@@ -84,44 +84,39 @@ export function smoothChroma(lab: LabPlanes, options: ChromaSmoothing = {}): Lab
   const steps = 16 * 16;
   const table = Float32Array.from({ length: steps + 1 }, (_, k) => Math.exp(-k / 16 / 2));
   const invL = 1 / (s * s), invC = c === Infinity ? 0 : 1 / (c * c);
-  const outA = new Float32Array(w * h), outB = new Float32Array(w * h);
-  const offsets = new Int32Array((2 * r + 1) ** 2);
-  for (let dy = -r, k = 0; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) offsets[k++] = dy * w + dx;
-  const weigh = (j: number, l: number, ai: number, bi: number): number => {
-    const dl = L[j]! - l, da = a[j]! - ai, db = b[j]! - bi;
-    const k = ((dl * dl * invL + (da * da + db * db) * invC) * 16 + 0.5) | 0;
-    return k > steps ? 0 : table[k]!;
-  };
-  for (let y = 0; y < h; y++) {
-    const inside = y >= r && y < h - r;
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      const l = L[i]!, ai = a[i]!, bi = b[i]!;
-      let sw = 0, sa = 0, sb = 0;
-      if (inside && x >= r && x < w - r) {
-        // Inside: the window's offsets need no bounds.
-        for (let k = 0; k < offsets.length; k++) {
-          const j = i + offsets[k]!;
-          const wt = weigh(j, l, ai, bi);
-          sw += wt;
-          sa += wt * a[j]!;
-          sb += wt * b[j]!;
-        }
-      } else {
-        for (let v = Math.max(0, y - r); v <= Math.min(h - 1, y + r); v++) {
-          for (let u = Math.max(0, x - r); u <= Math.min(w - 1, x + r); u++) {
-            const j = v * w + u;
-            const wt = weigh(j, l, ai, bi);
-            sw += wt;
-            sa += wt * a[j]!;
-            sb += wt * b[j]!;
-          }
+  const n = w * h;
+  // Sums of weights and weighted chroma per pixel, the pixel itself weighing 1. The weight of a
+  // pair is symmetric, so each pair within the window is weighed once, for both its pixels, one
+  // offset at a time along whole rows (half the weighing, and memory read in order).
+  const sw = new Float32Array(n).fill(1), sa = Float32Array.from(a), sb = Float32Array.from(b);
+  const kL = 16 * invL, kC = 16 * invC;
+  for (let dy = 0; dy <= r; dy++) {
+    for (let dx = -r; dx <= r; dx++) {
+      if (dy === 0 && dx <= 0) continue;
+      const off = dy * w + dx;
+      const xs = Math.max(0, -dx), xe = Math.min(w, w - dx);
+      for (let y = 0; y < h - dy; y++) {
+        for (let i = y * w + xs, end = y * w + xe; i < end; i++) {
+          const j = i + off;
+          const ai = a[i]!, bi = b[i]!, aj = a[j]!, bj = b[j]!;
+          const dl = L[j]! - L[i]!, da = aj - ai, db = bj - bi;
+          const k = (dl * dl * kL + (da * da + db * db) * kC + 0.5) | 0;
+          if (k > steps) continue;
+          const wt = table[k]!;
+          sw[i] = sw[i]! + wt;
+          sa[i] = sa[i]! + wt * aj;
+          sb[i] = sb[i]! + wt * bj;
+          sw[j] = sw[j]! + wt;
+          sa[j] = sa[j]! + wt * ai;
+          sb[j] = sb[j]! + wt * bi;
         }
       }
-      // The pixel itself always weighs 1, so sw > 0.
-      outA[i] = sa / sw;
-      outB[i] = sb / sw;
     }
+  }
+  const outA = new Float32Array(n), outB = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    outA[i] = sa[i]! / sw[i]!;
+    outB[i] = sb[i]! / sw[i]!;
   }
   return { width: w, height: h, L, a: outA, b: outB };
 }
