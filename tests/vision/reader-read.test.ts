@@ -291,6 +291,20 @@ describe('reading', () => {
     expect(r!.confidence).toBeGreaterThan(0.7);
   });
 
+  it('reads a picture turned on a grown canvas, its corners filled black or white, with the corners painted over from inside', async () => {
+    // vision/image/filled-corners.ts. The 12 turned 15° read 9 (black) and 7 (white) of 12 read
+    // side with their wedges; the 151 Catan crops 114 and 114 of 151, 140 and 142 now.
+    for (const background of [{ r: 0, g: 0, b: 0 }, { r: 255, g: 255, b: 255 }]) {
+      const turned = await Promise.all(crops.map(async (c) => {
+        const raw = sharp(Buffer.from(c.image.data), { raw: { width: c.image.width, height: c.image.height, channels: 3 } });
+        return decodeImage(await raw.rotate(15, { background }).jpeg({ quality: 95 }).toBuffer());
+      }));
+      const read = await reader.readCrops(turned, { sets: ['d6'], view: 'side' });
+      const right = read.filter((r, k) => r.face === crops[k]!.face).length;
+      expect(right, JSON.stringify(background)).toBeGreaterThanOrEqual(10);
+    }
+  }, 30_000);
+
   it('masks to the sets in play: the same crop read as a worm-set die may only say 1–5 or worm', async () => {
     const [r] = await reader.readCrops([crops[0]!.image], { sets: ['worm'] });
     expect(DICE_SETS.worm.faces).toContain(r!.face);

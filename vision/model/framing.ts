@@ -5,6 +5,7 @@
  * for the die inside first and falls back to the whole image when nothing die-sized is found
  * (right for loose crops with much table around the die).
  */
+import { withoutFilledCorners } from '../image/filled-corners.js';
 import { squareCrop } from '../image/crop.js';
 import { shiftBox, withoutFlatBars } from '../image/padding.js';
 import { locateDice, type LocateOptions } from '../locate/index.js';
@@ -48,7 +49,9 @@ export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', lo
   // Flat bars at the picture's edges (a crop cut past its photo, padding to a square) are no
   // part of the die's surroundings: the picture inside them is framed, and boxes are given back
   // in the picture's own coordinates.
-  const { image, offset } = withoutFlatBars(picture);
+  const { image: inside, offset } = withoutFlatBars(picture);
+  // Corners a rotation filled are painted over from inside (filled-corners.ts).
+  const image = withoutFilledCorners(inside).image;
   const framed = frameInside(image, mode, locate, located);
   if (offset[0] === 0 && offset[1] === 0) return framed;
   return { ...framed, box: shiftBox(framed.box, offset), ...(framed.smaller ? { smaller: { ...framed.smaller, box: shiftBox(framed.smaller.box, offset) } } : {}) };
