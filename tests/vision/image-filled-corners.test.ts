@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage } from '../../vision/image/decode.js';
 import { filledCorners, withoutFilledCorners } from '../../vision/image/filled-corners.js';
+import { frameDieImage } from '../../vision/model/framing.js';
 import type { RgbImage } from '../../vision/types.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../fixtures/dice-real');
@@ -90,5 +91,18 @@ describe('withoutFilledCorners', () => {
     const image = await decodeImage(bytes(labels[0]!));
     expect(withoutFilledCorners(image)).toEqual({ image, wedges: 0 });
     expect(withoutFilledCorners(image).image).toBe(image);
+  });
+});
+
+describe('framing a picture of one die with filled corners', () => {
+  it('frames the painted picture, and the picture as it came beside it for the reader to fall back on', async () => {
+    // A tight crop of a turned die on a blown-out background has four wedges of its own: the
+    // reader keeps the reading of the picture as it came when that is clearly surer (reader.ts).
+    const image = await turned(labels[4]!, 15, black);
+    const framed = frameDieImage(image, 'locate');
+    expect(framed.unpainted).toBeDefined();
+    expect(framed.unpainted!.crop.data).not.toEqual(framed.crop.data);
+    const plain = frameDieImage(await decodeImage(bytes(labels[4]!)), 'locate');
+    expect(plain.unpainted).toBeUndefined();
   });
 });

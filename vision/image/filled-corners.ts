@@ -8,8 +8,9 @@
  *
  * A wedge is a right triangle on its corner with a straight long side, flat pure black or white
  * to within JPEG's error, and at least three corners carry one of the same colour. A
- * photographed background is neither that flat nor that pure; a render's noiseless card can be
- * as flat (below).
+ * photographed background is neither that flat nor that pure, except where it is blown out: a
+ * tight crop of a turned die on a blown-out card has white wedges of its own, so the reader
+ * reads the picture as it came too (`Framed.unpainted`).
  */
 import type { RgbImage } from '../types.js';
 

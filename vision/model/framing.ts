@@ -25,6 +25,13 @@ export interface Framed {
    * keeps the surer reading.
    */
   smaller?: { crop: RgbImage; box: Box };
+  /**
+   * Framed from the picture as it came, when the corners a rotation filled were painted over
+   * (filled-corners.ts): a tight crop of a turned die on a blown-out white or black background
+   * has four such wedges of its own. The reader reads both and keeps this one only when it is
+   * clearly surer (`AS_IS_SURER_BY` in reader.ts).
+   */
+  unpainted?: { crop: RgbImage; box: Box };
 }
 
 /**
@@ -50,11 +57,19 @@ export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', lo
   // part of the die's surroundings: the picture inside them is framed, and boxes are given back
   // in the picture's own coordinates.
   const { image: inside, offset } = withoutFlatBars(picture);
-  // Corners a rotation filled are painted over from inside (filled-corners.ts).
-  const image = withoutFilledCorners(inside).image;
-  const framed = frameInside(image, mode, locate, located);
+  // Corners a rotation filled are painted over from inside (filled-corners.ts); the picture as it
+  // came is framed too, for the reader to fall back on.
+  const { image, wedges } = withoutFilledCorners(inside);
+  const painted = frameInside(image, mode, locate, located);
+  const framed: Framed = wedges > 0 ? { ...painted, unpainted: (({ crop, box }) => ({ crop, box }))(frameInside(inside, mode, locate, located)) } : painted;
   if (offset[0] === 0 && offset[1] === 0) return framed;
-  return { ...framed, box: shiftBox(framed.box, offset), ...(framed.smaller ? { smaller: { ...framed.smaller, box: shiftBox(framed.smaller.box, offset) } } : {}) };
+  const shifted = (part: { crop: RgbImage; box: Box }) => ({ ...part, box: shiftBox(part.box, offset) });
+  return {
+    ...framed,
+    box: shiftBox(framed.box, offset),
+    ...(framed.smaller ? { smaller: shifted(framed.smaller) } : {}),
+    ...(framed.unpainted ? { unpainted: shifted(framed.unpainted) } : {}),
+  };
 }
 
 function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, located: { scale?: number }): Framed {
