@@ -4,7 +4,7 @@
  * each corner. Read as it is, the die sits among four flat wedges, which training never showed:
  * the real Catan crops turned 15° on black read 114 of 151 right, against 146 as taken. Painted
  * over from the picture beside them, as `squareCrop` repeats a frame's edge outwards, they read
- * 140 (vision-model.md, "Corners a rotation filled").
+ * 140 (138 with the reader's fallback below; vision-model.md, "Corners a rotation filled").
  *
  * A wedge is a right triangle on its corner with a straight long side, flat pure black or white
  * to within JPEG's error, and at least three corners carry one of the same colour. A
