@@ -147,17 +147,24 @@ export function withoutFilledCorners(picture: RgbImage): { image: RgbImage; wedg
   for (let py = 0; py < h; py++) {
     for (let px = 0; px < w; px++) {
       if (!filled[py * w + px]) continue;
+      // The first picture pixel on the way to the centre: a wedge is a triangle on the edge, so
+      // along that way its pixels come first. Doubling then halving finds where they end in a
+      // few looks instead of a walk across the wedge (a phone photo's are hundreds of pixels deep).
       const dx = cx - px, dy = cy - py;
-      const steps = Math.max(1, Math.ceil(Math.hypot(dx, dy)));
-      let from = -1;
-      for (let t = 1; t <= steps; t++) {
-        const qx = Math.round(px + (dx * t) / steps), qy = Math.round(py + (dy * t) / steps);
-        if (!filled[qy * w + qx]) {
-          from = qy * w + qx;
-          break;
-        }
+      const steps = Math.max(1, Math.ceil(Math.sqrt(dx * dx + dy * dy)));
+      const ux = dx / steps, uy = dy / steps;
+      let inside = 0, out = 1;
+      while (out < steps && filled[((py + uy * out + 0.5) | 0) * w + ((px + ux * out + 0.5) | 0)]) {
+        inside = out;
+        out = Math.min(steps, 2 * out);
       }
-      if (from < 0) continue;
+      while (out - inside > 1) {
+        const mid = (inside + out) >> 1;
+        if (filled[((py + uy * mid + 0.5) | 0) * w + ((px + ux * mid + 0.5) | 0)]) inside = mid;
+        else out = mid;
+      }
+      const from = ((py + uy * out + 0.5) | 0) * w + ((px + ux * out + 0.5) | 0);
+      if (filled[from]) continue;
       data[(py * w + px) * 3] = picture.data[from * 3]!;
       data[(py * w + px) * 3 + 1] = picture.data[from * 3 + 1]!;
       data[(py * w + px) * 3 + 2] = picture.data[from * 3 + 2]!;
