@@ -11,7 +11,7 @@ import { loadDieDetector } from '../../vision/locate/detector/index.js';
 import { dieColor, locateDice } from '../../vision/locate/index.js';
 import { chromaNoiseLevel, COLOUR_NOISE_LEVEL } from '../../vision/locate/chroma-noise.js';
 import { toLabPlanes } from '../../vision/locate/lab.js';
-import { halve } from '../../vision/locate/pyramid.js';
+import { buildPyramid } from '../../vision/locate/pyramid.js';
 import { renderScene } from '../../vision/synth/index.js';
 import type { RgbImage } from '../../vision/types.js';
 import { withColourNoise } from './colour-noise.js';
@@ -45,7 +45,7 @@ const bench: BenchModule = {
     try {
       const classical = measure(frames, (f) => locateDice(f), runs);
       const noisyFrames = frames.map((f, i) => withColourNoise(f, `bench-locate-noise:${i}`));
-      const smoothed = noisyFrames.filter((f) => chromaNoiseLevel(toLabPlanes(halve(f))) > COLOUR_NOISE_LEVEL).length;
+      const smoothed = noisyFrames.filter((f) => chromaNoiseLevel(toLabPlanes(buildPyramid(f, 640).coarse)) > COLOUR_NOISE_LEVEL).length;
       const noisy = measure(noisyFrames, (f) => locateDice(f), runs);
       const rescued = measure(frames, (f) => locateDice(f, { detector }), runs);
       const learned = measure(frames, (f) => locateDice(f, { detector, detectorOnly: true }), runs);

@@ -11,8 +11,9 @@ import { decodeImage } from '../../vision/image/decode.js';
 import { chromaNoiseLevel, COLOUR_NOISE_LEVEL, smoothChroma, withoutColourNoise } from '../../vision/locate/chroma-noise.js';
 import { locateDice } from '../../vision/locate/index.js';
 import type { LabPlanes } from '../../vision/locate/lab.js';
-import type { Box, RgbImage } from '../../vision/types.js';
+import type { RgbImage } from '../../vision/types.js';
 import { matchBoxes } from './locate-scenes.js';
+import { FRAME_DICE, FRAME_FILES, FRAMES_DIR } from './real-frames.js';
 
 const W = 48, H = 48;
 /** Planes of one colour, with chroma noise of `sd` in a and b each (seeded). */
@@ -101,16 +102,7 @@ describe('smoothing chroma', () => {
 });
 
 describe('locating dice in the real frames with colour noise', () => {
-  const dir = path.resolve(import.meta.dirname, '../fixtures/frames');
-  const rows = readFileSync(path.join(dir, 'frames.csv'), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((line) => {
-      const [file, , x0, y0, x1, y1] = line.split(',');
-      return { file: file!, box: [x0, y0, x1, y1].map(Number) as Box };
-    });
-  const files = [...new Set(rows.map((r) => r.file))];
+  const dir = FRAMES_DIR, rows = FRAME_DICE, files = FRAME_FILES;
   /** Noise of σ 12 levels, each channel its own (seeded per frame). */
   const withNoise = (image: RgbImage, seed: string): RgbImage => {
     const rng = createRng(seed);

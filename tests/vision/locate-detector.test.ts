@@ -17,18 +17,10 @@ import { detectorSeedNumber, trainDetector } from '../../vision/locate/detector/
 import { DEFAULT_WEIGHTS_DIR, loadDetectorWeights } from '../../vision/locate/detector/weights.js';
 import { evaluateLocators, matchDice } from '../../vision/locate/evaluate.js';
 import { locateDice } from '../../vision/locate/index.js';
-import type { Box } from '../../vision/types.js';
 import { paintScene } from './locate-scenes.js';
+import { FRAME_DICE, FRAMES_DIR } from './real-frames.js';
 
-const framesDir = path.resolve(import.meta.dirname, '../fixtures/frames');
-const rows = readFileSync(path.join(framesDir, 'frames.csv'), 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const [file, , x0, y0, x1, y1] = line.split(',');
-    return { file: file!, box: [x0, y0, x1, y1].map(Number) as Box };
-  });
+const framesDir = FRAMES_DIR, rows = FRAME_DICE;
 
 let detector: DieDetector;
 beforeAll(async () => {

@@ -12,17 +12,9 @@ import { dieColor, locateDice } from '../../vision/locate/index.js';
 import { iou } from '../../vision/locate/evaluate.js';
 import type { Box } from '../../vision/types.js';
 import { matchBoxes } from './locate-scenes.js';
+import { FRAME_DICE, FRAME_FILES, FRAMES_DIR } from './real-frames.js';
 
-const dir = path.resolve(import.meta.dirname, '../fixtures/frames');
-const rows = readFileSync(path.join(dir, 'frames.csv'), 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const [file, , x0, y0, x1, y1, color] = line.split(',');
-    return { file: file!, box: [x0, y0, x1, y1].map(Number) as Box, color: color! };
-  });
-const files = [...new Set(rows.map((r) => r.file))];
+const dir = FRAMES_DIR, rows = FRAME_DICE, files = FRAME_FILES;
 
 describe('locateDice on real Catan frames', () => {
   it('has the eight frames and sixteen boxes', () => {

@@ -64,6 +64,12 @@ function colourAt(image: RgbImage, x: number, y: number): Colour {
   return [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!];
 }
 
+/** Whether no channel of `a` is further than `tolerance` from `b`'s. */
+function within(a: Colour, b: Colour, tolerance = TOLERANCE): boolean {
+  return Math.abs(a[0] - b[0]) <= tolerance && Math.abs(a[1] - b[1]) <= tolerance && Math.abs(a[2] - b[2]) <= tolerance;
+}
+
+/** `within` for the pixel at (x, y), read from the bytes (no Colour made per pixel). */
 function near(image: RgbImage, x: number, y: number, c: Colour, tolerance = TOLERANCE): boolean {
   const i = (y * image.width + x) * 3, d = image.data;
   return Math.abs(d[i]! - c[0]) <= tolerance && Math.abs(d[i + 1]! - c[1]) <= tolerance && Math.abs(d[i + 2]! - c[2]) <= tolerance;
@@ -74,7 +80,7 @@ function wedgeAt(image: RgbImage, x: number, y: number): Wedge | null {
   const { width: w, height: h } = image;
   const sx = x === 0 ? 1 : -1, sy = y === 0 ? 1 : -1;
   const colour = colourAt(image, x, y);
-  if (!FILLS.some((f) => f.every((v, ch) => Math.abs(v - colour[ch]!) <= TOLERANCE))) return null;
+  if (!FILLS.some((f) => within(f, colour))) return null;
   const runs: number[] = [];
   const maxX = Math.floor(MAX_LEG_SHARE * w), maxY = Math.floor(MAX_LEG_SHARE * h);
   for (let k = 0; ; k++) {
@@ -119,7 +125,7 @@ export function filledCorners(image: RgbImage): Wedge[] {
     if (wedge) found.push(wedge);
   }
   // One fill colour: keep the largest group of wedges that agree with each other.
-  const agreeing = found.map((a) => found.filter((b) => a.colour.every((v, ch) => Math.abs(v - b.colour[ch]!) <= TOLERANCE)));
+  const agreeing = found.map((a) => found.filter((b) => within(a.colour, b.colour)));
   const best = agreeing.reduce<Wedge[]>((p, q) => (q.length > p.length ? q : p), []);
   return best.length >= MIN_CORNERS ? best : [];
 }

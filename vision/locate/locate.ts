@@ -212,7 +212,7 @@ function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: Rgb
  * that the palette explains, else against the smooth tray model; and the matching evidence for
  * measuring boxes on the fine frame. The smooth model is only made where it is used (2–3 ms).
  */
-function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions, quiet?: LabPlanes): { masks: DiceMasks; evidence: FineContext['evidence'] } {
+function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions): { masks: DiceMasks; evidence: FineContext['evidence'] } {
   const palette = options.patternedCloth === false ? null : clothPalette(lab, limits);
   if (palette) {
     const masks = diceMask(lab, { palette }, options);
@@ -231,7 +231,9 @@ function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: L
       }
     }
   }
-  const plain = quiet ?? lab;
+  // The smooth model sees the chroma smoothed where the frame shows colour noise (the palette
+  // above the frame as it is: smoothing made more boxes on a rendered camouflage cloth's blots).
+  const plain = (options.chromaDenoise === false ? undefined : withoutColourNoise(lab)) ?? lab;
   const bg = estimateBackground(plain);
   return { masks: diceMask(plain, { bg }, options), evidence: new FineEvidence(fine, bg, step) };
 }
@@ -251,16 +253,12 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   const grow = options.growContrast ?? 3.5;
   const { coarse, fine, step } = pyr;
   const lab = toLabPlanes(coarse);
-  // The smooth tray model is compared with the chroma smoothed where the frame shows colour
-  // noise; a patterned cloth's palette with the frame as it is (smoothing made more boxes on its
-  // blots in a rendered camouflage cloth).
-  const quiet = options.chromaDenoise === false ? undefined : withoutColourNoise(lab);
   const toCoarse = 1 / (pyr.fineScale * step);
   const limits: Limits = {
     minSide: (options.minSize ?? 14) * toCoarse,
     maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
   };
-  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options, quiet);
+  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options);
   const { mask, edgeStrength } = masks;
   const { labels, regions } = labelRegions(mask);
   const found: LocatedDie[] = [];

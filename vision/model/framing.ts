@@ -61,7 +61,8 @@ export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', lo
   // came is framed too, for the reader to fall back on.
   const { image, wedges } = withoutFilledCorners(inside);
   const painted = frameInside(image, mode, locate, located);
-  const framed: Framed = wedges > 0 ? { ...painted, unpainted: (({ crop, box }) => ({ crop, box }))(frameInside(inside, mode, locate, located)) } : painted;
+  const asCame = wedges > 0 ? frameInside(inside, mode, locate, located) : null;
+  const framed: Framed = asCame ? { ...painted, unpainted: { crop: asCame.crop, box: asCame.box } } : painted;
   if (offset[0] === 0 && offset[1] === 0) return framed;
   const shifted = (part: { crop: RgbImage; box: Box }) => ({ ...part, box: shiftBox(part.box, offset) });
   return {
