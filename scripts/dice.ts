@@ -9,6 +9,10 @@
  * --set takes dice set ids (comma-separated for several; then each die also says its "set").
  * --calibration DIR applies a calibration from labelled crops DIR/<face>/*.jpg first (the whole
  * net adapted; --calibrate head refits only the last layer, faster and weaker).
+ * --tray FILE: a picture of the empty tray from the same camera; frames of its size are compared
+ * with it to find the dice, and each frame's line says "tray":"used", "moved" (most of the frame
+ * differs from it: the camera moved or the tray changed; the tray is then modelled as without
+ * it) or "other-size".
  * TensorFlow.js and the model load only after the arguments are checked, and once.
  */
 import { Command } from 'commander';
@@ -22,6 +26,7 @@ interface Options {
   crop?: boolean;
   calibration?: string;
   calibrate: string;
+  tray?: string;
   palette?: string;
   framing: string;
   model?: string;
@@ -38,6 +43,7 @@ const program = new Command()
   .option('--crop', 'each image is one die (already cropped)')
   .option('--calibration <dir>', 'apply a calibration from labelled crops DIR/<face>/*.jpg')
   .option('--calibrate <how>', 'with --calibration: net (adapt the whole net, about 10 s) or head (refit the last layer only, about 1 s)', 'net')
+  .option('--tray <file>', 'a picture of the empty tray from the same camera: frames of its size are compared with it')
   .option('--palette <colours>', `die colours to name, comma-separated (default: all of ${Object.keys(DIE_COLORS).join(', ')})`)
   .option('--framing <mode>', 'with --crop: locate (find the die in the picture first, and read the whole picture if none is found) or whole (the picture is the die)', 'locate')
   .option('--view <how>', 'how the camera looked at the dice: any (not known, perhaps turned: each die read in its four quarter turns, weighted by how upright each looks), side (from above and to one side, as most photos) or overhead (frames: straight down)', 'any')
@@ -61,6 +67,7 @@ const badColour = palette.find((c) => !(c in DIE_COLORS));
 if (badColour !== undefined) fail(`--palette: "${badColour}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
 if (opts.framing !== 'whole' && opts.framing !== 'locate') fail(`--framing must be whole or locate, got "${opts.framing}"`);
 if (!CAMERA_VIEWS.includes(opts.view as CameraView)) fail(`--view must be ${CAMERA_VIEWS.slice(0, -1).join(', ')} or ${CAMERA_VIEWS.at(-1)}, got "${opts.view}"`);
+if (opts.tray !== undefined && opts.crop) fail('--tray is for frames; with --crop each picture is one die');
 if (opts.calibrate !== 'net' && opts.calibrate !== 'head') fail(`--calibrate must be net or head, got "${opts.calibrate}"`);
 if (opts.backend !== undefined && !['tensorflow', 'wasm', 'cpu'].includes(opts.backend)) fail(`--backend must be tensorflow, wasm or cpu, got "${opts.backend}"`);
 
@@ -88,6 +95,16 @@ if (opts.calibration) {
   }
 }
 
+let tray: import('../vision/locate/index.js').TrayReference | undefined;
+if (opts.tray) {
+  try {
+    tray = reader.learnTray(await decodeImage(new Uint8Array(await readFile(opts.tray))));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    fail(`--tray: ${code === 'ENOENT' ? `no such file: ${opts.tray}` : (error instanceof Error ? error.message : String(error)).replace(/^decodeImage: /, '')}`);
+  }
+}
+
 const round = (v: number, d = 4) => Math.round(v * 10 ** d) / 10 ** d;
 const several = sets.length > 1;
 let failed = false;
@@ -108,9 +125,11 @@ for (const file of files) {
       const [r] = await reader.readCrops([image], readOptions);
       line = { file, ...(several ? { set: r!.set } : {}), face: r!.face, confidence: round(r!.confidence), ...(r!.color ? { color: r!.color } : {}), uncertain: r!.uncertain };
     } else {
-      const dice = await reader.read(image, readOptions);
+      let fit: import('../vision/locate/index.js').TrayFit | undefined;
+      const dice = await reader.read(image, { ...readOptions, ...(tray ? { tray, onTray: (f: typeof fit) => (fit = f) } : {}) });
       line = {
         file,
+        ...(tray ? { tray: fit?.used ? 'used' : fit?.reason === 'misfit' ? 'moved' : 'other-size' } : {}),
         dice: dice.map((d) => ({
           ...(several ? { set: d.set } : {}),
           face: d.face,
@@ -135,7 +154,8 @@ for (const file of files) {
     const dice = line.dice as { face: string; confidence: number; color?: string; uncertain: boolean; set?: string }[];
     // A picture of one die, cut close, has its die touching the edge, and such a die is never read.
     const text = dice.length === 0 ? 'no dice found (a die the picture cuts is not read; for a picture of one die, use --crop)' : dice.map((d) => `${d.color ? d.color + ' ' : ''}${d.set ? d.set + ':' : ''}${d.face} (${(100 * d.confidence).toFixed(0)}%${d.uncertain ? '?' : ''})`).join(', ');
-    process.stdout.write(`${file}: ${text}\n`);
+    const trayNote = line.tray === 'moved' ? ' (the empty tray no longer fits this frame: did the camera move? It was modelled instead)' : line.tray === 'other-size' ? ' (the empty tray was taken at another size: not used)' : '';
+    process.stdout.write(`${file}: ${text}${trayNote}\n`);
   }
 }
 reader.dispose();

@@ -83,6 +83,13 @@ export const intentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('calibration/label'), set: diceSetId, index: z.number().int().min(0).max(31), face: z.string().min(1).max(16) }),
   z.object({ type: z.literal('calibration/commit'), set: diceSetId }),
   z.object({ type: z.literal('calibration/undo'), set: diceSetId }),
+  /**
+   * The tray camera's newest frame is the tray without dice: later frames are compared with it to
+   * find the dice (a patterned cloth, a plank's grain and a lamp's hot spot are then the tray).
+   */
+  z.object({ type: z.literal('tray/learn') }),
+  /** Forget the empty tray: the tray is modelled from each frame again. */
+  z.object({ type: z.literal('tray/forget') }),
 ]);
 export type Intent = z.infer<typeof intentSchema>;
 
@@ -128,6 +135,19 @@ export interface CalibrationStatus {
   fitting?: { step: number; steps: number };
 }
 
+/** The empty tray the table camera's frames are compared with (`tray/learn`). */
+export interface TrayStatus {
+  /**
+   * `none`: not shown one; `learned`: shown one, and the frames fit it (or none read since);
+   * `moved`: the last frame read no longer fits it (the camera moved, or the tray changed):
+   * it is modelled from each frame until the tray is shown empty again.
+   */
+  state: 'none' | 'learned' | 'moved';
+  /** When it was shown (ms since the epoch). */
+  learnedAt?: number;
+  message: string;
+}
+
 export interface TableSnapshot {
   protocol: typeof PROTOCOL_VERSION;
   version: number;
@@ -142,6 +162,7 @@ export interface TableSnapshot {
   roll: PendingRoll | null;
   hardware: HardwareStatus;
   calibration: CalibrationStatus[];
+  tray: TrayStatus;
   /**
    * Who this phone is. The codes are only sent to the referee: `joinCode` for players to join,
    * `refereeCode` to bring in a second referee.

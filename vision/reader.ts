@@ -14,7 +14,8 @@ import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
 import { shiftBox, withoutFlatBars } from './image/padding.js';
 import { overheadUp, upAngle, uprightCrop } from './image/upright.js';
-import { dieColor, GUESSED_BOX_SCORE, locateDice, type LocateOptions } from './locate/index.js';
+import { dieColor, GUESSED_BOX_SCORE, locateDice, type LocateOptions, type TrayReference } from './locate/index.js';
+import { learnEmptyTray } from './empty-tray.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
 import { augmentCrop, MIRROR_SAFE, mirrorSafeSet } from './model/augment.js';
@@ -135,6 +136,11 @@ export interface ClewDiceReader extends DiceReader {
    * (the frame's own up, or turned by geometry from overhead).
    */
   uprightTurns(image: RgbImage, boxes: Box[], view?: CameraView): number[];
+  /**
+   * The empty tray from a frame of it, as this reader's locator will compare later frames with it
+   * (`ReadOptions.tray`). Throws on a picture that is not an RGB image or is too small.
+   */
+  learnTray(picture: RgbImage): TrayReference;
   readonly calibration: CalibrationControl;
   readonly modelId: string;
   /** Quarter-turn views each die is read in (the cost of a read grows with them). */
@@ -422,7 +428,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     // own shape) is read inside its bars: the bars' edges are no dice, and the tray's own middle
     // is the middle an overhead camera's dice turn round. Boxes are given in the frame's pixels.
     const { image, offset } = withoutFlatBars(picture);
-    const located = locateDice(image, await locateOptions());
+    const tray = opts.tray ? { tray: opts.tray, ...(opts.onTray ? { onTray: opts.onTray } : {}) } : {};
+    const located = locateDice(image, { ...(await locateOptions()), ...tray });
     const boxes = located.map((d) => d.box);
     const readings = classifyFramed(boxes.map((b) => frameDie(image, b, opts.view)), boxes, opts, image);
     // A guessed box (locate/pips.ts, pieces.ts): on eval:dice's rendered trays such dice made 13 of the 20 boxes
@@ -602,6 +609,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     uprightTurns: (image, boxes, view) => uprightTurns(boxes.map((b) => frameDie(image, b, view)), view, { width: image.width, height: image.height, boxes }),
     readDetailed,
     readCropsDetailed,
+    learnTray: (picture) => learnEmptyTray(picture, options.locate?.maxSide),
     read: async (image, opts) => (await readDetailed(image, opts)).map(stripProbabilities),
     readCrops: async (crops, opts) => (await readCropsDetailed(crops, opts)).map(stripProbabilities),
     dispose: () => {

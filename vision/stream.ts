@@ -224,6 +224,9 @@ export interface DiceStreamOptions {
   palette?: string[];
   /** How the camera looks at the tray (ReadOptions.view). */
   view?: CameraView;
+  /** The empty tray this camera sees, and who is told whether each frame fitted it (ReadOptions). */
+  tray?: ReadOptions['tray'];
+  onTray?: ReadOptions['onTray'];
   settle?: Partial<SettleConfig>;
   vote?: Partial<VoteConfig>;
   /** Longer side of the motion thumbnails. */
@@ -252,7 +255,11 @@ export class DiceStream {
     return this.state.phase;
   }
 
-  async push(image: RgbImage, at: number): Promise<StreamEvent | undefined> {
+  /**
+   * One frame, taken at `at` (ms). `frame` may give this frame's empty tray instead of the
+   * stream's own (a tray shown empty or forgotten while the stream runs).
+   */
+  async push(image: RgbImage, at: number, frame?: Pick<DiceStreamOptions, 'tray' | 'onTray'>): Promise<StreamEvent | undefined> {
     const thumb = greyThumbnail(image, this.options.thumbnailSide ?? 80);
     const motion = this.previous ? motionBetween(this.previous, thumb) : undefined;
     this.previous = thumb;
@@ -263,7 +270,8 @@ export class DiceStream {
     if (step.event === 'moving') this.reads = [];
     if (step.read) {
       const { sets, palette, view } = this.options;
-      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}) }));
+      const { tray, onTray } = frame ?? this.options;
+      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}) }));
       if (this.reads.length > this.settle.voteFrames) this.reads.shift();
     }
     if (step.event === 'moving') return { type: 'moving', at };

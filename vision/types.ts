@@ -3,6 +3,7 @@
  * TensorFlow.js; everything else sees these types.
  */
 import type { DiceSetId } from '../shared/dice.js';
+import type { TrayFit, TrayReference } from './locate/tray-reference.js';
 
 /** Interleaved 8-bit RGB pixels, row-major, `data.length === width * height * 3`. */
 export interface RgbImage {
@@ -54,6 +55,15 @@ export interface ReadOptions {
    * upright reads every view alike.
    */
   view?: CameraView;
+  /**
+   * The empty tray as this camera sees it (`ClewDiceReader.learnTray`): a frame of its size is
+   * compared with it pixel by pixel to find the dice (a patterned cloth, a plank's knots and a
+   * lamp's hot spot are then the tray), unless most of the frame differs from it (the camera
+   * moved). Frames only; pictures of one die ignore it.
+   */
+  tray?: TrayReference;
+  /** Told, for each frame read with a `tray`, whether it fitted (say when the camera moved). */
+  onTray?: (fit: TrayFit) => void;
 }
 
 export interface DiceReader {

@@ -11,7 +11,7 @@ export type FuzzMessage =
   /** A raw engine.io packet string, bypassing the client's encoder (may close the connection). */
   | { kind: 'raw'; packet: string; category: string };
 
-const INTENT_TYPES = ['move', 'undo', 'button', 'table/setup', 'dice/read', 'dice/correct', 'dice/manual', 'dice/confirm', 'calibration/label', 'calibration/commit', 'calibration/undo'];
+const INTENT_TYPES = ['move', 'undo', 'button', 'table/setup', 'dice/read', 'dice/correct', 'dice/manual', 'dice/confirm', 'calibration/label', 'calibration/commit', 'calibration/undo', 'tray/learn', 'tray/forget'];
 const SETS = ['d6', 'worm', 'piecepack', 'wurmeln', 'cozy-shape', 'cozy-organ', 'd20', ''];
 const FACES = ['1', '2', '3', '4', '5', '6', '7', 'worm', 'X', 'eye', '', 'null', '💥'];
 const RESERVED = new Set(['connect', 'connect_error', 'disconnect', 'disconnecting', 'newListener', 'removeListener']);
@@ -60,6 +60,7 @@ export function plausibleIntent(rng: Rng): Record<string, unknown> {
     case 6: return { type: 'dice/confirm' };
     case 7: return { type: 'dice/read' };
     case 8: return { type: rng.pick(['calibration/label', 'calibration/commit', 'calibration/undo']), set: rng.pick(SETS), index: rng.int(0, 3), face: rng.pick(FACES) };
+    case 9: return { type: rng.pick(['tray/learn', 'tray/forget']) };
     default: return { type: 'table/setup', game: rng.pick(['worm-up', 'tapeworm', 'chess']), options: rng.next() < 0.5 ? {} : junk(rng) };
   }
 }

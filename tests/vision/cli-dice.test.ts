@@ -9,7 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DICE_SETS } from '../../shared/dice.js';
+import { DICE_SETS, DICE_SET_IDS } from '../../shared/dice.js';
+import { createRng } from '../../shared/rng.js';
+import { EVAL_CASES, matchDice } from '../../vision/locate/evaluate.js';
+import { renderScene } from '../../vision/synth/index.js';
+import type { Box } from '../../vision/types.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const fixtures = path.join(root, 'tests/fixtures/dice-real');
@@ -90,6 +94,39 @@ describe('dice CLI', () => {
     // A picture of one die read as a frame: its die touches the edge, and the line says what to do.
     const frame = dice('--set', 'd6', crop(2));
     expect(frame.stdout.trim()).toBe(`${crop(2)}: no dice found (a die the picture cuts is not read; for a picture of one die, use --crop)`);
+  });
+
+  it('--tray compares frames of its size with the empty tray, and says so on each line', async () => {
+    // A rendered printed cloth (development scene "pattern" 6, seven dice) and its empty tray, as
+    // JPEG files; and a real frame of another size.
+    const pattern = EVAL_CASES.find((c) => c.name === 'pattern')!;
+    const scene = renderScene(createRng('locate-eval:dev:pattern:6'), { width: 640, height: 640, ...pattern.options, empty: true });
+    const write = (file: string, data: Uint8Array) => sharp(Buffer.from(data), { raw: { width: 640, height: 640, channels: 3 } }).jpeg({ quality: 95 }).toFile(file);
+    const frame = path.join(tmp, 'cloth.jpg'), emptyTray = path.join(tmp, 'cloth-empty.jpg');
+    await write(frame, scene.image.data);
+    await write(emptyTray, scene.empty!.data);
+    const real = path.join(fixtures, 'frame.jpg');
+    const r = dice('--set', DICE_SET_IDS.join(','), '--json', '--tray', emptyTray, frame, real);
+    expect(r.status).toBe(0);
+    const [cloth, other] = r.lines as [{ tray: string; dice: { box: Box }[] }, { tray: string; dice: unknown[] }];
+    expect(cloth.tray).toBe('used');
+    const m = matchDice(scene.dice.map((d) => d.box), cloth.dice.map((d) => d.box));
+    expect(m.hit.filter(Boolean).length).toBeGreaterThanOrEqual(6);
+    expect(m.spurious).toEqual([]);
+    expect(other.tray).toBe('other-size');
+    expect(other.dice.length).toBeGreaterThanOrEqual(2);
+    // Without the empty tray, the cloth's print hides these dice.
+    const plain = dice('--set', DICE_SET_IDS.join(','), '--json', frame);
+    const before = matchDice(scene.dice.map((d) => d.box), (plain.lines[0] as { dice: { box: Box }[] }).dice.map((d) => d.box));
+    expect(before.hit.filter(Boolean).length).toBeLessThanOrEqual(2);
+    // A missing picture of the tray, or one with --crop, is refused before any frame is read.
+    const gone = dice('--set', 'd6', '--json', '--tray', missing, real);
+    expect(gone.status).toBe(2);
+    expect(gone.stderr).toMatch(/--tray: no such file/);
+    expect(gone.lines).toEqual([]);
+    const crops = dice('--set', 'd6', '--crop', '--tray', emptyTray, crop(0));
+    expect(crops.status).toBe(2);
+    expect(crops.stderr).toMatch(/--tray is for frames/);
   });
 
   it('refuses an unknown dice set, colour, camera view or way to calibrate before loading anything (exit 2)', () => {

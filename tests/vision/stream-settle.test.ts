@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../shared/rng.js';
 import type { DetailedReading } from '../../vision/reader.js';
+import { learnTray } from '../../vision/locate/index.js';
 import {
   DEFAULT_SETTLE, DiceStream, INITIAL_SETTLE, greyThumbnail, iou, motionBetween, settleStep, voteFrames,
   type FrameReader, type SettleState, type VoteInput,
@@ -197,5 +198,16 @@ describe('DiceStream', () => {
     for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * 33);
     expect(reader.asked.length).toBeGreaterThan(0);
     for (const o of reader.asked) expect(o).toEqual({ sets: ['d6'], palette: ['red'], view: 'overhead' });
+  });
+
+  it('reads every frame against the empty tray it was given, and tells who asked how each fitted', async () => {
+    const rng = createRng('stream-tray');
+    const reader = new SquareReader();
+    const tray = learnTray(frame(rng, []));
+    const onTray = (): void => {};
+    const stream = new DiceStream(reader, { sets: ['d6'], tray, onTray });
+    for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * 33);
+    expect(reader.asked.length).toBeGreaterThan(0);
+    for (const o of reader.asked) expect(o).toEqual({ sets: ['d6'], tray, onTray });
   });
 });

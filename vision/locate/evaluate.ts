@@ -84,8 +84,16 @@ function emptyReport(): EvalReport {
 
 /** Every locator on the same seeded scenes (each scene is rendered once). */
 export function evaluateLocators(
-  locators: Record<string, (image: RgbImage) => Box[]>,
-  options: { seed: string; scenesPerCase: number; cases?: readonly EvalCase[]; size?: number; onScene?: (caseName: string, i: number) => void },
+  locators: Record<string, (image: RgbImage, empty?: RgbImage) => Box[]>,
+  options: {
+    seed: string;
+    scenesPerCase: number;
+    cases?: readonly EvalCase[];
+    size?: number;
+    /** Also render each tray without its dice (`RenderSceneOptions.empty`) and give it to the locators. */
+    withEmpty?: boolean;
+    onScene?: (caseName: string, i: number) => void;
+  },
 ): Record<string, EvalReport> {
   const reports: Record<string, EvalReport> = {};
   for (const name of Object.keys(locators)) reports[name] = emptyReport();
@@ -97,12 +105,12 @@ export function evaluateLocators(
   for (const c of options.cases ?? EVAL_CASES) {
     for (let i = 0; i < options.scenesPerCase; i++) {
       const rng = createRng(`locate-eval:${options.seed}:${c.name}:${i}`);
-      const scene = renderScene(rng, { width: options.size ?? 640, height: options.size ?? 640, ...c.options });
+      const scene = renderScene(rng, { width: options.size ?? 640, height: options.size ?? 640, ...c.options, ...(options.withEmpty ? { empty: true } : {}) });
       const touching = touchingDice(scene.dice);
       for (const [name, locate] of Object.entries(locators)) {
         const report = reports[name]!;
         const tally = (report.cases[c.name] ??= fresh());
-        const m = matchDice(scene.dice.map((d) => d.box), locate(scene.image));
+        const m = matchDice(scene.dice.map((d) => d.box), locate(scene.image, scene.empty));
         scene.dice.forEach((d, k) => {
           const side = Math.max(d.box[2] - d.box[0], d.box[3] - d.box[1]);
           const v = m.ious[k]!, hit = m.hit[k]!;

@@ -7,6 +7,7 @@
  * `locateDice(image, { detector })` adds the dice it is sure of to the classical ones.
  */
 export { locateDice, type LocatedDie, type LocateOptions } from './locate.js';
+export { learnTray, type TrayFit, type TrayReference } from './tray-reference.js';
 export { dieShapeScore } from './pieces.js';
 export { GUESSED_BOX_SCORE } from './pips.js';
 export { dieColor, bodyColour, nearestColor, whiteGains, estimateLight, namingDistance, type Lab } from './color.js';

@@ -24,6 +24,8 @@ import { asOneDie, cutByCount, dieSizeFromHulls, dieSizeOf, hullPiece, interiorD
 import { bodyEvidence, MIN_PIP_AREA, MIN_PIPS_BODY, pipGroupsToDice } from './pips.js';
 import { outlineAround } from './outline.js';
 import { refineBox, type FineContext } from './refine.js';
+import { FineReferenceEvidence, matchTray, MAX_DIFFERING, MAX_MISALIGNED, referenceEdges, referenceEvidence, sameView, trayFit, type TrayFit, type TrayMatch, type TrayReference } from './tray-reference.js';
+export type { TrayFit, TrayReference } from './tray-reference.js';
 
 export interface LocatedDie {
   /** Pixel-edge box [x0, y0, x1, y1] in the input image's coordinates. */
@@ -94,7 +96,18 @@ export interface LocateOptions {
   detectorOnly?: boolean;
   /** Detector heat at or above which the detector reports a die (default: stored with the weights). */
   detectorThreshold?: number;
+  /**
+   * The empty tray as this camera saw it (`learnTray`, tray-reference.ts). A frame of the same
+   * size is compared with it pixel by pixel instead of with a modelled tray, unless most of the
+   * frame differs from it (the camera moved, the tray changed): then the tray is modelled as
+   * without it.
+   */
+  tray?: TrayReference;
+  /** Told, for each frame looked at with a `tray`, whether it fitted and what share of the frame differed from it. */
+  onTray?: (fit: TrayFit) => void;
 }
+
+
 
 function checkImage(image: RgbImage): void {
   if (!image || typeof image !== 'object') throw new TypeError('locateDice: expected an RgbImage');
@@ -122,14 +135,14 @@ export interface DiceMasks {
 }
 
 /** What the frame is compared with: the smooth tray model, or a patterned cloth's palette. */
-export type TrayModel = { bg: Background } | { palette: ClothPalette };
+export type TrayModel = { bg: Background } | { palette: ClothPalette } | { reference: TrayReference; match: TrayMatch };
 
 export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions = {}): DiceMasks {
   const { width, height } = lab;
   const grow = options.growContrast ?? 3.5;
-  const evidence = 'palette' in tray ? paletteEvidence(lab, tray.palette) : trayEvidence(lab, tray.bg);
+  const evidence = 'palette' in tray ? paletteEvidence(lab, tray.palette) : 'reference' in tray ? referenceEvidence(lab, tray.reference, tray.match) : trayEvidence(lab, tray.bg);
   const colour = hysteresis(evidence, width, height, grow, options.seedContrast ?? 7);
-  const edgeStrength = 'palette' in tray ? clothEdges(lab, tray.palette, evidence, grow) : edgeEvidence(lab, tray.bg);
+  const edgeStrength = 'palette' in tray ? clothEdges(lab, tray.palette, evidence, grow) : 'reference' in tray ? referenceEdges(lab, tray.reference) : edgeEvidence(lab, tray.bg);
   const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 3, options.edgeSeed ?? 8);
   const enclosed = enclosedBy(edges);
   const [a, b] = maskScratch(width * height);
@@ -143,8 +156,13 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   const pyr = buildPyramid(image, options.maxSide ?? 640);
   if (options.detector && options.detectorOnly) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
   const bigRegions: Box[] = [];
-  const found = segmentDice(pyr, image, options, options.bigDice === false ? undefined : bigRegions);
-  const classical = options.bigDice === false ? found : withBigDice(found, bigRegions, image, pyr, options);
+  // Compared with the empty tray, a big die is one clean region: no second look at half size
+  // (which has no reference to compare with).
+  let trayUsed = false;
+  const withTray: LocateOptions = options.tray ? { ...options, onTray: (fit) => ((trayUsed = fit.used), options.onTray?.(fit)) } : options;
+  const found = segmentDice(pyr, image, withTray, options.bigDice === false ? undefined : bigRegions);
+  const { tray: _tray, onTray: _onTray, ...untrayed } = options;
+  const classical = options.bigDice === false || trayUsed ? found : withBigDice(found, bigRegions, image, pyr, untrayed);
   if (!options.detector) return classical;
   // Rescue: confident detector boxes that overlap no classical die (IoU < 0.3).
   const rescue = options.rescueScore ?? 0.5;
@@ -212,7 +230,19 @@ function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: Rgb
  * that the palette explains, else against the smooth tray model; and the matching evidence for
  * measuring boxes on the fine frame. The smooth model is only made where it is used (2–3 ms).
  */
-function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions): { masks: DiceMasks; evidence: FineContext['evidence'] } {
+function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions, input?: RgbImage): { masks: DiceMasks; evidence: FineContext['evidence'] } {
+  const tray = input && options.tray;
+  if (tray) {
+    if (!sameView(tray, input, options.maxSide ?? 640)) options.onTray?.({ used: false, differing: 0, misaligned: 0, reason: 'size' });
+    else {
+      const match = matchTray(tray, lab);
+      const masks = diceMask(lab, { reference: tray, match }, options);
+      const fit = trayFit(lab, masks.evidence, tray, options.growContrast ?? 3.5);
+      const used = fit.differing <= MAX_DIFFERING && fit.misaligned <= MAX_MISALIGNED;
+      options.onTray?.(used ? { used, ...fit } : { used, ...fit, reason: 'misfit' });
+      if (used) return { masks, evidence: new FineReferenceEvidence(fine, tray, match) };
+    }
+  }
   const palette = options.patternedCloth === false ? null : clothPalette(lab, limits);
   if (palette) {
     const masks = diceMask(lab, { palette }, options);
@@ -258,7 +288,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
     minSide: (options.minSize ?? 14) * toCoarse,
     maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
   };
-  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options);
+  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options, image);
   const { mask, edgeStrength } = masks;
   const { labels, regions } = labelRegions(mask);
   const found: LocatedDie[] = [];
@@ -281,7 +311,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   // Not on a patterned cloth: there the pieces no die holds are mostly the cloth's own marks.
   const onCloth = fineEvidence instanceof FinePaletteEvidence;
   // A die's soft shadow is the tray darkened, which only the smooth tray model tells apart.
-  const trimShadows = options.shadowTrim !== false && fineEvidence instanceof FineEvidence;
+  const trimShadows = options.shadowTrim !== false && (fineEvidence instanceof FineEvidence || fineEvidence instanceof FineReferenceEvidence);
   const isCandidate = new Set(candidates);
   const tiny = onCloth ? [] : regions.filter((r) => !r.touchesBorder && !isCandidate.has(r) && r.area >= MIN_PIP_AREA && Math.max(r.x1 - r.x0, r.y1 - r.y0) <= 2.5 * Math.min(r.x1 - r.x0, r.y1 - r.y0));
   if (bigRegions) {
@@ -296,7 +326,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   /** A piece's die: its box measured on the fine frame (soft shadow off), in input pixels, and scored. */
   const measureDie = (piece: Piece): LocatedDie => {
     const { box: measured, contrast } = refineBox(piece, labels, coarse.width, coarse.height, fineCtx);
-    const box = trimShadows ? trimShadow(fineEvidence as FineEvidence, measured, fine.width, fine.height, options.shadowOptions) : measured;
+    const box = trimShadows ? trimShadow(fineEvidence as FineEvidence | FineReferenceEvidence, measured, fine.width, fine.height, options.shadowOptions) : measured;
     const s = pyr.fineScale;
     return {
       box: [box[0] * s, box[1] * s, Math.min(image.width, box[2] * s), Math.min(image.height, box[3] * s)],

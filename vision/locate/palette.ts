@@ -302,8 +302,8 @@ const MIN_MARKS = 0.03;
 
 /**
  * For each colour, the share of its pixels (those nearest to it, within the grow level) that lie
- * in die-like regions: die-sized, compact (a box at most 2:1, filled at least half) and with marks
- * inside (holes: pips, glyphs). A cloth's colours form stripes, fields joined at corners, frame-wide
+ * in die-like regions: die-sized, compact (a box at most 2:1, filled at least half), clear of the
+ * frame's edge and with marks inside (holes: pips, glyphs). A cloth's colours form stripes, fields joined at corners, frame-wide
  * patches, or blank dots; a set of dice forms separate marked squares.
  */
 function diceShare(lab: LabPlanes, colours: readonly Candidate[], sides: DieSides): number[] {
@@ -345,6 +345,9 @@ function diceShare(lab: LabPlanes, colours: readonly Candidate[], sides: DieSide
     let dice = 0;
     for (const r of regions) {
       const bw = r.x1 - r.x0, bh = r.y1 - r.y0, side = Math.max(bw, bh);
+      // A region cut by the frame's edge is no die the locator would report (it drops them), and
+      // a checkerboard's squares and a cloth's big patches mostly reach the edge.
+      if (r.touchesBorder) continue;
       if (side < sides.minSide || side > sides.maxSide || Math.max(bw, bh) > 3 * Math.min(bw, bh)) continue;
       if (r.area < 0.4 * bw * bh || holes[r.label]! < MIN_MARKS * r.area) continue;
       dice += r.area - holes[r.label]!;

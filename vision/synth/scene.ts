@@ -7,7 +7,7 @@ import { DICE_SETS, DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
 import type { Rng } from '../../shared/rng.js';
 import type { FaceClass } from '../faces/classes.js';
 import type { Box, RgbImage } from '../types.js';
-import { cameraPipeline, toSrgb } from './camera.js';
+import { cameraPipeline, toSrgb, type CameraResponse } from './camera.js';
 import { lookAt, normalize, project, type Vec3 } from './geometry.js';
 import { knobsFor, type SynthKnobs } from './knobs.js';
 import { randomDieLook, randomTable, type DieLook, type TableKind } from './looks.js';
@@ -31,6 +31,13 @@ export interface RenderSceneOptions {
   palette?: string[];
   /** Force a table kind. */
   table?: TableKind;
+  /**
+   * Also render the same tray without its dice (`Scene.empty`), as a fixed camera saw it a while
+   * before: its own sensor noise, the exposure drifted by up to ±`drift` (default 0.04) and the
+   * camera moved by up to `shift` pixels (default 0.75) each way. For measuring a locator given
+   * the empty tray (locate/tray-reference.ts). The scene itself is the same with or without.
+   */
+  empty?: boolean | { drift?: number; shift?: number };
 }
 
 export interface SceneDie {
@@ -46,6 +53,8 @@ export interface SceneDie {
 export interface Scene {
   image: RgbImage;
   dice: SceneDie[];
+  /** The same tray without its dice (`RenderSceneOptions.empty`). */
+  empty?: RgbImage;
 }
 
 const MAX_DICE = 25;
@@ -159,5 +168,16 @@ export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
       face: d.face,
     });
   });
-  return { image, dice: out };
+  if (!options.empty) return { image, dice: out };
+  return { image, dice: out, empty: renderEmpty(world, response, rng.fork(), W, H, options.empty === true ? {} : options.empty) };
+}
+
+/** The scene's tray alone, a little later: other noise, a drifted exposure, the camera nudged. */
+function renderEmpty(world: World, response: CameraResponse, rng: Rng, W: number, H: number, o: { drift?: number; shift?: number }): RgbImage {
+  const drift = o.drift ?? 0.04, shift = o.shift ?? 0.75;
+  const cam = world.camera;
+  const camera = { ...cam, cx: cam.cx + rng.range(-shift, shift), cy: cam.cy + rng.range(-shift, shift) };
+  const traced = traceWindow({ ...world, dice: [], camera }, 0, 0, W, H);
+  const r = { ...response, exposure: response.exposure * (1 + rng.range(-drift, drift)) };
+  return cameraPipeline(toSrgb(traced.rgb, W, H, r), r, rng);
 }

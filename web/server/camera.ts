@@ -9,6 +9,7 @@ import type { CameraFrame, FrameSource } from '../../device/types.js';
 import { DIE_COLORS } from '../../shared/dice.js';
 import type { DiceRequest, Result } from '../../shared/game.js';
 import { fail, ok } from '../../shared/game.js';
+import type { TrayFit, TrayReference } from '../../vision/locate/tray-reference.js';
 import type { CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import type { Logger } from './logger.js';
 import type { TableSession } from './session.js';
@@ -39,6 +40,8 @@ export interface PipelineOptions {
   logger: Logger;
   /** How this source's camera looks at the tray (default 'side'; ReadOptions.view). */
   view?: CameraView;
+  /** Called when frames start or stop fitting the empty tray (the phones see whether it still fits). */
+  onTrayFit?: () => void;
 }
 
 /**
@@ -90,6 +93,9 @@ export class CameraPipeline {
   private offered: LastRead | null = null;
   private wake: (() => void) | null = null;
   private problem: string | null = null;
+  /** The empty tray this camera's frames are compared with, and how the last frame read fitted it. */
+  private tray: TrayReference | null = null;
+  private trayFit: TrayFit | null = null;
   /** How many frames were decoded and how many skipped (behind, or no dice expected). */
   readonly counts = { decoded: 0, skipped: 0, rolls: 0 };
 
@@ -126,6 +132,38 @@ export class CameraPipeline {
 
   status(): string | null {
     return this.problem;
+  }
+
+  /** Compare this camera's frames with the empty tray from now on (null: model the tray again). */
+  setTray(tray: TrayReference | null): void {
+    this.tray = tray;
+    this.trayFit = null;
+  }
+
+  /** The empty tray in use, and how the last frame read against it fitted (null: none read since). */
+  trayState(): { tray: TrayReference | null; fit: TrayFit | null } {
+    return { tray: this.tray, fit: this.trayFit };
+  }
+
+  /** The newest frame from the source, as it came and decoded (the empty tray is learned from it). */
+  async newestFrame(): Promise<{ jpeg: Uint8Array; image: RgbImage } | null> {
+    const frame = this.latest ?? ('latest' in this.opts.source && typeof this.opts.source.latest === 'function' ? (this.opts.source.latest as () => CameraFrame | null)() : null);
+    return frame ? { jpeg: frame.jpeg, image: await this.opts.decode(frame.jpeg) } : null;
+  }
+
+  /** Reader options for a frame of this camera: the game's dice, the camera's view, the empty tray. */
+  private frameOptions(request: DiceRequest): ReadOptions {
+    const tray = this.tray;
+    return { ...readOptions(request), view: this.view, ...(tray ? { tray, onTray: (fit: TrayFit) => this.noteFit(tray, fit) } : {}) };
+  }
+
+  private noteFit(tray: TrayReference, fit: TrayFit): void {
+    if (tray !== this.tray) return; // forgotten or replaced meanwhile
+    // Said once when the frames stop fitting (the camera moved), not at every frame.
+    if (!fit.used && this.trayFit?.used !== false) this.opts.logger.warn(`camera ${this.opts.source.kind}: the frames no longer fit the empty tray (${fit.reason === 'size' ? 'another frame size' : 'the camera moved, or the tray changed'}): the tray is modelled from each frame until it is shown empty again`);
+    const changed = this.trayFit?.used !== fit.used;
+    this.trayFit = fit;
+    if (changed) this.opts.onTrayFit?.();
   }
 
   /** True while a frame is being decoded or read. */
@@ -181,7 +219,7 @@ export class CameraPipeline {
         const stream = await this.opts.stream();
         const image = await this.opts.decode(frame.jpeg);
         this.counts.decoded++;
-        const readings = await stream.push(image, frame.at, { ...readOptions(request), view: this.view });
+        const readings = await stream.push(image, frame.at, this.frameOptions(request));
         if (readings) {
           this.lastRead = { image, readings, at: frame.at };
           await this.offer(this.lastRead);
@@ -219,7 +257,7 @@ export class CameraPipeline {
     try {
       const stream = await this.opts.stream();
       const image = await this.opts.decode(frame.jpeg);
-      const readings = await stream.readNow(image, { ...readOptions(request), view: this.view });
+      const readings = await stream.readNow(image, this.frameOptions(request));
       this.lastRead = { image, readings, at: frame.at };
       stream.reset();
       const dice = toRolled(readings);

@@ -89,7 +89,7 @@ async function fsyncDir(dir: string): Promise<void> {
 }
 
 /** Writes a whole file so that a crash leaves either the old content or the new, never a mix. */
-export async function writeFileAtomic(file: string, data: string): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
   const handle = await open(tmp, 'w');
   try {

@@ -16,6 +16,7 @@ import type { ButtonName, GameId } from '../../shared/game.js';
 import type { DiceSetId } from '../../shared/dice.js';
 import type { HardwareStatus } from '../../shared/protocol.js';
 import { TableCalibration } from './calibration.js';
+import { TableTray } from './tray.js';
 import { CameraPipeline, type RollStream } from './camera.js';
 import { loadCodes, type TableCodes } from './codes.js';
 import { lazyReader, noReader, type ReaderHolder } from './dice-reader.js';
@@ -180,12 +181,22 @@ export async function startClew(options: StartOptions): Promise<Clew> {
             stream: async () => (stream ??= makeStream(await reader.get())),
             logger,
             view: source === adapters.phoneCamera ? 'any' : config.vision.view,
+            onTrayFit: () => transport?.broadcast(),
           }),
         );
       }
     }
     const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast());
     await calibration.load();
+    // The empty tray the table camera compares its frames with (a phone's camera moves: never).
+    const tray = new TableTray({
+      dir: path.join(dataDir, 'tray'),
+      pipeline: () => (adapters.camera && adapters.camera !== adapters.phoneCamera ? (pipelines.get('camera') ?? null) : null),
+      decode: async (jpeg) => (await import('../../vision/image/decode.js')).decodeImage(jpeg),
+      logger,
+      now,
+    });
+    await tray.load();
     session.setSideEffects({
       read: async () => {
         const pipeline = pipelines.get('camera') ?? pipelines.get('phone-camera');
@@ -194,6 +205,11 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       },
       calibrate: async (intent, table) => {
         const result = await calibration.handle(intent, table);
+        transport?.broadcast();
+        return result;
+      },
+      tray: async (intent) => {
+        const result = await tray.handle(intent);
         transport?.broadcast();
         return result;
       },
@@ -211,7 +227,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
         log: { ok: log.ok, path: log.path, entries: log.entries, ...(log.message !== undefined ? { message: log.message } : {}) },
       };
     };
-    const surroundings = () => ({ hardware: health(), calibration: calibration.status() });
+    const surroundings = () => ({ hardware: health(), calibration: calibration.status(), tray: tray.status() });
 
     const app = createHttpApp({
       snapshot: () => forAudience(sharedSnapshot(session.table, games, surroundings()), { role: 'viewer' }, codes),

@@ -34,6 +34,8 @@ export interface SideEffects {
   read(by: Actor): Promise<Result<unknown>>;
   /** calibration/label, calibration/commit, calibration/undo. */
   calibrate(intent: Extract<SideIntent, { type: `calibration/${string}` }>, table: TableState, by: Actor): Promise<Result<unknown>>;
+  /** tray/learn, tray/forget: the empty tray the camera's frames are compared with. */
+  tray(intent: Extract<SideIntent, { type: `tray/${string}` }>, by: Actor): Promise<Result<unknown>>;
 }
 
 export interface SessionOptions {
@@ -50,6 +52,7 @@ export interface SessionOptions {
 const noEffects: SideEffects = {
   read: async () => fail('camera/none', 'this table has no camera'),
   calibrate: async () => fail('calibration/unavailable', 'calibration needs the dice reader, which is not running'),
+  tray: async () => fail('camera/none', 'this table has no camera'),
 };
 
 export class TableSession {
@@ -155,6 +158,10 @@ export class TableSession {
 
   private async side(actor: Actor, intent: SideIntent): Promise<Ack> {
     if (intent.type === 'dice/read') return this.sideResult(await this.effects.read(actor));
+    if (intent.type === 'tray/learn' || intent.type === 'tray/forget') {
+      if (!runsTheTable(actor)) return this.failure(fail('auth/not-referee', 'only the referee may show clew the empty tray'));
+      return this.sideResult(await this.effects.tray(intent, actor));
+    }
     if (!runsTheTable(actor)) return this.failure(fail('auth/not-referee', 'only the referee may teach clew the dice'));
     return this.sideResult(await this.effects.calibrate(intent, this.current, actor));
   }

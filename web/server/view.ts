@@ -3,7 +3,7 @@
  * each phone's `you` is added per audience (viewer, referee, one per seat), so 50 phones cost one
  * build and a handful of encodings, not fifty.
  */
-import { PROTOCOL_VERSION, type CalibrationStatus, type HardwareStatus, type TableSnapshot } from '../../shared/protocol.js';
+import { PROTOCOL_VERSION, type CalibrationStatus, type HardwareStatus, type TableSnapshot, type TrayStatus } from '../../shared/protocol.js';
 import type { TableCodes } from './codes.js';
 import type { GameLookup, TableState } from './table.js';
 
@@ -12,7 +12,11 @@ export type Audience = { role: 'viewer' } | { role: 'referee' } | { role: 'playe
 export interface Surroundings {
   hardware: HardwareStatus;
   calibration: CalibrationStatus[];
+  /** The empty tray the camera compares with (default: none shown). */
+  tray?: TrayStatus;
 }
+
+export const NO_TRAY: TrayStatus = { state: 'none', message: 'not shown: the tray is modelled from each frame' };
 
 export type SharedSnapshot = Omit<TableSnapshot, 'you'>;
 
@@ -32,6 +36,7 @@ export function sharedSnapshot(table: TableState, games: GameLookup, around: Sur
     roll: table.roll,
     hardware: around.hardware,
     calibration: around.calibration,
+    tray: around.tray ?? NO_TRAY,
   };
 }
 

@@ -142,6 +142,23 @@ export function TeachScreen() {
           Undo calibration
         </button>
       </div>
+      <section class="card" data-testid="teach-tray">
+        <h2>The empty tray</h2>
+        <p class="muted">
+          A camera fixed over the tray finds dice best when it has seen the tray empty once: a patterned cloth, wood grain or a lamp&apos;s bright spot are then the tray, not dice. Clear the tray, then:
+        </p>
+        <p data-testid="teach-tray-state" class={s.tray.state === 'moved' ? 'warn' : 'muted'}>
+          {s.tray.state === 'none' ? 'Not shown yet.' : s.tray.state === 'learned' ? 'Shown: dice are found against the empty tray.' : `The camera moved: ${s.tray.message}.`}
+        </p>
+        <div class="row wrap">
+          <button class="btn" disabled={s.hardware.camera.kind === 'none'} onClick={() => void conn.send({ type: 'tray/learn' }, 'learn the empty tray')} data-testid="teach-tray-learn">
+            The tray is empty: learn it
+          </button>
+          <button class="btn" disabled={s.tray.state === 'none'} onClick={() => void conn.send({ type: 'tray/forget' }, 'forget the empty tray')} data-testid="teach-tray-forget">
+            Forget it
+          </button>
+        </div>
+      </section>
       {fixing !== null && roll?.dice[fixing] && (
         <FacePicker
           set={roll.dice[fixing]!.set}

@@ -1,0 +1,93 @@
+/**
+ * "Show clew the empty tray" at the table (web/server/tray.ts): the referee's `tray/learn` takes
+ * the tray camera's newest frame, keeps it in the data folder and has the camera's frames read
+ * against it; the phones see the state (a frame that no longer fits says the camera moved);
+ * `tray/forget` drops it; a restart takes up the kept one. The dice reader is a stand-in here
+ * (this is the plumbing; vision's tests show what the empty tray does for finding dice).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { ReplayCamera } from '../../device/camera/replay.js';
+import type { ClewDiceReader } from '../../vision/reader.js';
+import type { DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
+import type { RollStream } from '../../web/server/camera.js';
+import { registryLookup } from '../../web/server/main.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A roll stream that reads nothing and remembers the options of every frame it was given. */
+function spyingStream(seen: ReadOptions[]): RollStream {
+  return {
+    push: async (_image: RgbImage, _at: number, options: ReadOptions) => (seen.push(options), null),
+    readNow: async (_image: RgbImage, options: ReadOptions): Promise<DieReading[]> => (seen.push(options), []),
+    reset: () => {},
+  };
+}
+
+const worm = { games: registryLookup, game: 'the-worm-is-drawn' as const, options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' } };
+const noReader = async () => ({ dispose: () => {}, backend: 'none', modelId: 'none', calibration: { list: () => [], pending: () => ({ counts: {} }) } }) as unknown as ClewDiceReader;
+
+describe('the empty tray at the table', () => {
+  it('is learned from the camera, kept, read against, said to have moved, forgotten, and taken up again after a restart', async () => {
+    const seen: ReadOptions[] = [];
+    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 20, loop: true });
+    server = await startTestServer({ ...worm, config: { vision: { enabled: true } }, adapters: { camera }, start: { loadReader: noReader, rollStream: () => spyingStream(seen) } });
+    const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    expect((await referee.snapshot()).tray).toEqual({ state: 'none', message: expect.any(String) });
+    // Frames are read without a tray until one is shown.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((o) => o.tray === undefined)).toBe(true);
+
+    const player = await server.phone({ role: 'player', code: server.clew.codes.joinCode, player: 'ann' });
+    expect(await player.send({ type: 'tray/learn' })).toMatchObject({ ok: false, code: 'auth/not-referee' });
+
+    expect(await referee.send({ type: 'tray/learn' })).toMatchObject({ ok: true });
+    const learned = await referee.snapshot((s) => s.tray.state === 'learned');
+    expect(learned.tray.learnedAt).toEqual(expect.any(Number));
+    const kept = path.join(server.dataDir, 'tray', 'camera.jpg');
+    expect(existsSync(kept)).toBe(true);
+    const from = seen.length;
+    await new Promise((r) => setTimeout(r, 300));
+    const after = seen.slice(from).filter((o) => o.tray);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after[0]!.tray!.width).toBe(640);
+
+    // A frame that no longer fits (the locator says so through onTray): the phones are told.
+    after.at(-1)!.onTray!({ used: false, differing: 0.7, misaligned: 0.6, reason: 'misfit' });
+    const moved = await referee.snapshot((s) => s.tray.state === 'moved');
+    expect(moved.tray.message).toMatch(/camera moved/);
+    after.at(-1)!.onTray!({ used: true, differing: 0.05, misaligned: 0.02 });
+    await referee.snapshot((s) => s.tray.state === 'learned');
+
+    // Kept across a restart.
+    await server.stop();
+    const seenAgain: ReadOptions[] = [];
+    server = await startTestServer({ ...worm, dataDir: server.dataDir, config: { vision: { enabled: true } }, adapters: { camera: new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 20, loop: true }) }, start: { loadReader: noReader, rollStream: () => spyingStream(seenAgain) } });
+    const again = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    expect((await again.snapshot()).tray.state).toBe('learned');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seenAgain.some((o) => o.tray)).toBe(true);
+
+    expect(await again.send({ type: 'tray/forget' })).toMatchObject({ ok: true });
+    expect((await again.snapshot((s) => s.tray.state === 'none')).tray.state).toBe('none');
+    expect(existsSync(kept)).toBe(false);
+    const forgotten = seenAgain.length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seenAgain.slice(forgotten + 1).every((o) => o.tray === undefined)).toBe(true);
+  });
+
+  it('is refused, with the reason, where there is no tray camera', async () => {
+    server = await startTestServer({ ...worm, config: { vision: { enabled: true } }, start: { loadReader: noReader } });
+    const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    expect(await referee.send({ type: 'tray/learn' })).toMatchObject({ ok: false, code: 'camera/none' });
+    expect((await referee.snapshot()).tray.state).toBe('none');
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * The empty tray given (locate/tray-reference.ts): a fixed camera's frame of the tray without dice,
+ * which later frames are compared with pixel by pixel. Rendered scenes with their empty trays
+ * (`RenderSceneOptions.empty`: other noise, the exposure drifted, the camera nudged).
+ */
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../shared/rng.js';
+import { EVAL_CASES, matchDice } from '../../vision/locate/evaluate.js';
+import { learnTray, locateDice, type TrayFit } from '../../vision/locate/index.js';
+import { buildPyramid } from '../../vision/locate/pyramid.js';
+import { toLabPlanes } from '../../vision/locate/lab.js';
+import { matchTray, referenceEdges, referenceEvidence } from '../../vision/locate/tray-reference.js';
+import { renderScene } from '../../vision/synth/index.js';
+import type { RgbImage } from '../../vision/types.js';
+
+const scene = (seed: string, caseName: string, i: number) => {
+  const c = EVAL_CASES.find((x) => x.name === caseName)!;
+  return renderScene(createRng(`locate-eval:${seed}:${caseName}:${i}`), { width: 640, height: 640, ...c.options, empty: true });
+};
+const coarseLab = (image: RgbImage) => toLabPlanes(buildPyramid(image, 640).coarse);
+const brighter = (image: RgbImage, k: number): RgbImage => ({ ...image, data: image.data.map((v) => Math.min(255, Math.round(v * k))) });
+const differingShare = (v: Float32Array, level: number) => v.filter((x) => x > level).length / v.length;
+/** The picture as a camera moved by (dx, dy) pixels sees it (the edge repeated). */
+const moved = (image: RgbImage, dx: number, dy: number): RgbImage => {
+  const { width: w, height: h } = image;
+  const data = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const sx = Math.min(w - 1, Math.max(0, x + dx)), sy = Math.min(h - 1, Math.max(0, y + dy));
+      data.set(image.data.subarray((sy * w + sx) * 3, (sy * w + sx) * 3 + 3), (y * w + x) * 3);
+    }
+  }
+  return { width: w, height: h, data };
+};
+
+describe('rendering the empty tray', () => {
+  it('renders the same scene with or without it, and the empty tray shows no die', () => {
+    const c = EVAL_CASES.find((x) => x.name === 'wood')!;
+    const plain = renderScene(createRng('locate-eval:dev:wood:3'), { width: 640, height: 640, ...c.options });
+    const both = scene('dev', 'wood', 3);
+    expect(Buffer.from(both.image.data).equals(Buffer.from(plain.image.data))).toBe(true);
+    expect(both.empty).toBeDefined();
+    // Compared with its own empty tray, only the dice differ: every die's box holds differing
+    // pixels, and the frame outside the boxes hardly any.
+    const tray = learnTray(both.empty!);
+    const lab = coarseLab(both.image);
+    const ev = referenceEvidence(lab, tray, matchTray(tray, lab));
+    const inBox = (x: number, y: number) => both.dice.some((d) => x * 2 >= d.box[0] - 4 && x * 2 <= d.box[2] + 4 && y * 2 >= d.box[1] - 4 && y * 2 <= d.box[3] + 4);
+    let outside = 0, outsideDiffering = 0;
+    for (let y = 0; y < lab.height; y++) {
+      for (let x = 0; x < lab.width; x++) {
+        if (inBox(x, y)) continue;
+        outside++;
+        if (ev[y * lab.width + x]! > 3.5) outsideDiffering++;
+      }
+    }
+    expect(outsideDiffering / outside).toBeLessThan(0.005);
+    for (const d of both.dice) {
+      let most = 0;
+      for (let y = Math.ceil(d.box[1] / 2); y < d.box[3] / 2; y++) for (let x = Math.ceil(d.box[0] / 2); x < d.box[2] / 2; x++) most = Math.max(most, ev[y * lab.width + x]!);
+      expect(most).toBeGreaterThan(7);
+    }
+  });
+});
+
+describe('learnTray and matchTray', () => {
+  it('refuses what is not an RGB picture, and a picture too small', () => {
+    expect(() => learnTray({ width: 4, height: 4, data: new Uint8Array(10) })).toThrow(TypeError);
+    expect(() => learnTray({ width: 8, height: 8, data: new Uint8Array(8 * 8 * 3) })).toThrow(/too small/);
+  });
+
+  it('follows a change of exposure: the frame made brighter still matches its tray', () => {
+    const s = scene('dev', 'felt', 2);
+    const tray = learnTray(s.empty!);
+    const lab = coarseLab(brighter(s.empty!, 1.4));
+    const m = matchTray(tray, lab);
+    expect(m.gain).toBeGreaterThan(1.05);
+    expect(differingShare(referenceEvidence(lab, tray, m), 3.5)).toBeLessThan(0.02);
+    // Without the gain, most of the frame would differ.
+    expect(differingShare(referenceEvidence(lab, tray, { ...m, gain: 1 }), 3.5)).toBeGreaterThan(0.3);
+  });
+
+  it("takes the cloth's own edges off and keeps a die's", () => {
+    const s = scene('dev', 'pattern', 6);
+    const tray = learnTray(s.empty!);
+    const emptyEdges = referenceEdges(coarseLab(s.empty!), tray);
+    expect(differingShare(emptyEdges, 3)).toBeLessThan(0.01);
+    const edges = referenceEdges(coarseLab(s.image), tray);
+    const d = s.dice[0]!;
+    let strong = 0;
+    for (let y = Math.ceil(d.box[1] / 2); y < d.box[3] / 2; y++) for (let x = Math.ceil(d.box[0] / 2); x < d.box[2] / 2; x++) if (edges[y * 320 + x]! > 8) strong++;
+    expect(strong).toBeGreaterThan(5);
+  });
+});
+
+describe('locateDice with the empty tray', () => {
+  it('finds the dice on printed cloths that the modelled tray misses, with no box on nothing', () => {
+    // Development scenes "pattern" 1 and 6 (camouflage blots and a printed board).
+    let found = 0, extra = 0, modelled = 0, dice = 0;
+    const fits: TrayFit[] = [];
+    for (const i of [1, 6]) {
+      const s = scene('dev', 'pattern', i);
+      const truth = s.dice.map((d) => d.box);
+      dice += truth.length;
+      const m = matchDice(truth, locateDice(s.image, { tray: learnTray(s.empty!), onTray: (f) => fits.push(f) }).map((d) => d.box));
+      found += m.hit.filter(Boolean).length;
+      extra += m.spurious.length;
+      modelled += matchDice(truth, locateDice(s.image).map((d) => d.box)).hit.filter(Boolean).length;
+    }
+    expect(dice).toBe(12);
+    expect(found).toBe(12);
+    expect(extra).toBe(0);
+    expect(modelled).toBeLessThanOrEqual(2);
+    expect(fits.every((f) => f.used && f.misaligned < 0.3)).toBe(true);
+  });
+
+  it('models the tray as without it when the camera moved or the frame is of another size', () => {
+    const s = scene('dev', 'pattern', 6);
+    const without = locateDice(s.image).map((d) => d.box);
+    const fits: TrayFit[] = [];
+    // The camera moved by a few pixels since the tray was shown empty: the cloth's print no
+    // longer lines up.
+    const shifted = locateDice(s.image, { tray: learnTray(moved(s.empty!, 9, 6)), onTray: (f) => fits.push(f) }).map((d) => d.box);
+    expect(fits[0]).toMatchObject({ used: false, reason: 'misfit' });
+    expect(fits[0]!.misaligned).toBeGreaterThan(0.3);
+    expect(shifted).toEqual(without);
+    // The same tray taken at another size.
+    const half: RgbImage = buildPyramid(s.empty!, 320).fine;
+    const sized = locateDice(s.image, { tray: learnTray(half), onTray: (f) => fits.push(f) }).map((d) => d.box);
+    expect(fits[1]).toEqual({ used: false, differing: 0, misaligned: 0, reason: 'size' });
+    expect(sized).toEqual(without);
+  });
+
+  it('keeps using the tray when big dice cover much of it', () => {
+    // Development scene "pattern" 1: five big dice and their shadows differ over a quarter of the frame.
+    const s = scene('dev', 'pattern', 1);
+    const fits: TrayFit[] = [];
+    locateDice(s.image, { tray: learnTray(s.empty!), onTray: (f) => fits.push(f) });
+    expect(fits[0]!.used).toBe(true);
+    expect(fits[0]!.differing).toBeGreaterThan(0.2);
+  });
+});

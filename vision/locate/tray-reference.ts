@@ -1,0 +1,307 @@
+/**
+ * The empty tray, as the fixed camera over it sees it: a frame without dice that later frames
+ * are compared with pixel by pixel. Every other tray model guesses what the tray looks like
+ * under the dice (a smooth colour field, a cloth's palette) and so cannot tell a die from a
+ * printed cloth's own blots, a plank's knot or a lamp's hot spot; a picture of the tray itself
+ * can. This is the classic background subtraction of a fixed camera, made tolerant of what
+ * changes between the empty frame and a roll:
+ * - the exposure (the camera's auto exposure, daylight): one factor on L + 16, a and b (a uniform
+ *   change of light scales them together), the median over the frame (dice cover little of it);
+ * - the camera nudged by a die hitting the tray, and the two frames' own noise: each pixel is
+ *   compared with the nearest of the reference's 3×3 neighbours, and the differences are taken in
+ *   units of their own robust spread over the frame (plus the smooth model's floors);
+ * - a camera moved for good, or a tray changed: most of the frame then differs, the reference
+ *   does not fit (`fits`), and the locator goes back to modelling the tray (locate.ts).
+ */
+import { buildPyramid } from './pyramid.js';
+import { edgeStrength } from './evidence.js';
+import { LabStretch, toLabPlanes, type LabPlanes } from './lab.js';
+import type { RgbImage } from '../types.js';
+
+export interface TrayReference {
+  /** The input size the reference was taken at: only frames of this size are compared with it. */
+  readonly width: number;
+  readonly height: number;
+  /** The working size it was taken for (`LocateOptions.maxSide`). */
+  readonly maxSide: number;
+  /** The empty tray at the locator's two scales. */
+  readonly fine: LabPlanes;
+  readonly coarse: LabPlanes;
+  /** The coarse reference's edge strength, the largest in each 3×3 neighbourhood. */
+  readonly coarseEdges: Float32Array;
+  /** The empty tray's noise in edge strength (the unit of the edges it has not). */
+  readonly edgeLevel: number;
+  /** Coarse pixels of the tray's structure (its strong edges), for telling a moved camera (`trayFit`). */
+  readonly structure: Uint32Array;
+}
+
+/** How a frame compared with the empty tray it was given. */
+export interface TrayFit {
+  /** The reference was used (false: it was taken at another size, or most of the frame differed). */
+  used: boolean;
+  /** Share of the frame that differs from the reference (0 when it was taken at another size). */
+  differing: number;
+  /** Share of the tray's structure (its strong edges) the frame no longer shows there (0 for a plain tray, or another size). */
+  misaligned: number;
+  /** Why it was not used. */
+  reason?: 'size' | 'misfit';
+}
+
+/** The empty tray taken from one frame (at the locator's working size; default 640, as locateDice). */
+export function learnTray(image: RgbImage, maxSide = 640): TrayReference {
+  if (!image || !(image.data instanceof Uint8Array) || image.data.length !== image.width * image.height * 3) {
+    throw new TypeError('learnTray: expected an RGB image (width × height × 3 bytes)');
+  }
+  if (image.width < 16 || image.height < 16) throw new RangeError(`learnTray: the picture is too small (${image.width}×${image.height})`);
+  const pyr = buildPyramid(image, maxSide);
+  const coarse = toLabPlanes(pyr.coarse);
+  const raw = edgeStrength(coarse);
+  // The unit of edges is the tray's noise, not its pattern (which the reference takes off):
+  // the lower quartile of its edge strength, where even a busy cloth is flat, scaled to what a
+  // plain tray's median would be (the smooth model's unit).
+  const edgeLevel = EDGE_QUARTILE_TO_MEDIAN * quantile(raw, 0.25);
+  const strong = STRUCTURE_EDGE * (edgeLevel + EDGE_FLOOR);
+  const structure: number[] = [];
+  for (let i = 0; i < raw.length; i++) if (raw[i]! > strong) structure.push(i);
+  return { width: image.width, height: image.height, maxSide, fine: toLabPlanes(pyr.fine), coarse, coarseEdges: maxOf3x3(raw, coarse.width, coarse.height), edgeLevel, structure: Uint32Array.from(structure) };
+}
+
+/** Whether a frame can be compared with the reference at all (same size, same working size). */
+export function sameView(tray: TrayReference, image: Pick<RgbImage, 'width' | 'height'>, maxSide: number): boolean {
+  return tray.width === image.width && tray.height === image.height && tray.maxSide === maxSide;
+}
+
+/** How a frame's light differs from the reference's, and the units of the differences left. */
+export interface TrayMatch {
+  /** Factor on the reference's L + 16, a and b. */
+  gain: number;
+  /** Units of lightness and of chroma differences (robust spread + floor). */
+  unitL: number;
+  unitC: number;
+}
+
+/** Floors added to the measured spreads (the smooth tray model's: sensor noise, JPEG). */
+const FLOOR_L = 2.5;
+const FLOOR_C = 2;
+/**
+ * Share of the differences' measured spread added to the floors. The spread is the two frames'
+ * noise together; the floors already allow for one frame's, as the modelled tray does, and more
+ * weight lost faint dice (development scenes, 1,497 dice: weight 1 / 0.5 / 0.3 / 0 found
+ * 1,214 / 1,229 / 1,228 / 1,221 with 214 / 176 / 167 / 171 boxes on no die).
+ */
+const SPREAD_WEIGHT = 0.3;
+/** The most spread (Lab units) taken as the frames' noise: a camera's noise at its worst, not a misfit. */
+const MAX_SPREAD = 8;
+/** Every SAMPLE-th coarse pixel (about 15,000 of a 320 px frame) measures the light and the spreads. */
+const SAMPLE = 7;
+
+/** The frame's light against the reference's, and the spread of the differences. */
+export function matchTray(tray: TrayReference, lab: LabPlanes): TrayMatch {
+  const r = tray.coarse;
+  const n = Math.min(r.L.length, lab.L.length);
+  const m = Math.ceil(n / SAMPLE);
+  const ratios = new Float32Array(m);
+  for (let i = 0, j = 0; i < n; i += SAMPLE, j++) ratios[j] = (lab.L[i]! + 16) / (r.L[i]! + 16);
+  const gain = middle(ratios);
+  const dL = new Float32Array(m), dC = new Float32Array(m);
+  for (let i = 0, j = 0; i < n; i += SAMPLE, j++) {
+    const da = lab.a[i]! - gain * r.a[i]!, db = lab.b[i]! - gain * r.b[i]!;
+    dL[j] = Math.abs(lab.L[i]! + 16 - gain * (r.L[i]! + 16));
+    dC[j] = Math.sqrt(da * da + db * db);
+  }
+  // 1.4826 × the median absolute difference is σ for Gaussian noise (1.2 for chroma's 2-D
+  // length); SPREAD_WEIGHT of it on top of the floors. Capped: a frame that differs from the
+  // reference all over (the camera moved) must not widen the unit until nothing differs.
+  const spread = (sigma: number) => SPREAD_WEIGHT * Math.min(sigma, MAX_SPREAD);
+  return { gain, unitL: spread(1.4826 * middle(dL)) + FLOOR_L, unitC: spread(1.2 * middle(dC)) + FLOOR_C };
+}
+
+/**
+ * Per coarse pixel, how far the frame is from the empty tray, in units of the differences'
+ * spread: the nearest of the reference's 3×3 neighbours (a nudged camera, a soft edge).
+ */
+export function referenceEvidence(lab: LabPlanes, tray: TrayReference, m: TrayMatch): Float32Array {
+  return nearestDifference(lab.L, lab.a, lab.b, tray.coarse, m, lab.width, lab.height);
+}
+
+function nearestDifference(L: Float32Array, A: Float32Array, B: Float32Array, ref: LabPlanes, m: TrayMatch, w: number, h: number): Float32Array {
+  const out = new Float32Array(w * h);
+  const g = m.gain, kL = 1 / m.unitL, kC = 1 / m.unitC;
+  const rL = ref.L, ra = ref.a, rb = ref.b;
+  const dist2 = (i: number, j: number) => {
+    const dL = (L[i]! + 16 - g * (rL[j]! + 16)) * kL, da = (A[i]! - g * ra[j]!) * kC, db = (B[i]! - g * rb[j]!) * kC;
+    return dL * dL + da * da + db * db;
+  };
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      let best = dist2(i, i);
+      // Only a pixel that differs looks at the neighbours (most of the frame is the tray): the
+      // nearest can only lower its evidence, and under NEAR_ENOUGH no decision depends on it.
+      if (best > NEAR_ENOUGH2) {
+        for (let dy = -1; dy <= 1 && best > NEAR_ENOUGH2; dy++) {
+          const yy = y + dy;
+          if (yy < 0 || yy >= h) continue;
+          for (let dx = -1; dx <= 1; dx++) {
+            const xx = x + dx;
+            if ((dx === 0 && dy === 0) || xx < 0 || xx >= w) continue;
+            const d = dist2(i, yy * w + xx);
+            if (d < best) best = d;
+          }
+        }
+      }
+      out[i] = Math.sqrt(best);
+    }
+  }
+  return out;
+}
+
+/**
+ * Edges the empty tray does not have, in units of its typical edge: the frame's edge strength
+ * less the reference's strongest nearby (a cloth's stripes and a plank's grain cancel; a die's
+ * outline and pips stay).
+ */
+export function referenceEdges(lab: LabPlanes, tray: TrayReference, floor = EDGE_FLOOR): Float32Array {
+  const edges = edgeStrength(lab);
+  const ref = tray.coarseEdges;
+  const k = 1 / (tray.edgeLevel + floor);
+  for (let i = 0; i < edges.length; i++) edges[i] = Math.max(0, edges[i]! - ref[i]!) * k;
+  return edges;
+}
+
+/** Squared evidence under which a pixel is not compared with the reference's neighbours (half the grow level). */
+const NEAR_ENOUGH2 = 1.75 * 1.75;
+
+/**
+ * How a frame fits the reference: the share of the frame that differs from it, and the share of
+ * the tray's own structure (its strong edges: a cloth's print, a plank's grain, the tray's rim)
+ * that the frame no longer shows where the reference has it. Dice hide some of the structure, in
+ * compact patches; a camera that moved puts all of it somewhere else; a changed light or tray
+ * makes the whole frame differ.
+ */
+export function trayFit(lab: LabPlanes, evidence: Float32Array, tray: TrayReference, level: number): { differing: number; misaligned: number } {
+  let n = 0;
+  for (let i = 0; i < evidence.length; i++) if (evidence[i]! > level) n++;
+  const s = tray.structure;
+  if (s.length < MIN_STRUCTURE * evidence.length) return { differing: n / evidence.length, misaligned: 0 };
+  // The frame's edges, the strongest within a pixel (the camera nudged by a die), against half
+  // the reference's own at each structure pixel.
+  const frame = maxOf3x3(edgeStrength(lab), lab.width, lab.height);
+  const strong = STRUCTURE_EDGE * (tray.edgeLevel + EDGE_FLOOR);
+  let lost = 0;
+  for (let k = 0; k < s.length; k++) if (frame[s[k]!]! < 0.5 * strong) lost++;
+  return { differing: n / evidence.length, misaligned: lost / s.length };
+}
+
+/** A reference fits while at most these shares of the frame and of the tray's structure differ. */
+export const MAX_DIFFERING = 0.6;
+export const MAX_MISALIGNED = 0.3;
+/** Share of the frame the tray's structure must cover to be judged (a plain tray has none). */
+const MIN_STRUCTURE = 0.02;
+/** Edge strength (in the tray's edge units) of the tray's structure. */
+const STRUCTURE_EDGE = 6;
+
+/**
+ * `referenceEvidence` of single stretches of the working frame (the box measurement's
+ * counterpart of `FineEvidence`), with its `shade` for the soft-shadow trim: a shadow is the
+ * reference itself darkened.
+ */
+export class FineReferenceEvidence {
+  readonly image: RgbImage;
+  private readonly lab = new LabStretch();
+
+  constructor(image: RgbImage, private readonly tray: TrayReference, private readonly m: TrayMatch) {
+    this.image = image;
+  }
+
+  span(y: number, x0: number, x1: number, out: Float32Array, outAt: number): void {
+    const n = x1 - x0;
+    if (n <= 0) return;
+    this.lab.read(this.image, y, x0, x1);
+    const { L, a, b } = this.lab;
+    const ref = this.tray.fine, w = ref.width, h = ref.height;
+    const g = this.m.gain, kL = 1 / this.m.unitL, kC = 1 / this.m.unitC;
+    for (let k = 0; k < n; k++) {
+      const x = x0 + k;
+      const i = y * w + x;
+      const eL = (L[k]! + 16 - g * (ref.L[i]! + 16)) * kL, ea = (a[k]! - g * ref.a[i]!) * kC, eb = (b[k]! - g * ref.b[i]!) * kC;
+      let best = eL * eL + ea * ea + eb * eb;
+      for (let dy = -1; dy <= 1 && best > NEAR_ENOUGH2; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const j = yy * w + xx;
+          const dL = (L[k]! + 16 - g * (ref.L[j]! + 16)) * kL, da = (a[k]! - g * ref.a[j]!) * kC, db = (b[k]! - g * ref.b[j]!) * kC;
+          const d = dL * dL + da * da + db * db;
+          if (d < best) best = d;
+        }
+      }
+      out[outAt + k] = Math.sqrt(best);
+    }
+  }
+
+  /** As `FineEvidence.shade`, against the reference pixel under this one (shadow.ts). */
+  shade(y: number, x0: number, x1: number, dark: Float32Array, tint: Float32Array): void {
+    const n = x1 - x0;
+    if (n <= 0) return;
+    this.lab.read(this.image, y, x0, x1);
+    const { L, a, b } = this.lab;
+    const ref = this.tray.fine, w = ref.width;
+    const g = this.m.gain, kL = 1 / this.m.unitL, kC = 1 / this.m.unitC;
+    for (let k = 0; k < n; k++) {
+      const j = y * w + x0 + k;
+      const L0 = g * (ref.L[j]! + 16) - 16;
+      dark[k] = (L[k]! - L0) * kL;
+      const r = Math.min(1, Math.max(0, (L[k]! + 16) / (L0 + 16)));
+      const da = (a[k]! - r * g * ref.a[j]!) * kC, db = (b[k]! - r * g * ref.b[j]!) * kC;
+      tint[k] = Math.sqrt(da * da + db * db);
+    }
+  }
+}
+
+function maxOf3x3(v: Float32Array, w: number, h: number): Float32Array {
+  const rows = new Float32Array(v.length), out = new Float32Array(v.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      rows[i] = Math.max(v[i]!, x > 0 ? v[i - 1]! : 0, x < w - 1 ? v[i + 1]! : 0);
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      out[i] = Math.max(rows[i]!, y > 0 ? rows[i - w]! : 0, y < h - 1 ? rows[i + w]! : 0);
+    }
+  }
+  return out;
+}
+
+/**
+ * Added to the tray's edge noise for the edges' unit. The modelled tray's is 0.6, but its level
+ * also takes in the dice's own edges in crowded frames; with 0.6 here the pips of black dice on a
+ * dark table were outlined as dice of their own. Development scenes (seeds dev and dev2, 1,497
+ * dice; found, boxes on no die, white dice on a light tray of 116): 0.6: 1,228, 167, 87; 1.0:
+ * 1,226, 142, 77; 1.5: 1,226, 140, 78; 0.8 (kept): 1,235, 154, 86. On the seeds held out,
+ * 0.8 / 1.0: 1,219 / 1,218 of 1,431 with 134 / 142.
+ */
+const EDGE_FLOOR = 0.8;
+
+/** A plain noisy tray's median edge strength over its lower quartile (a Rayleigh-like spread). */
+const EDGE_QUARTILE_TO_MEDIAN = 1.5;
+
+function quantile(v: Float32Array, q: number): number {
+  const s = new Float32Array(Math.ceil(v.length / 2));
+  for (let i = 0, j = 0; i < v.length; i += 2, j++) s[j] = v[i]!;
+  s.sort();
+  return s.length ? s[Math.floor(q * (s.length - 1))]! : 0;
+}
+
+/** The median, sorting `v` in place (a typed array sorts numerically, without a comparator). */
+function middle(v: Float32Array): number {
+  if (v.length === 0) return 0;
+  v.sort();
+  return v[v.length >> 1]!;
+}
+
