@@ -163,6 +163,13 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
     }
     expect(await referee.$('[data-testid="teach-fitting"]')).toBeNull();
     expect(await referee.textContent('[data-testid="teach-accuracy"]')).toMatch(/Reader on your dice: .* before → \d+% after/);
+    // The empty tray: shown (here a frame of the replay, dice and all: this is the plumbing), kept
+    // in the data folder, and forgotten again.
+    expect(await referee.textContent('[data-testid="teach-tray-state"]')).toMatch(/Not shown yet/);
+    await referee.click('[data-testid="teach-tray-learn"]');
+    await expect.poll(() => referee.textContent('[data-testid="teach-tray-state"]'), WAIT).toMatch(/Shown: dice are found against the empty tray/);
+    await referee.click('[data-testid="teach-tray-forget"]');
+    await expect.poll(() => referee.textContent('[data-testid="teach-tray-state"]'), WAIT).toMatch(/Not shown yet/);
     await referee.click('[data-testid="tab-table"]');
   }, 240_000);
 });
