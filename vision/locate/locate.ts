@@ -107,8 +107,6 @@ export interface LocateOptions {
   onTray?: (fit: TrayFit) => void;
 }
 
-
-
 function checkImage(image: RgbImage): void {
   if (!image || typeof image !== 'object') throw new TypeError('locateDice: expected an RgbImage');
   const { width, height, data } = image;
@@ -134,7 +132,7 @@ export interface DiceMasks {
   mask: Mask;
 }
 
-/** What the frame is compared with: the smooth tray model, or a patterned cloth's palette. */
+/** What the frame is compared with: the smooth tray model, a patterned cloth's palette, or the empty tray itself. */
 export type TrayModel = { bg: Background } | { palette: ClothPalette } | { reference: TrayReference; match: TrayMatch };
 
 export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions = {}): DiceMasks {
@@ -226,7 +224,8 @@ function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: Rgb
 }
 
 /**
- * The coarse frame's masks against the cloth's palette, where the frame shows a patterned cloth
+ * The coarse frame's masks against the empty tray where one is given and the frame fits it; else
+ * against the cloth's palette, where the frame shows a patterned cloth
  * that the palette explains, else against the smooth tray model; and the matching evidence for
  * measuring boxes on the fine frame. The smooth model is only made where it is used (2–3 ms).
  */
@@ -310,7 +309,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   // Regions too small to be a die may still be a face's pips (see `marks` below).
   // Not on a patterned cloth: there the pieces no die holds are mostly the cloth's own marks.
   const onCloth = fineEvidence instanceof FinePaletteEvidence;
-  // A die's soft shadow is the tray darkened, which only the smooth tray model tells apart.
+  // A die's soft shadow is the tray darkened, which only the smooth tray model and the empty tray tell apart.
   const trimShadows = options.shadowTrim !== false && (fineEvidence instanceof FineEvidence || fineEvidence instanceof FineReferenceEvidence);
   const isCandidate = new Set(candidates);
   const tiny = onCloth ? [] : regions.filter((r) => !r.touchesBorder && !isCandidate.has(r) && r.area >= MIN_PIP_AREA && Math.max(r.x1 - r.x0, r.y1 - r.y0) <= 2.5 * Math.min(r.x1 - r.x0, r.y1 - r.y0));
