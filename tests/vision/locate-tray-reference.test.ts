@@ -80,6 +80,20 @@ describe('learnTray and matchTray', () => {
     expect(differingShare(referenceEvidence(lab, tray, { ...m, gain: 1 }), 3.5)).toBeGreaterThan(0.3);
   });
 
+  it('follows a drift of the white balance: a warmer frame still matches its tray', () => {
+    const s = scene('dev', 'card', 2);
+    const tray = learnTray(s.empty!);
+    const warm: RgbImage = { ...s.empty!, data: s.empty!.data.map((v, i) => (i % 3 === 0 ? Math.min(255, Math.round(v * 1.15)) : i % 3 === 2 ? Math.round(v * 0.85) : v)) };
+    const lab = coarseLab(warm);
+    const m = matchTray(tray, lab);
+    expect(m.shiftB).toBeGreaterThan(1);
+    expect(differingShare(referenceEvidence(lab, tray, m), 3.5)).toBeLessThan(0.02);
+    expect(differingShare(referenceEvidence(lab, tray, { ...m, shiftA: 0, shiftB: 0 }), 3.5)).toBeGreaterThan(0.3);
+    // Its own frame shows no cast to correct.
+    const own = matchTray(tray, coarseLab(s.empty!));
+    expect([own.shiftA, own.shiftB]).toEqual([0, 0]);
+  });
+
   it("takes the cloth's own edges off and keeps a die's", () => {
     const s = scene('dev', 'pattern', 6);
     const tray = learnTray(s.empty!);

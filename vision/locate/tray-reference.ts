@@ -7,6 +7,7 @@
  * changes between the empty frame and a roll:
  * - the exposure (the camera's auto exposure, daylight): one factor on L + 16, a and b (a uniform
  *   change of light scales them together), the median over the frame (dice cover little of it);
+ *   then a shift of a and b, their median difference (the camera's white balance drifted);
  * - the camera nudged by a die hitting the tray, and the two frames' own noise: each pixel is
  *   compared with the nearest of the reference's 3×3 neighbours, and the differences are taken in
  *   units of their own robust spread over the frame (plus the smooth model's floors);
@@ -75,6 +76,9 @@ export function sameView(tray: TrayReference, image: Pick<RgbImage, 'width' | 'h
 export interface TrayMatch {
   /** Factor on the reference's L + 16, a and b. */
   gain: number;
+  /** Then added to its a and b (the camera's white balance drifted). */
+  shiftA: number;
+  shiftB: number;
   /** Units of lightness and of chroma differences (robust spread + floor). */
   unitL: number;
   unitC: number;
@@ -92,6 +96,8 @@ const FLOOR_C = 2;
 const SPREAD_WEIGHT = 0.3;
 /** The most spread (Lab units) taken as the frames' noise: a camera's noise at its worst, not a misfit. */
 const MAX_SPREAD = 8;
+/** Chroma units of a white-balance shift worth correcting (half the chroma floor). */
+const MIN_SHIFT = 1;
 /** Every SAMPLE-th coarse pixel (about 15,000 of a 320 px frame) measures the light and the spreads. */
 const SAMPLE = 7;
 
@@ -103,9 +109,17 @@ export function matchTray(tray: TrayReference, lab: LabPlanes): TrayMatch {
   const ratios = new Float32Array(m);
   for (let i = 0, j = 0; i < n; i += SAMPLE, j++) ratios[j] = (lab.L[i]! + 16) / (r.L[i]! + 16);
   const gain = middle(ratios);
+  const sa = new Float32Array(m), sb = new Float32Array(m);
+  for (let i = 0, j = 0; i < n; i += SAMPLE, j++) {
+    sa[j] = lab.a[i]! - gain * r.a[i]!;
+    sb[j] = lab.b[i]! - gain * r.b[i]!;
+  }
+  // A shift under MIN_SHIFT is the dice's own colour pulling the median, not a cast: left out.
+  const cast = (v: number) => (Math.abs(v) > MIN_SHIFT ? v : 0);
+  const shiftA = cast(middle(sa)), shiftB = cast(middle(sb));
   const dL = new Float32Array(m), dC = new Float32Array(m);
   for (let i = 0, j = 0; i < n; i += SAMPLE, j++) {
-    const da = lab.a[i]! - gain * r.a[i]!, db = lab.b[i]! - gain * r.b[i]!;
+    const da = lab.a[i]! - gain * r.a[i]! - shiftA, db = lab.b[i]! - gain * r.b[i]! - shiftB;
     dL[j] = Math.abs(lab.L[i]! + 16 - gain * (r.L[i]! + 16));
     dC[j] = Math.sqrt(da * da + db * db);
   }
@@ -113,7 +127,7 @@ export function matchTray(tray: TrayReference, lab: LabPlanes): TrayMatch {
   // length); SPREAD_WEIGHT of it on top of the floors. Capped: a frame that differs from the
   // reference all over (the camera moved) must not widen the unit until nothing differs.
   const spread = (sigma: number) => SPREAD_WEIGHT * Math.min(sigma, MAX_SPREAD);
-  return { gain, unitL: spread(1.4826 * middle(dL)) + FLOOR_L, unitC: spread(1.2 * middle(dC)) + FLOOR_C };
+  return { gain, shiftA, shiftB, unitL: spread(1.4826 * middle(dL)) + FLOOR_L, unitC: spread(1.2 * middle(dC)) + FLOOR_C };
 }
 
 /**
@@ -126,10 +140,10 @@ export function referenceEvidence(lab: LabPlanes, tray: TrayReference, m: TrayMa
 
 function nearestDifference(L: Float32Array, A: Float32Array, B: Float32Array, ref: LabPlanes, m: TrayMatch, w: number, h: number): Float32Array {
   const out = new Float32Array(w * h);
-  const g = m.gain, kL = 1 / m.unitL, kC = 1 / m.unitC;
+  const g = m.gain, sa = m.shiftA, sb = m.shiftB, kL = 1 / m.unitL, kC = 1 / m.unitC;
   const rL = ref.L, ra = ref.a, rb = ref.b;
   const dist2 = (i: number, j: number) => {
-    const dL = (L[i]! + 16 - g * (rL[j]! + 16)) * kL, da = (A[i]! - g * ra[j]!) * kC, db = (B[i]! - g * rb[j]!) * kC;
+    const dL = (L[i]! + 16 - g * (rL[j]! + 16)) * kL, da = (A[i]! - g * ra[j]! - sa) * kC, db = (B[i]! - g * rb[j]! - sb) * kC;
     return dL * dL + da * da + db * db;
   };
   for (let y = 0; y < h; y++) {
@@ -220,11 +234,11 @@ export class FineReferenceEvidence {
     this.lab.read(this.image, y, x0, x1);
     const { L, a, b } = this.lab;
     const ref = this.tray.fine, w = ref.width, h = ref.height;
-    const g = this.m.gain, kL = 1 / this.m.unitL, kC = 1 / this.m.unitC;
+    const g = this.m.gain, sa = this.m.shiftA, sb = this.m.shiftB, kL = 1 / this.m.unitL, kC = 1 / this.m.unitC;
     for (let k = 0; k < n; k++) {
       const x = x0 + k;
       const i = y * w + x;
-      const eL = (L[k]! + 16 - g * (ref.L[i]! + 16)) * kL, ea = (a[k]! - g * ref.a[i]!) * kC, eb = (b[k]! - g * ref.b[i]!) * kC;
+      const eL = (L[k]! + 16 - g * (ref.L[i]! + 16)) * kL, ea = (a[k]! - g * ref.a[i]! - sa) * kC, eb = (b[k]! - g * ref.b[i]! - sb) * kC;
       let best = eL * eL + ea * ea + eb * eb;
       for (let dy = -1; dy <= 1 && best > NEAR_ENOUGH2; dy++) {
         const yy = y + dy;
@@ -233,7 +247,7 @@ export class FineReferenceEvidence {
           const xx = x + dx;
           if (xx < 0 || xx >= w) continue;
           const j = yy * w + xx;
-          const dL = (L[k]! + 16 - g * (ref.L[j]! + 16)) * kL, da = (a[k]! - g * ref.a[j]!) * kC, db = (b[k]! - g * ref.b[j]!) * kC;
+          const dL = (L[k]! + 16 - g * (ref.L[j]! + 16)) * kL, da = (a[k]! - g * ref.a[j]! - sa) * kC, db = (b[k]! - g * ref.b[j]! - sb) * kC;
           const d = dL * dL + da * da + db * db;
           if (d < best) best = d;
         }
@@ -249,13 +263,13 @@ export class FineReferenceEvidence {
     this.lab.read(this.image, y, x0, x1);
     const { L, a, b } = this.lab;
     const ref = this.tray.fine, w = ref.width;
-    const g = this.m.gain, kL = 1 / this.m.unitL, kC = 1 / this.m.unitC;
+    const g = this.m.gain, sa = this.m.shiftA, sb = this.m.shiftB, kL = 1 / this.m.unitL, kC = 1 / this.m.unitC;
     for (let k = 0; k < n; k++) {
       const j = y * w + x0 + k;
       const L0 = g * (ref.L[j]! + 16) - 16;
       dark[k] = (L[k]! - L0) * kL;
       const r = Math.min(1, Math.max(0, (L[k]! + 16) / (L0 + 16)));
-      const da = (a[k]! - r * g * ref.a[j]!) * kC, db = (b[k]! - r * g * ref.b[j]!) * kC;
+      const da = (a[k]! - r * (g * ref.a[j]! + sa)) * kC, db = (b[k]! - r * (g * ref.b[j]! + sb)) * kC;
       tint[k] = Math.sqrt(da * da + db * db);
     }
   }
