@@ -140,7 +140,7 @@ export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions
   const grow = options.growContrast ?? 3.5;
   const evidence = 'palette' in tray ? paletteEvidence(lab, tray.palette) : 'reference' in tray ? referenceEvidence(lab, tray.reference, tray.match) : trayEvidence(lab, tray.bg);
   const colour = hysteresis(evidence, width, height, grow, options.seedContrast ?? 7);
-  const edgeStrength = 'palette' in tray ? clothEdges(lab, tray.palette, evidence, grow) : 'reference' in tray ? referenceEdges(lab, tray.reference) : edgeEvidence(lab, tray.bg);
+  const edgeStrength = 'palette' in tray ? clothEdges(lab, tray.palette, evidence, grow) : 'reference' in tray ? referenceEdges(lab, tray.reference, evidence) : edgeEvidence(lab, tray.bg);
   const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 3, options.edgeSeed ?? 8);
   const enclosed = enclosedBy(edges);
   const [a, b] = maskScratch(width * height);
