@@ -72,7 +72,9 @@ const bench: BenchModule = {
         );
       }
       // A frame: 25 dice, located by the reader's locator, framed, classified, coloured.
-      const frames = Array.from({ length: quick ? 1 : 3 }, () => renderScene(rng.fork(), { dice: 25, dieSize: [24, 90], sets: ['d6'] }).image);
+      // `empty` also renders each tray without its dice (the frames are the same without it).
+      const scenes = Array.from({ length: quick ? 1 : 3 }, () => renderScene(rng.fork(), { dice: 25, dieSize: [24, 90], sets: ['d6'], empty: true }));
+      const frames = scenes.map((s) => s.image);
       const palette = ['white', 'red', 'blue', 'green', 'yellow', 'black'];
       const frame = await measure(runs, (i) => reader.read(frames[i % frames.length]!, { sets: ['d6'], palette }));
       const read: number[] = [];
@@ -86,6 +88,13 @@ const bench: BenchModule = {
       figures.push(
         { id: 'model.frame25.overhead.ms', label: 'the same frame read from overhead (wall, median)', value: overhead.median, unit: 'ms', target: { op: '<=', value: 60 }, note: 'vision.view "overhead", the server\'s default: each die turned before it is read' },
         { id: 'model.frame25.overhead.cpu.ms', label: 'the same frame read from overhead (CPU time)', value: overhead.cpu, unit: 'ms' },
+      );
+      // The tray camera shown the tray empty: each frame compared with its tray.
+      const trays = scenes.map((s) => reader.learnTray(s.empty!));
+      const againstTray = await measure(runs, (i) => reader.read(frames[i % frames.length]!, { sets: ['d6'], palette, view: 'overhead', tray: trays[i % frames.length]! }));
+      figures.push(
+        { id: 'model.frame25.tray.ms', label: 'the same frame read from overhead against the empty tray (wall, median)', value: againstTray.median, unit: 'ms', target: { op: '<=', value: 60 }, note: 'each frame compared with its tray rendered without dice (ReadOptions.tray)' },
+        { id: 'model.frame25.tray.cpu.ms', label: 'the same frame read from overhead against the empty tray (CPU time)', value: againstTray.cpu, unit: 'ms' },
       );
       // A camera that leaves colour noise in: the locator smooths the frame's chroma first.
       const noisyFrames = frames.map((f, i) => withColourNoise(f, `bench-model-noise:${i}`));

@@ -98,8 +98,8 @@ const SPREAD_WEIGHT = 0.3;
 const MAX_SPREAD = 8;
 /** Chroma units of a white-balance shift worth correcting (half the chroma floor). */
 const MIN_SHIFT = 1;
-/** Every SAMPLE-th coarse pixel (about 15,000 of a 320 px frame) measures the light and the spreads. */
-const SAMPLE = 7;
+/** Every SAMPLE-th coarse pixel (about 7,900 of a 320 px frame) measures the light and the spreads. */
+const SAMPLE = 13;
 
 /** The frame's light against the reference's, and the spread of the differences. */
 export function matchTray(tray: TrayReference, lab: LabPlanes): TrayMatch {
