@@ -163,11 +163,12 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
     }
     expect(await referee.$('[data-testid="teach-fitting"]')).toBeNull();
     expect(await referee.textContent('[data-testid="teach-accuracy"]')).toMatch(/Reader on your dice: .* before → \d+% after/);
-    // The empty tray: shown (here a frame of the replay, dice and all: this is the plumbing), kept
-    // in the data folder, and forgotten again.
+    // The empty tray: shown (here a frame of the replay, dice and all: this is the plumbing), and
+    // forgotten again. Its dice are the only strong edges of that "tray", so once the replay's
+    // dice move the frames no longer fit it and the phones say so: either state may show by now.
     expect(await referee.textContent('[data-testid="teach-tray-state"]')).toMatch(/Not shown yet/);
     await referee.click('[data-testid="teach-tray-learn"]');
-    await expect.poll(() => referee.textContent('[data-testid="teach-tray-state"]'), WAIT).toMatch(/Shown: dice are found against the empty tray/);
+    await expect.poll(() => referee.textContent('[data-testid="teach-tray-state"]'), WAIT).toMatch(/Shown: dice are found against the empty tray|The camera moved/);
     await referee.click('[data-testid="teach-tray-forget"]');
     await expect.poll(() => referee.textContent('[data-testid="teach-tray-state"]'), WAIT).toMatch(/Not shown yet/);
     await referee.click('[data-testid="tab-table"]');

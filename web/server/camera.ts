@@ -160,7 +160,7 @@ export class CameraPipeline {
   private noteFit(tray: TrayReference, fit: TrayFit): void {
     if (tray !== this.tray) return; // forgotten or replaced meanwhile
     // Said once when the frames stop fitting (the camera moved), not at every frame.
-    if (!fit.used && this.trayFit?.used !== false) this.opts.logger.warn(`camera ${this.opts.source.kind}: the frames no longer fit the empty tray (${fit.reason === 'size' ? 'another frame size' : 'the camera moved, or the tray changed'}): the tray is modelled from each frame until it is shown empty again`);
+    if (!fit.used && this.trayFit?.used !== false) this.opts.logger.warn(`camera ${this.opts.source.kind}: the frames no longer fit the empty tray (${fit.reason === 'size' ? 'another frame size' : 'the camera moved, the tray changed, or it was not empty when shown'}): the tray is modelled from each frame until it is shown empty again`);
     const changed = this.trayFit?.used !== fit.used;
     this.trayFit = fit;
     if (changed) this.opts.onTrayFit?.();

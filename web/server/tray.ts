@@ -93,7 +93,7 @@ export class TableTray {
     if (!state?.tray || this.learnedAt === null) return NO_TRAY;
     const at = { learnedAt: this.learnedAt };
     if (state.fit && !state.fit.used) {
-      const why = state.fit.reason === 'size' ? 'the camera now sends frames of another size' : 'the camera moved, or the tray changed';
+      const why = state.fit.reason === 'size' ? 'the camera now sends frames of another size' : 'the camera moved, the tray changed, or it was not empty when shown';
       return { state: 'moved', ...at, message: `the last frame no longer fits the empty tray (${why}): show clew the empty tray again` };
     }
     return { state: 'learned', ...at, message: 'the dice are found by comparing each frame with the empty tray' };

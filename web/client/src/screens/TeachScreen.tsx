@@ -148,7 +148,7 @@ export function TeachScreen() {
           A camera fixed over the tray finds dice best when it has seen the tray empty once: a patterned cloth, wood grain or a lamp&apos;s bright spot are then the tray, not dice. Clear the tray, then:
         </p>
         <p data-testid="teach-tray-state" class={s.tray.state === 'moved' ? 'warn' : 'muted'}>
-          {s.tray.state === 'none' ? 'Not shown yet.' : s.tray.state === 'learned' ? 'Shown: dice are found against the empty tray.' : `The camera moved: ${s.tray.message}.`}
+          {s.tray.state === 'none' ? 'Not shown yet.' : s.tray.state === 'learned' ? 'Shown: dice are found against the empty tray.' : `The camera moved? ${s.tray.message}.`}
         </p>
         <div class="row wrap">
           <button class="btn" disabled={s.hardware.camera.kind === 'none'} onClick={() => void conn.send({ type: 'tray/learn' }, 'learn the empty tray')} data-testid="teach-tray-learn">
