@@ -11,8 +11,9 @@
  * - the camera nudged by a die hitting the tray, and the two frames' own noise: each pixel is
  *   compared with the nearest of the reference's 3×3 neighbours, and the differences are taken in
  *   units of their own robust spread over the frame (plus the smooth model's floors);
- * - a camera moved for good, or a tray changed: most of the frame then differs, the reference
- *   does not fit (`fits`), and the locator goes back to modelling the tray (locate.ts).
+ * - a camera moved for good, or a tray changed: most of the frame then differs, or the tray's own
+ *   strong edges are no longer where they were (`trayFit`), and the locator goes back to
+ *   modelling the tray (locate.ts).
  */
 import { buildPyramid } from './pyramid.js';
 import { edgeStrength } from './evidence.js';
@@ -38,7 +39,7 @@ export interface TrayReference {
 
 /** How a frame compared with the empty tray it was given. */
 export interface TrayFit {
-  /** The reference was used (false: it was taken at another size, or most of the frame differed). */
+  /** The reference was used (false: it was taken at another size, or the frame no longer fits it). */
   used: boolean;
   /** Share of the frame that differs from the reference (0 when it was taken at another size). */
   differing: number;
