@@ -18,6 +18,7 @@
 import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
+import type { TrayFit, TrayReference } from '../vision/locate/index.js';
 import { CAMERA_VIEWS, type CameraView } from '../vision/types.js';
 
 interface Options {
@@ -95,7 +96,7 @@ if (opts.calibration) {
   }
 }
 
-let tray: import('../vision/locate/index.js').TrayReference | undefined;
+let tray: TrayReference | undefined;
 if (opts.tray) {
   try {
     tray = reader.learnTray(await decodeImage(new Uint8Array(await readFile(opts.tray))));
@@ -125,8 +126,8 @@ for (const file of files) {
       const [r] = await reader.readCrops([image], readOptions);
       line = { file, ...(several ? { set: r!.set } : {}), face: r!.face, confidence: round(r!.confidence), ...(r!.color ? { color: r!.color } : {}), uncertain: r!.uncertain };
     } else {
-      let fit: import('../vision/locate/index.js').TrayFit | undefined;
-      const dice = await reader.read(image, { ...readOptions, ...(tray ? { tray, onTray: (f: typeof fit) => (fit = f) } : {}) });
+      let fit: TrayFit | undefined;
+      const dice = await reader.read(image, { ...readOptions, ...(tray ? { tray, onTray: (f: TrayFit) => (fit = f) } : {}) });
       line = {
         file,
         ...(tray ? { tray: fit?.used ? 'used' : fit?.reason === 'misfit' ? 'moved' : 'other-size' } : {}),

@@ -136,39 +136,53 @@ export function matchTray(tray: TrayReference, lab: LabPlanes): TrayMatch {
  * spread: the nearest of the reference's 3×3 neighbours (a nudged camera, a soft edge).
  */
 export function referenceEvidence(lab: LabPlanes, tray: TrayReference, m: TrayMatch): Float32Array {
-  return nearestDifference(lab.L, lab.a, lab.b, tray.coarse, m, lab.width, lab.height);
+  const { width: w, height: h, L, a, b } = lab;
+  const out = new Float32Array(w * h);
+  const near = new NearestInReference(tray.coarse, m);
+  for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) out[i] = Math.sqrt(near.distance2(L[i]!, a[i]!, b[i]!, x, y));
+  return out;
 }
 
-function nearestDifference(L: Float32Array, A: Float32Array, B: Float32Array, ref: LabPlanes, m: TrayMatch, w: number, h: number): Float32Array {
-  const out = new Float32Array(w * h);
-  const g = m.gain, sa = m.shiftA, sb = m.shiftB, kL = 1 / m.unitL, kC = 1 / m.unitC;
-  const rL = ref.L, ra = ref.a, rb = ref.b;
-  const dist2 = (i: number, j: number) => {
-    const dL = (L[i]! + 16 - g * (rL[j]! + 16)) * kL, da = (A[i]! - g * ra[j]! - sa) * kC, db = (B[i]! - g * rb[j]! - sb) * kC;
-    return dL * dL + da * da + db * db;
-  };
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      let best = dist2(i, i);
-      // Only a pixel that differs looks at the neighbours (most of the frame is the tray): the
-      // nearest can only lower its evidence, and under NEAR_ENOUGH no decision depends on it.
-      if (best > NEAR_ENOUGH2) {
-        for (let dy = -1; dy <= 1 && best > NEAR_ENOUGH2; dy++) {
-          const yy = y + dy;
-          if (yy < 0 || yy >= h) continue;
-          for (let dx = -1; dx <= 1; dx++) {
-            const xx = x + dx;
-            if ((dx === 0 && dy === 0) || xx < 0 || xx >= w) continue;
-            const d = dist2(i, yy * w + xx);
-            if (d < best) best = d;
-          }
-        }
-      }
-      out[i] = Math.sqrt(best);
-    }
+/** The distance of a colour from a reference pixel, light matched, or from its nearest 3×3 neighbour where it differs. */
+class NearestInReference {
+  private readonly g: number;
+  private readonly sa: number;
+  private readonly sb: number;
+  private readonly kL: number;
+  private readonly kC: number;
+
+  constructor(private readonly ref: LabPlanes, m: TrayMatch) {
+    this.g = m.gain;
+    this.sa = m.shiftA;
+    this.sb = m.shiftB;
+    this.kL = 1 / m.unitL;
+    this.kC = 1 / m.unitC;
   }
-  return out;
+
+  /** Squared, in units of the differences' spread, of (L, a, b) seen at reference pixel (x, y). */
+  distance2(L: number, a: number, b: number, x: number, y: number): number {
+    const { width: w, height: h } = this.ref;
+    let best = this.at(L, a, b, y * w + x);
+    // Only a pixel that differs looks at the neighbours (most of the frame is the tray): the
+    // nearest can only lower its evidence, and under NEAR_ENOUGH no decision depends on it.
+    for (let dy = -1; dy <= 1 && best > NEAR_ENOUGH2; dy++) {
+      const yy = y + dy;
+      if (yy < 0 || yy >= h) continue;
+      for (let dx = -1; dx <= 1; dx++) {
+        const xx = x + dx;
+        if ((dx === 0 && dy === 0) || xx < 0 || xx >= w) continue;
+        const d = this.at(L, a, b, yy * w + xx);
+        if (d < best) best = d;
+      }
+    }
+    return best;
+  }
+
+  private at(L: number, a: number, b: number, j: number): number {
+    const { L: rL, a: ra, b: rb } = this.ref;
+    const dL = (L + 16 - this.g * (rL[j]! + 16)) * this.kL, da = (a - this.g * ra[j]! - this.sa) * this.kC, db = (b - this.g * rb[j]! - this.sb) * this.kC;
+    return dL * dL + da * da + db * db;
+  }
 }
 
 /**
@@ -242,9 +256,11 @@ const STRUCTURE_EDGE = 6;
 export class FineReferenceEvidence {
   readonly image: RgbImage;
   private readonly lab = new LabStretch();
+  private readonly near: NearestInReference;
 
   constructor(image: RgbImage, private readonly tray: TrayReference, private readonly m: TrayMatch) {
     this.image = image;
+    this.near = new NearestInReference(tray.fine, m);
   }
 
   span(y: number, x0: number, x1: number, out: Float32Array, outAt: number): void {
@@ -252,27 +268,7 @@ export class FineReferenceEvidence {
     if (n <= 0) return;
     this.lab.read(this.image, y, x0, x1);
     const { L, a, b } = this.lab;
-    const ref = this.tray.fine, w = ref.width, h = ref.height;
-    const g = this.m.gain, sa = this.m.shiftA, sb = this.m.shiftB, kL = 1 / this.m.unitL, kC = 1 / this.m.unitC;
-    for (let k = 0; k < n; k++) {
-      const x = x0 + k;
-      const i = y * w + x;
-      const eL = (L[k]! + 16 - g * (ref.L[i]! + 16)) * kL, ea = (a[k]! - g * ref.a[i]! - sa) * kC, eb = (b[k]! - g * ref.b[i]! - sb) * kC;
-      let best = eL * eL + ea * ea + eb * eb;
-      for (let dy = -1; dy <= 1 && best > NEAR_ENOUGH2; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const j = yy * w + xx;
-          const dL = (L[k]! + 16 - g * (ref.L[j]! + 16)) * kL, da = (a[k]! - g * ref.a[j]! - sa) * kC, db = (b[k]! - g * ref.b[j]! - sb) * kC;
-          const d = dL * dL + da * da + db * db;
-          if (d < best) best = d;
-        }
-      }
-      out[outAt + k] = Math.sqrt(best);
-    }
+    for (let k = 0; k < n; k++) out[outAt + k] = Math.sqrt(this.near.distance2(L[k]!, a[k]!, b[k]!, x0 + k, y));
   }
 
   /** As `FineEvidence.shade`, against the reference pixel under this one (shadow.ts). */

@@ -147,8 +147,13 @@ export class CameraPipeline {
 
   /** The newest frame from the source, as it came and decoded (the empty tray is learned from it). */
   async newestFrame(): Promise<{ jpeg: Uint8Array; image: RgbImage } | null> {
-    const frame = this.latest ?? ('latest' in this.opts.source && typeof this.opts.source.latest === 'function' ? (this.opts.source.latest as () => CameraFrame | null)() : null);
+    const frame = this.newest();
     return frame ? { jpeg: frame.jpeg, image: await this.opts.decode(frame.jpeg) } : null;
+  }
+
+  /** The frame waiting to be worked on, else the source's last one (a frame already read). */
+  private newest(): CameraFrame | null {
+    return this.latest ?? ('latest' in this.opts.source && typeof this.opts.source.latest === 'function' ? (this.opts.source.latest as () => CameraFrame | null)() : null);
   }
 
   /** Reader options for a frame of this camera: the game's dice, the camera's view, the empty tray. */
@@ -252,7 +257,7 @@ export class CameraPipeline {
   async readNow(): Promise<Result<unknown>> {
     const request = this.request();
     if (!request) return fail('dice/not-expected', 'the game expects no dice right now');
-    const frame = this.latest ?? ('latest' in this.opts.source && typeof this.opts.source.latest === 'function' ? (this.opts.source.latest as () => CameraFrame | null)() : null);
+    const frame = this.newest();
     if (!frame) return fail('camera/no-frame', `no frame from the ${this.opts.source.kind} camera yet`);
     try {
       const stream = await this.opts.stream();

@@ -160,6 +160,8 @@ export async function startClew(options: StartOptions): Promise<Clew> {
 
     // One pipeline per source of frames; the reader and its stream load on the first frame that matters.
     const pipelines = new Map<'camera' | 'phone-camera', CameraPipeline>();
+    // sharp (under vision's decoder) loads with the first frame, not with the server.
+    const decode = async (jpeg: Uint8Array) => (await import('../../vision/image/decode.js')).decodeImage(jpeg);
     if (config.vision.enabled) {
       const makeStream = options.rollStream ?? (await import('./roll-stream.js')).visionRollStream;
       const sources: ['camera' | 'phone-camera', CameraSource | PhoneCamera | null][] = [
@@ -176,8 +178,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
             kind: source === adapters.phoneCamera ? 'phone-camera' : kind,
             session,
             games,
-            // sharp (under vision's decoder) loads with the first frame, not with the server.
-            decode: async (jpeg) => (await import('../../vision/image/decode.js')).decodeImage(jpeg),
+            decode,
             stream: async () => (stream ??= makeStream(await reader.get())),
             logger,
             view: source === adapters.phoneCamera ? 'any' : config.vision.view,
@@ -192,7 +193,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     const tray = new TableTray({
       dir: path.join(dataDir, 'tray'),
       pipeline: () => (adapters.camera && adapters.camera !== adapters.phoneCamera ? (pipelines.get('camera') ?? null) : null),
-      decode: async (jpeg) => (await import('../../vision/image/decode.js')).decodeImage(jpeg),
+      decode,
       logger,
       now,
     });

@@ -19,13 +19,13 @@ export function visionRollStream(reader: ClewDiceReader, tuning: Pick<DiceStream
     async push(image, at, options: ReadOptions) {
       // The empty tray is passed on as it is: it changes how dice are found, not which dice the
       // stream votes on (and is far too big to serialise at every frame).
-      const { tray: _tray, onTray: _onTray, ...asked_ } = options;
-      const key = JSON.stringify(asked_);
+      const { tray, onTray, ...dice } = options;
+      const key = JSON.stringify(dice);
       if (!stream || key !== asked) {
-        stream = new DiceStream(reader, { ...asked_, ...tuning, vote: { uncertainBelow: reader.uncertainBelow, ...tuning.vote } });
+        stream = new DiceStream(reader, { ...dice, ...tuning, vote: { uncertainBelow: reader.uncertainBelow, ...tuning.vote } });
         asked = key;
       }
-      const event = await stream.push(image, at, options.tray ? { tray: options.tray, ...(options.onTray ? { onTray: options.onTray } : {}) } : undefined);
+      const event = await stream.push(image, at, tray ? { tray, ...(onTray ? { onTray } : {}) } : undefined);
       return event?.type === 'settled' ? event.dice.map(votedToReading) : null;
     },
     readNow: (image, options) => reader.read(image, options),
