@@ -140,11 +140,18 @@ export interface TrayStatus {
   /**
    * `none`: not shown one; `learned`: shown one, and the frames fit it (or none read since);
    * `moved`: the last frame read no longer fits it (the camera moved, or the tray changed):
-   * it is modelled from each frame until the tray is shown empty again.
+   * it is modelled from each frame until the tray is shown empty again, or clew takes a still
+   * frame with no dice as the empty tray by itself (`vision.autoTray`).
    */
   state: 'none' | 'learned' | 'moved';
   /** When it was shown (ms since the epoch). */
   learnedAt?: number;
+  /**
+   * `learned`: clew took it by itself, from a still frame in which no die was found (the
+   * referee did not show it). `none`: whether clew will take one by itself (false after
+   * `tray/forget`, until the tray is shown again, or where `vision.autoTray` is off).
+   */
+  auto?: boolean;
   message: string;
 }
 

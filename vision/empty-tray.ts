@@ -4,9 +4,18 @@
  * without loading the model; the reader's `learnTray` is the same.
  */
 import { withoutFlatBars } from './image/padding.js';
+import { locateDice } from './locate/locate.js';
 import { learnTray, type TrayReference } from './locate/tray-reference.js';
 import type { RgbImage } from './types.js';
 
 export function learnEmptyTray(picture: RgbImage, maxSide?: number): TrayReference {
   return learnTray(withoutFlatBars(picture).image, maxSide);
+}
+
+/**
+ * Whether a frame shows no die to the locator with the tray modelled (as the reader locates when
+ * no empty tray is in use): the check before a still frame is taken as the empty tray unasked.
+ */
+export function looksEmpty(picture: RgbImage, maxSide?: number): boolean {
+  return locateDice(withoutFlatBars(picture).image, maxSide === undefined ? {} : { maxSide }).length === 0;
 }

@@ -4,8 +4,9 @@
  * "teach clew your dice" stored in the data folder.
  */
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
@@ -16,7 +17,11 @@ import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading } from '../../vision/types.js';
 import { readOptions, sameRoll, toRolled } from '../../web/server/camera.js';
 import { registryLookup } from '../../web/server/main.js';
+import { createRng } from '../../shared/rng.js';
+import { matchDice } from '../../vision/locate/evaluate.js';
+import { renderScene } from '../../vision/synth/index.js';
 import { pacedClock, pipelinesBusy } from '../support/paced-clock.js';
+import { scratchDir } from '../support/scratch.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -215,6 +220,37 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
       left.splice(left.indexOf(d.face), 1);
     }
     if (s.roll!.dice.some((d) => d.uncertain)) expect(s.roll!.needsConfirmation).toBe(true);
+  });
+
+  it('the table camera takes a still, empty tray as its empty tray by itself; dice rolled onto it are then found against it', async () => {
+    // A light tray whose five dice the modelled tray finds three of (with three boxes on no die);
+    // against the empty tray all five, none extra (vision's locator measures this at scale).
+    const scene = renderScene(createRng('server-auto-tray-tray:4'), { width: 640, height: 480, table: 'tray', sets: ['d6'], dice: 5, dieSize: [55, 75], empty: true });
+    const jpeg = (im: { data: Uint8Array; width: number; height: number }) => sharp(Buffer.from(im.data), { raw: { width: im.width, height: im.height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+    const folder = scratchDir('clew-auto-tray-');
+    const [empty, rolled] = [await jpeg(scene.empty!), await jpeg(scene.image)];
+    // Eight frames of the empty tray, then eight of the dice lying on it.
+    for (let k = 0; k < 16; k++) await writeFile(path.join(folder, `frame-${String(k).padStart(2, '0')}.jpg`), k < 8 ? empty : rolled);
+    const trays: boolean[] = [];
+    const spying = async () => ({ ...shared, readDetailed: (image, options) => (trays.push(!!options.tray), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+    server = await startTestServer({
+      games: registryLookup,
+      game: 'the-worm-is-drawn',
+      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
+      config: { vision: { enabled: true } },
+      adapters: { camera: new ReplayCamera({ folder, fps: 12, loop: true, clock: pacedClock(() => pipelinesBusy(server?.clew)) }) },
+      start: { loadReader: spying },
+    });
+    const phone = await server.phone();
+    const taken = await phone.snapshot((x: TableSnapshot) => x.tray.state === 'learned', 30_000);
+    expect(taken.tray.auto).toBe(true);
+    expect(taken.roll).toBeNull();
+    const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
+    expect(trays.at(-1)).toBe(true);
+    const m = matchDice(scene.dice.map((d) => d.box), s.roll!.dice.map((d) => d.box!));
+    expect(m.hit.every(Boolean)).toBe(true);
+    expect(m.spurious).toHaveLength(0);
+    expect(s.tray.state).toBe('learned');
   });
 
   it('a phone used as the camera: its frames give a roll from the phone camera', async () => {

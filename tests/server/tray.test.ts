@@ -6,14 +6,19 @@
  * (this is the plumbing; vision's tests show what the empty tray does for finding dice).
  */
 import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRng } from '../../shared/rng.js';
+import { renderScene } from '../../vision/synth/index.js';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import type { RollStream } from '../../web/server/camera.js';
 import { registryLookup } from '../../web/server/main.js';
+import { scratchDir } from '../support/scratch.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer | undefined;
@@ -31,6 +36,25 @@ function spyingStream(seen: ReadOptions[]): RollStream {
   };
 }
 
+/** A roll stream whose every frame settles a tray with no dice (as the vote gives a still, empty tray). */
+function settlingEmpty(seen: ReadOptions[]): RollStream {
+  return {
+    push: async (_image: RgbImage, _at: number, options: ReadOptions) => (seen.push(options), []),
+    readNow: async (): Promise<DieReading[]> => [],
+    reset: () => {},
+  };
+}
+
+/** A replay folder of one rendered felt tray without its dice (and, with `dice`, the same tray with them). */
+async function trayFolder(dir: string, withDice = false): Promise<string> {
+  const scene = renderScene(createRng('server-auto-tray'), { width: 640, height: 480, table: 'felt', dice: 4, dieSize: [50, 70], empty: true });
+  const image = withDice ? scene.image : scene.empty!;
+  const folder = path.join(dir, withDice ? 'dice' : 'empty');
+  await mkdir(folder, { recursive: true });
+  await writeFile(path.join(folder, 'frame-00.jpg'), await sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer());
+  return folder;
+}
+
 const worm = { games: registryLookup, game: 'the-worm-is-drawn' as const, options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' } };
 const noReader = async () => ({ dispose: () => {}, backend: 'none', modelId: 'none', calibration: { list: () => [], pending: () => ({ counts: {} }) } }) as unknown as ClewDiceReader;
 
@@ -40,7 +64,7 @@ describe('the empty tray at the table', () => {
     const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 20, loop: true });
     server = await startTestServer({ ...worm, config: { vision: { enabled: true } }, adapters: { camera }, start: { loadReader: noReader, rollStream: () => spyingStream(seen) } });
     const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
-    expect((await referee.snapshot()).tray).toEqual({ state: 'none', message: expect.any(String) });
+    expect((await referee.snapshot()).tray).toEqual({ state: 'none', auto: true, message: expect.stringMatching(/by itself/) });
     // Frames are read without a tray until one is shown.
     await new Promise((r) => setTimeout(r, 300));
     expect(seen.length).toBeGreaterThan(0);
@@ -89,5 +113,58 @@ describe('the empty tray at the table', () => {
     const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
     expect(await referee.send({ type: 'tray/learn' })).toMatchObject({ ok: false, code: 'camera/none' });
     expect((await referee.snapshot()).tray.state).toBe('none');
+  });
+
+  it('is taken by clew itself from a still frame with no dice, taken again when the camera moved, and not after "forget" until it is shown', async () => {
+    const seen: ReadOptions[] = [];
+    const folder = await trayFolder(scratchDir('clew-tray-'));
+    const camera = () => new ReplayCamera({ folder, fps: 20, loop: true });
+    server = await startTestServer({ ...worm, config: { vision: { enabled: true } }, adapters: { camera: camera() }, start: { loadReader: noReader, rollStream: () => settlingEmpty(seen) } });
+    const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    const taken = await referee.snapshot((s) => s.tray.state === 'learned');
+    expect(taken.tray).toMatchObject({ state: 'learned', auto: true, message: expect.stringMatching(/taken by clew/) });
+    const kept = path.join(server.dataDir, 'tray', 'camera.jpg');
+    expect(existsSync(kept)).toBe(true);
+    expect(JSON.parse(await readFile(path.join(server.dataDir, 'tray', 'state.json'), 'utf8'))).toMatchObject({ auto: true, autoOff: false });
+    await new Promise((r) => setTimeout(r, 200));
+    const read = seen.filter((o) => o.tray);
+    expect(read.length).toBeGreaterThan(0);
+
+    // The camera moved: the next still, empty frame is taken again.
+    read.at(-1)!.onTray!({ used: false, differing: 0.7, misaligned: 0.6, reason: 'misfit' });
+    const retaken = await referee.snapshot((s) => s.tray.state === 'learned' && s.tray.learnedAt !== taken.tray.learnedAt);
+    expect(retaken.tray.auto).toBe(true);
+
+    // Forgotten: not taken again, also after a restart, until the referee shows it.
+    expect(await referee.send({ type: 'tray/forget' })).toMatchObject({ ok: true });
+    expect((await referee.snapshot((s) => s.tray.state === 'none')).tray).toMatchObject({ auto: false, message: expect.stringMatching(/forgotten/) });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await referee.snapshot()).tray.state).toBe('none');
+    expect(existsSync(kept)).toBe(false);
+    await server.stop();
+    server = await startTestServer({ ...worm, dataDir: server.dataDir, config: { vision: { enabled: true } }, adapters: { camera: camera() }, start: { loadReader: noReader, rollStream: () => settlingEmpty([]) } });
+    const again = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await again.snapshot()).tray).toMatchObject({ state: 'none', auto: false });
+    expect(await again.send({ type: 'tray/learn' })).toMatchObject({ ok: true });
+    const shown = await again.snapshot((s) => s.tray.state === 'learned');
+    expect(shown.tray.auto).toBeUndefined();
+    expect(JSON.parse(await readFile(path.join(server.dataDir, 'tray', 'state.json'), 'utf8'))).toMatchObject({ auto: false, autoOff: false });
+  });
+
+  it('is not taken from a still frame that shows dice, nor where vision.autoTray is off', async () => {
+    const dir = scratchDir('clew-tray-');
+    const withDice = await trayFolder(dir, true);
+    const empty = await trayFolder(dir);
+    // The stream's vote says "no dice" but the frame shows four: the locator's own look refuses it.
+    server = await startTestServer({ ...worm, config: { vision: { enabled: true } }, adapters: { camera: new ReplayCamera({ folder: withDice, fps: 20, loop: true }) }, start: { loadReader: noReader, rollStream: () => settlingEmpty([]) } });
+    let referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await referee.snapshot()).tray).toMatchObject({ state: 'none', auto: true });
+    await server.close();
+    server = await startTestServer({ ...worm, config: { vision: { enabled: true, autoTray: false } }, adapters: { camera: new ReplayCamera({ folder: empty, fps: 20, loop: true }) }, start: { loadReader: noReader, rollStream: () => settlingEmpty([]) } });
+    referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await referee.snapshot()).tray).toMatchObject({ state: 'none', auto: false });
   });
 });

@@ -42,6 +42,8 @@ export interface PipelineOptions {
   view?: CameraView;
   /** Called when frames start or stop fitting the empty tray (the phones see whether it still fits). */
   onTrayFit?: () => void;
+  /** Called with a frame that settled a still tray with no dice on it (the empty tray may be taken from it). */
+  onSettledEmpty?: (frame: { jpeg: Uint8Array; image: RgbImage }) => void;
 }
 
 /**
@@ -228,6 +230,7 @@ export class CameraPipeline {
         if (readings) {
           this.lastRead = { image, readings, at: frame.at };
           await this.offer(this.lastRead);
+          if (readings.length === 0) this.opts.onSettledEmpty?.({ jpeg: frame.jpeg, image });
         }
         this.problem = null;
       }

@@ -84,6 +84,13 @@ export const configSchema = z
          * camera, held any way, is always read 'any'.
          */
         view: z.enum(CAMERA_VIEWS).default('overhead'),
+        /**
+         * Take the empty tray by itself (true, the default): when the table camera's frames
+         * settle with no die found and no empty tray fits (none shown yet, or the camera moved),
+         * that frame becomes the empty tray, as if the referee had shown it. \`tray/forget\`
+         * turns this off until the tray is shown again. false: only the referee shows it.
+         */
+        autoTray: z.boolean().default(true),
       })
       .strict()
       .prefault({}),

@@ -28,6 +28,7 @@ import { TableSession } from './session.js';
 import { attachSocket, type Transport } from './socket.js';
 import type { GameLookup } from './table.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
+import type { RgbImage } from '../../vision/types.js';
 import { sharedSnapshot, forAudience } from './view.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -183,6 +184,8 @@ export async function startClew(options: StartOptions): Promise<Clew> {
             logger,
             view: source === adapters.phoneCamera ? 'any' : config.vision.view,
             onTrayFit: () => transport?.broadcast(),
+            // The table's own camera may take a still frame with no dice as its empty tray (below).
+            ...(source !== adapters.phoneCamera ? { onSettledEmpty: (frame: { jpeg: Uint8Array; image: RgbImage }) => void tray.settledEmpty(frame) } : {}),
           }),
         );
       }
@@ -194,6 +197,8 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       dir: path.join(dataDir, 'tray'),
       pipeline: () => (adapters.camera && adapters.camera !== adapters.phoneCamera ? (pipelines.get('camera') ?? null) : null),
       decode,
+      auto: config.vision.autoTray,
+      onChange: () => transport?.broadcast(),
       logger,
       now,
     });

@@ -16,7 +16,7 @@ export interface Surroundings {
   tray?: TrayStatus;
 }
 
-export const NO_TRAY: TrayStatus = { state: 'none', message: 'not shown: the tray is modelled from each frame' };
+export const NO_TRAY: TrayStatus = { state: 'none', message: 'the tray is modelled from each frame' };
 
 export type SharedSnapshot = Omit<TableSnapshot, 'you'>;
 

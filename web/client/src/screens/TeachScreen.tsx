@@ -145,17 +145,23 @@ export function TeachScreen() {
       <section class="card" data-testid="teach-tray">
         <h2>The empty tray</h2>
         <p class="muted">
-          A camera fixed over the tray finds dice best when it has seen the tray empty once: a patterned cloth, wood grain or a lamp&apos;s bright spot are then the tray, not dice. Clear the tray, then:
+          A camera fixed over the tray finds dice best when it has seen the tray empty: a patterned cloth, wood grain or a lamp&apos;s bright spot are then the tray, not dice. clew takes it by itself when the tray lies still with no dice on it; or clear the tray, then:
         </p>
         <p data-testid="teach-tray-state" class={s.tray.state === 'moved' ? 'warn' : 'muted'}>
-          {s.tray.state === 'none' ? 'Not shown yet.' : s.tray.state === 'learned' ? 'Shown: dice are found against the empty tray.' : `The camera moved? ${s.tray.message}.`}
+          {s.tray.state === 'none'
+            ? `Not shown yet: ${s.tray.message}.`
+            : s.tray.state === 'learned'
+              ? s.tray.auto
+                ? 'Taken by clew from a still, empty tray: dice are found against it.'
+                : 'Shown: dice are found against the empty tray.'
+              : `The camera moved? ${s.tray.message}.`}
         </p>
         <div class="row wrap">
           <button class="btn" disabled={s.hardware.camera.kind === 'none'} onClick={() => void conn.send({ type: 'tray/learn' }, 'learn the empty tray')} data-testid="teach-tray-learn">
             The tray is empty: learn it
           </button>
-          <button class="btn" disabled={s.tray.state === 'none'} onClick={() => void conn.send({ type: 'tray/forget' }, 'forget the empty tray')} data-testid="teach-tray-forget">
-            Forget it
+          <button class="btn" disabled={s.tray.state === 'none' && !s.tray.auto} onClick={() => void conn.send({ type: 'tray/forget' }, 'forget the empty tray')} data-testid="teach-tray-forget">
+            {s.tray.state === 'none' ? 'Do not take it by itself' : 'Forget it'}
           </button>
         </div>
       </section>
