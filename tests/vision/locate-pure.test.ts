@@ -273,6 +273,29 @@ describe("a die's soft shadow off its box", () => {
     const flat = (y: number) => (y < 69 ? 3.6 : 3.4);
     expect(trimShadow(frame(flat), [30, 30, 60, 69], 100, 100)).toEqual([30, 30, 60, 69]);
   });
+
+  it("against the empty tray itself, a lamp's hard shadow by a coloured die is taken off, though it does not fade", () => {
+    const hard = (y: number) => (y < 68 ? 6 : 0);
+    const exact: ShadeProbe = { ...frame(hard), exact: true };
+    expect(trimShadow(exact, [30, 30, 60, 68], 100, 100)).toEqual([30, 30, 60, 60]);
+    // Against a modelled tray the same stretch may be the die's own dark side: left in (above).
+    expect(trimShadow(frame(hard), [30, 30, 60, 68], 100, 100)).toEqual([30, 30, 60, 68]);
+  });
+
+  it("against the empty tray, a white die's shaded side on a tray of its colour is left in (nothing tinted ends it)", () => {
+    // A white die: its top lighter than the tray, untinted; below it a side 6 units darker.
+    const white: ShadeProbe = {
+      exact: true,
+      shade(y, x0, x1, dark, tint) {
+        for (let x = x0; x < x1; x++) {
+          const top = x >= 30 && x < 60 && y >= 30 && y < 60;
+          dark[x - x0] = top ? 8 : x >= 30 && x < 60 && y >= 60 && y < 68 ? -6 : 0;
+          tint[x - x0] = 0;
+        }
+      },
+    };
+    expect(trimShadow(white, [30, 30, 60, 68], 100, 100)).toEqual([30, 30, 60, 68]);
+  });
 });
 
 describe('pixels', () => {

@@ -24,6 +24,11 @@ import type { Box } from '../types.js';
 /** The tray-relative darkness and tint of a stretch of one row (`FineEvidence.shade`). */
 export interface ShadeProbe {
   shade(y: number, x0: number, x1: number, dark: Float32Array, tint: Float32Array): void;
+  /**
+   * The probe compares with the empty tray itself (FineReferenceEvidence), not a model of it:
+   * a pixel that is the tray darkened, untinted, is then known to be the tray in a shadow.
+   */
+  readonly exact?: boolean;
 }
 
 /** Levels of the shadow test, in units of the tray's texture (as the locator's evidence). */
@@ -69,7 +74,7 @@ let darkRow = new Float32Array(0), tintRow = new Float32Array(0);
  * outside it. NaN off the frame.
  */
 class SideLines {
-  private readonly cache = new Map<number, [number, number]>();
+  private readonly cache = new Map<number, [number, number, number]>();
   private readonly vertical: boolean;
   private readonly outer: number;
   private readonly inward: number;
@@ -96,17 +101,23 @@ class SideLines {
     return this.line(k)[1];
   }
 
-  private line(k: number): [number, number] {
+  /** The share of line k's pixels tinted away from the tray's colour. */
+  tinted(k: number): number {
+    return this.line(k)[2];
+  }
+
+  private line(k: number): [number, number, number] {
     const cached = this.cache.get(k);
     if (cached) return cached;
     const at = this.outer + this.inward * k;
     const n = this.z - this.a;
-    let result: [number, number] = [NaN, NaN];
+    let result: [number, number, number] = [NaN, NaN, NaN];
     if (at >= 0 && at < this.limit && n > 0) {
-      let dieN = 0, dark = 0;
+      let dieN = 0, dark = 0, tintN = 0;
       const take = (d: number, t: number) => {
         dark -= d;
         if (t >= this.level || d >= this.level) dieN++;
+        if (t >= this.level) tintN++;
       };
       if (darkRow.length < n) (darkRow = new Float32Array(2 * n)), (tintRow = new Float32Array(2 * n));
       if (this.vertical) {
@@ -118,12 +129,24 @@ class SideLines {
         this.probe.shade(at, this.a, this.z, darkRow, tintRow);
         for (let i = 0; i < n; i++) take(darkRow[i]!, tintRow[i]!);
       }
-      result = [dieN / n, dark / n];
+      result = [dieN / n, dark / n, tintN / n];
     }
     this.cache.set(k, result);
     return result;
   }
 }
+
+/**
+ * Against the empty tray, a side's lines that hold only the tray darkened, up to a die this share
+ * of whose line two in from the shadow is tinted away from the tray, are a shadow whatever its
+ * profile: a lamp's hard shadow does not fade. A coloured die's own sides are tinted, so they end
+ * the shadow; a white, grey or black die on a tray of its colour is not tinted, and is left to
+ * the soft-shadow tests. The seven real Catan frames against empty trays made from the others:
+ * 13 → 14 of 14 dice found (a lamp's shadow had kept a box at IoU 0.50), mean IoU 0.74 → 0.82;
+ * at half the light 14 either way, 0.85 → 0.88. The rendered scenes of four seeds found the
+ * same dice (mean IoU 0.8724 → 0.8726 and 0.8686 → 0.8694: their shadows are soft).
+ */
+const HARD_TINTED = 0.5;
 
 /** How many lines side `side` (0 left, 1 top, 2 right, 3 bottom) of the whole-pixel box `b` may move in: its shadow's width, or 0. */
 export function shadowTail(probe: ShadeProbe, b: Box, side: 0 | 1 | 2 | 3, width: number, height: number, options: ShadowTrimOptions = {}): number {
@@ -137,11 +160,13 @@ export function shadowTail(probe: ShadeProbe, b: Box, side: 0 | 1 | 2 | 3, width
   let tail = 0;
   while (tail <= maxTail && !(lines.die(tail) >= o.dieLine) && !step(tail)) tail++;
   if (tail > maxTail || tail < Math.max(2, MIN_TAIL * across)) return 0;
-  const edge = lines.dark(0);
-  if (!(edge <= o.edgeDark)) return 0;
   let sum = 0;
   for (let k = 0; k < tail; k++) sum += lines.dark(k);
   if (sum / tail < MIN_DARK) return 0;
+  // Against the empty tray, a coloured die's shadow need not fade (HARD_TINTED).
+  if (probe.exact && lines.tinted(tail + 2) >= HARD_TINTED) return tail;
+  const edge = lines.dark(0);
+  if (!(edge <= o.edgeDark)) return 0;
   // Past the edge: still dark, fading gradually, and not darker again further out.
   const out1 = lines.dark(-1), out2 = lines.dark(-2), outFar = lines.dark(-OUTSIDE);
   if (!(out1 >= o.fade * edge) || !(out2 >= o.fade * out1)) return 0;

@@ -255,6 +255,8 @@ const STRUCTURE_EDGE = 6;
  */
 export class FineReferenceEvidence {
   readonly image: RgbImage;
+  /** The shadow trim's probe compares with the tray itself (shadow.ts). */
+  readonly exact = true;
   private readonly lab = new LabStretch();
   private readonly near: NearestInReference;
 
