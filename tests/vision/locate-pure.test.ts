@@ -8,7 +8,7 @@ import { decodeOutput, makeTargets, OUTPUT_CHANNELS, OUTPUT_STRIDE } from '../..
 import { toLabPlanes } from '../../vision/locate/lab.js';
 import { fillHoles, hysteresis, open3, type Mask } from '../../vision/locate/mask.js';
 import { halve } from '../../vision/locate/pyramid.js';
-import { dieSizeFromHulls, dieSizeOf, hullPiece, wholeRegion } from '../../vision/locate/pieces.js';
+import { dieSizeFromHulls, hullPiece, wholeRegion } from '../../vision/locate/pieces.js';
 import { trimShadow, type ShadeProbe } from '../../vision/locate/shadow.js';
 import { convexHull, minAreaRect, polygonArea, regionShape } from '../../vision/locate/shape.js';
 import { distanceTransform, splitByCount, splitByDistance } from '../../vision/locate/split.js';
@@ -211,18 +211,6 @@ describe('the frame\'s die size from hulls', () => {
     expect(dieSizeFromHulls([400].map(piece))).toBeNull(); // one hull is no agreement
     expect(dieSizeFromHulls([100, 400].map(piece))).toBeNull(); // four times apart: not one size
     expect(dieSizeFromHulls([100, 400, 420].map(piece))).toEqual({ area: 400, support: 2 });
-  });
-
-  it('single dice give their lower median, leaving out a single far under the others (a lone pip, not a die)', () => {
-    const single = (areas: number[]) => {
-      const regions = areas.map((area, k) => ({ label: k + 1, area, x0: 0, y0: 0, x1: 1, y1: 1, touchesBorder: false }));
-      const explained = areas.map((area) => ({ kind: 'full' as const, goodness: 1, pieces: [{ ox: 0, oy: 0, w: 1, h: 1, parts: new Int32Array(1), id: 1, shapeScore: 0.8, x0: 0, y0: 0, x1: 1, y1: 1, area }] }));
-      return dieSizeOf(regions, explained, () => true, 1);
-    };
-    expect(single([500, 700, 450, 900])).toEqual({ area: 500, support: 4 }); // a clump passing for one die does not set it
-    // Two singles, one a sixth of the other's size or less: the small one is not the frame's die.
-    expect(single([1498, 83])).toEqual({ area: 1498, support: 1 });
-    expect(single([1498, 300])).toEqual({ area: 300, support: 2 });
   });
 });
 

@@ -385,24 +385,9 @@ export function dieSizeOf(regions: readonly Region[], explained: readonly Explan
   });
   if (areas.length < least) return null;
   areas.sort((a, b) => a - b);
-  // A single far smaller than the upper median is no typical die (a lone pip with its outline,
-  // a die cut by another's shadow): with two singles the lower median would take it.
-  const upper = areas[areas.length >> 1]!;
-  const kept = areas.filter((a) => a * SINGLES_SPREAD >= upper);
-  if (kept.length < least) return null;
   // The lower median: clumps that pass for one die (a 2×2 square) must not set the size.
-  return { area: kept[Math.floor((kept.length - 1) / 2)]!, support: kept.length };
+  return { area: areas[Math.floor((areas.length - 1) / 2)]!, support: areas.length };
 }
-
-/**
- * Singles under this share of the upper median are left out of the die size. On a green felt
- * against its empty tray, two singles of 1,498 and 83 coarse px gave the size 83 and cut every
- * clump into pieces (2 of 8 dice found, 21 boxes on no die; 6 and 0 without the small one).
- * Development seeds (tray modelled / empty tray): found 1,175 / 1,254 → 1,175 / 1,255, boxes on
- * no die 204 / 145 → 203 / 142 (4: 1,174 / 1,253, 203 / 141); three fresh seeds 1,572 / 1,683 →
- * 1,572 / 1,687 found, 332 / 293 → 328 / 272; held-out seeds unchanged.
- */
-const SINGLES_SPREAD = 6;
 
 /**
  * The frame's die size from the hulls of regions that are the shaded sides round a top the
