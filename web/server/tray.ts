@@ -20,6 +20,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../shared/game.js';
 import type { Intent, TrayStatus } from '../../shared/protocol.js';
+import type { TrayReference } from '../../vision/locate/tray-reference.js';
 import type { RgbImage } from '../../vision/types.js';
 import type { CameraPipeline } from './camera.js';
 import { writeFileAtomic } from './log.js';
@@ -169,7 +170,7 @@ export class TableTray {
     return { state: 'learned', ...at, message: `${how}the dice are found by comparing each frame with the empty tray` };
   }
 
-  private async keep(pipeline: CameraPipeline, frame: { jpeg: Uint8Array }, tray: Awaited<ReturnType<TableTray['learn']>>, auto: boolean): Promise<void> {
+  private async keep(pipeline: CameraPipeline, frame: { jpeg: Uint8Array }, tray: TrayReference, auto: boolean): Promise<void> {
     await mkdir(this.opts.dir, { recursive: true });
     await writeFileAtomic(this.file, frame.jpeg);
     pipeline.setTray(tray);
@@ -202,7 +203,7 @@ export class TableTray {
     await writeFileAtomic(this.stateFile, JSON.stringify(state));
   }
 
-  private async learn(image: RgbImage) {
+  private async learn(image: RgbImage): Promise<TrayReference> {
     const { learnEmptyTray } = await import('../../vision/empty-tray.js');
     return learnEmptyTray(image, this.opts.maxSide);
   }
