@@ -6,13 +6,12 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
 import { DIE_COLORS } from '../../shared/dice.js';
 import type { TableSnapshot } from '../../shared/protocol.js';
-import { decodeImage } from '../../vision/image/decode.js';
+import { decodeImage, encodeJpeg } from '../../vision/image/decode.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading } from '../../vision/types.js';
 import { readOptions, sameRoll, toRolled } from '../../web/server/camera.js';
@@ -226,9 +225,8 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     // A light tray whose five dice the modelled tray finds three of (with three boxes on no die);
     // against the empty tray all five, none extra (vision's locator measures this at scale).
     const scene = renderScene(createRng('server-auto-tray-tray:4'), { width: 640, height: 480, table: 'tray', sets: ['d6'], dice: 5, dieSize: [55, 75], empty: true });
-    const jpeg = (im: { data: Uint8Array; width: number; height: number }) => sharp(Buffer.from(im.data), { raw: { width: im.width, height: im.height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
     const folder = scratchDir('clew-auto-tray-');
-    const [empty, rolled] = [await jpeg(scene.empty!), await jpeg(scene.image)];
+    const [empty, rolled] = [await encodeJpeg(scene.empty!, 92), await encodeJpeg(scene.image, 92)];
     // Eight frames of the empty tray, then eight of the dice lying on it.
     for (let k = 0; k < 16; k++) await writeFile(path.join(folder, `frame-${String(k).padStart(2, '0')}.jpg`), k < 8 ? empty : rolled);
     const trays: boolean[] = [];

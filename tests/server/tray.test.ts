@@ -8,9 +8,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
+import { encodeJpeg } from '../../vision/image/decode.js';
 import { renderScene } from '../../vision/synth/index.js';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
@@ -51,7 +51,7 @@ async function trayFolder(dir: string, withDice = false): Promise<string> {
   const image = withDice ? scene.image : scene.empty!;
   const folder = path.join(dir, withDice ? 'dice' : 'empty');
   await mkdir(folder, { recursive: true });
-  await writeFile(path.join(folder, 'frame-00.jpg'), await sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer());
+  await writeFile(path.join(folder, 'frame-00.jpg'), await encodeJpeg(image, 92));
   return folder;
 }
 
