@@ -22,7 +22,8 @@
  *   auth/not-your-move    another player's move     rate/limited, rate/join  too fast
  *   payload/invalid       fails the schema below    payload/too-large, payload/too-deep
  *   payload/unknown-event table/nothing-to-undo, table/button-unused, table/unknown-game
- *   dice/no-roll, dice/not-expected, dice/wrong-set, dice/bad-face, dice/wrong-count, dice/no-such-die
+ *   dice/no-roll, dice/not-expected, dice/wrong-set, dice/bad-face, dice/wrong-count, dice/no-such-die,
+ *   dice/last-die, dice/too-many, dice/bad-color
  *   camera/…              the camera or phone frames   calibration/…   teaching the dice
  *   log/write-failed      the change could not be saved, so it was not made
  *   server/internal       a bug; nothing was changed (details only in the server's log)
@@ -75,6 +76,13 @@ export const intentSchema = z.discriminatedUnion('type', [
    * colour too (it tells the Worm & Cozy shape die or a Worm-up player's bid).
    */
   z.object({ type: z.literal('dice/correct'), index: z.number().int().min(0).max(31), face: z.string().min(1).max(16), color: z.string().min(1).max(24).optional() }),
+  /**
+   * Take die `index` out of the pending roll: the camera boxed something that is no die of this
+   * roll (a shadow, a die left aside). The camera's later reads of the same tray keep it out.
+   */
+  z.object({ type: z.literal('dice/remove'), index: z.number().int().min(0).max(31) }),
+  /** Add a die the camera missed to the pending roll (`set` one of the roll's sets). */
+  z.object({ type: z.literal('dice/add'), die: observedDieSchema }),
   /** Enter a whole roll by hand (no camera, or the camera is wrong). */
   z.object({ type: z.literal('dice/manual'), dice: z.array(observedDieSchema).min(1).max(16) }),
   /** Use the pending roll: it becomes the game's move for this roll. */
@@ -104,9 +112,15 @@ export type IntentEnvelope = z.infer<typeof intentEnvelopeSchema>;
 export interface PendingRoll {
   /**
    * `corrected`: a person changed this die's face (or colour); `readAs` then keeps the face the
-   * camera read, and `readColor` the colour it read when a person changed that.
+   * camera read, and `readColor` the colour it read when a person changed that. `added`: a person
+   * added this die, which the camera did not see.
    */
-  dice: (ObservedDie & { corrected?: boolean; uncertain?: boolean; readAs?: string; readColor?: string })[];
+  dice: (ObservedDie & { corrected?: boolean; uncertain?: boolean; readAs?: string; readColor?: string; added?: boolean })[];
+  /**
+   * Dice a person took out of a camera's roll (`dice/remove`), as the camera read them: a later
+   * read of the same tray is the same roll, and does not bring them back.
+   */
+  removed?: ObservedDie[];
   /** Where it came from: 'camera', 'phone-camera' or 'manual'. */
   source: 'camera' | 'phone-camera' | 'manual';
   /** True when some die needs a person to confirm before the roll can be used. */

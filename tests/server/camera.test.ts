@@ -72,6 +72,19 @@ describe('the pipeline’s small rules', () => {
     expect(sameRoll([{ set: 'd6', face: '6' }], pending)).toBe(false);
     expect(sameRoll([{ set: 'd6', face: '6' }], undefined)).toBe(false);
   });
+
+  it('dice a person took out still count as read, and dice a person added do not: the same tray again is the same roll', () => {
+    const pending = [
+      { set: 'd6' as const, face: '6' },
+      { set: 'd6' as const, face: '2', added: true },
+    ];
+    const removed = [{ set: 'd6' as const, face: '1' }];
+    // The camera still sees the 6 and the shadow it read as a 1, and still misses the 2.
+    expect(sameRoll([{ set: 'd6', face: '1' }, { set: 'd6', face: '6' }], pending, removed)).toBe(true);
+    // It now sees the 2 too, or no longer the shadow: the tray changed, a new roll.
+    expect(sameRoll([{ set: 'd6', face: '1' }, { set: 'd6', face: '6' }, { set: 'd6', face: '2' }], pending, removed)).toBe(false);
+    expect(sameRoll([{ set: 'd6', face: '6' }], pending, removed)).toBe(false);
+  });
 });
 
 describe('POST /api/dice/read', () => {

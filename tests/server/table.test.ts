@@ -134,6 +134,76 @@ describe('dice: read, correct, confirm', () => {
     expect(decide(t, ann, { type: 'dice/correct', index: 3, face: '2' }, raceOnly)).toMatchObject({ ok: false, code: 'dice/no-such-die' });
   });
 
+  describe('a box on no die taken out, a missed die added', () => {
+    const twoSeen: TableEvent = {
+      type: 'roll',
+      dice: [
+        { set: 'd6', face: '4', confidence: 0.97, box: [1, 2, 30, 31] },
+        { set: 'd6', face: '2', confidence: 0.41, box: [60, 2, 80, 20], uncertain: true },
+      ],
+      source: 'camera',
+      by: { kind: 'camera', source: 'camera' },
+    };
+
+    it('a shadow read as a second die is taken out: the roll is the one die, remembered as read, and usable', () => {
+      const d = decide(play(fresh(), twoSeen), bob, { type: 'dice/remove', index: 1 }, raceOnly);
+      expect(d.ok).toBe(true);
+      if (!d.ok) return;
+      expect(d.event).toEqual({ type: 'remove', index: 1, by: bob });
+      expect(d.table.roll?.dice).toEqual([{ set: 'd6', face: '4', confidence: 0.97, box: [1, 2, 30, 31] }]);
+      expect(d.table.roll?.removed).toEqual([{ set: 'd6', face: '2' }]);
+      expect(d.table.roll?.needsConfirmation).toBe(false);
+      expect(decide(d.table, ann, { type: 'dice/confirm' }, raceOnly)).toMatchObject({ ok: true, event: { move: { face: 4 } } });
+    });
+
+    it('a corrected die taken out is remembered as the camera read it', () => {
+      const t = play(fresh(), twoSeen, { type: 'correct', index: 1, face: '5', by: ann }, { type: 'remove', index: 1, by: ann });
+      expect(t.roll?.removed).toEqual([{ set: 'd6', face: '2' }]);
+    });
+
+    it('the last die stays, and a die that is not there is refused; the roll is unchanged', () => {
+      const t = play(fresh(), twoSeen, { type: 'remove', index: 0, by: ann });
+      const before = JSON.stringify(t);
+      expect(decide(t, ann, { type: 'dice/remove', index: 0 }, raceOnly)).toMatchObject({ ok: false, code: 'dice/last-die' });
+      expect(decide(t, ann, { type: 'dice/remove', index: 4 }, raceOnly)).toMatchObject({ ok: false, code: 'dice/no-such-die' });
+      expect(decide(fresh(), ann, { type: 'dice/remove', index: 0 }, raceOnly)).toMatchObject({ ok: false, code: 'dice/no-roll' });
+      expect(JSON.stringify(t)).toBe(before);
+    });
+
+    it('a missed die is added as a person saw it (marked added), and the box on no die then taken out', () => {
+      const phantom = play(fresh(), cameraRoll('2', true));
+      const d = decide(phantom, bob, { type: 'dice/add', die: { set: 'd6', face: '5', confidence: 0.2, box: [0, 0, 9, 9] } }, raceOnly);
+      expect(d.ok).toBe(true);
+      if (!d.ok) return;
+      // What a person saw has no confidence nor box, whatever the phone sent.
+      expect(d.event).toEqual({ type: 'add', die: { set: 'd6', face: '5' }, by: bob });
+      expect(d.table.roll?.dice[1]).toEqual({ set: 'd6', face: '5', added: true });
+      expect(d.table.roll?.needsConfirmation).toBe(true);
+      const t = play(d.table, { type: 'remove', index: 0, by: bob });
+      expect(t.roll?.dice).toEqual([{ set: 'd6', face: '5', added: true }]);
+      expect(t.roll?.removed).toEqual([{ set: 'd6', face: '2' }]);
+      expect(t.roll?.needsConfirmation).toBe(false);
+      expect(decide(t, ann, { type: 'dice/confirm' }, raceOnly)).toMatchObject({ ok: true, event: { move: { face: 5 } } });
+    });
+
+    it('an added die taken out again is simply gone (the camera never read it)', () => {
+      const t = play(fresh(), cameraRoll('2'), { type: 'add', die: { set: 'd6', face: '5' }, by: ann }, { type: 'remove', index: 1, by: ann });
+      expect(t.roll?.dice.map((x) => x.face)).toEqual(['2']);
+      expect(t.roll?.removed).toBeUndefined();
+    });
+
+    it('an added die must be of the roll\'s sets, a face of its die and a die colour; the camera adds nothing', () => {
+      const t = play(fresh(), cameraRoll('2'));
+      const before = JSON.stringify(t);
+      expect(decide(t, ann, { type: 'dice/add', die: { set: 'worm', face: 'worm' } }, raceOnly)).toMatchObject({ ok: false, code: 'dice/wrong-set' });
+      expect(decide(t, ann, { type: 'dice/add', die: { set: 'd6', face: '9' } }, raceOnly)).toMatchObject({ ok: false, code: 'dice/bad-face', message: expect.stringContaining('the added die') });
+      expect(decide(t, ann, { type: 'dice/add', die: { set: 'd6', face: '3', color: 'plaid' } }, raceOnly)).toMatchObject({ ok: false, code: 'dice/bad-color' });
+      expect(decide(t, { kind: 'camera', source: 'camera' }, { type: 'dice/add', die: { set: 'd6', face: '3' } }, raceOnly)).toMatchObject({ ok: false, code: 'auth/not-a-person' });
+      expect(decide(fresh(), ann, { type: 'dice/add', die: { set: 'd6', face: '3' } }, raceOnly)).toMatchObject({ ok: false, code: 'dice/no-roll' });
+      expect(JSON.stringify(t)).toBe(before);
+    });
+  });
+
   it("confirm turns the roll into the game's move for the player to act, and clears the roll", () => {
     const t = play(fresh(), cameraRoll('4'), { type: 'correct', index: 0, face: '6', by: ann });
     const d = decide(t, ann, { type: 'dice/confirm' }, raceOnly);

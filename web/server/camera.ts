@@ -6,7 +6,7 @@
  * instead of falling behind.
  */
 import type { CameraFrame, FrameSource } from '../../device/types.js';
-import { DIE_COLORS } from '../../shared/dice.js';
+import { DIE_COLORS, type ObservedDie } from '../../shared/dice.js';
 import type { DiceRequest, Result } from '../../shared/game.js';
 import { fail, ok } from '../../shared/game.js';
 import type { TrayFit, TrayReference } from '../../vision/locate/tray-reference.js';
@@ -71,11 +71,14 @@ export function toRolled(readings: DieReading[]): RolledDie[] {
 }
 
 /** Same dice as the pending roll, as the camera read them (corrections aside): nothing new on the tray. */
-export function sameRoll(a: RolledDie[], pending: RolledDie[] | undefined): boolean {
-  if (!pending || a.length !== pending.length) return false;
-  const key = (d: RolledDie, face: string, color: string | undefined) => `${d.set}:${face}:${color ?? ''}`;
+export function sameRoll(a: RolledDie[], pending: RolledDie[] | undefined, removed: readonly ObservedDie[] = []): boolean {
+  if (!pending) return false;
+  const key = (d: ObservedDie, face: string, color: string | undefined) => `${d.set}:${face}:${color ?? ''}`;
+  // What the camera read for the pending roll: its dice as read (not those a person added), and
+  // those a person took out.
+  const right = [...pending.filter((d) => !d.added).map((d) => key(d, d.readAs ?? d.face, d.readColor ?? d.color)), ...removed.map((d) => key(d, d.face, d.color))].sort();
+  if (a.length !== right.length) return false;
   const left = a.map((d) => key(d, d.face, d.color)).sort();
-  const right = pending.map((d) => key(d, d.readAs ?? d.face, d.readColor ?? d.color)).sort();
   return left.every((k, i) => k === right[i]);
 }
 
@@ -248,7 +251,8 @@ export class CameraPipeline {
   private async offer(read: LastRead): Promise<void> {
     const dice = toRolled(read.readings);
     if (dice.length === 0) return;
-    if (sameRoll(dice, this.opts.session.table.roll?.dice)) return;
+    const pending = this.opts.session.table.roll;
+    if (sameRoll(dice, pending?.dice, pending?.removed)) return;
     const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
     if (ack.ok) {
       this.counts.rolls++;

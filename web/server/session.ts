@@ -27,7 +27,7 @@ import {
 import type { ButtonName } from '../../shared/game.js';
 
 /** Intents that are not table events: they ask the camera or the calibration store for something. */
-export type SideIntent = Exclude<Intent, { type: 'move' | 'undo' | 'button' | 'table/setup' | 'dice/correct' | 'dice/manual' | 'dice/confirm' }>;
+export type SideIntent = Exclude<Intent, { type: 'move' | 'undo' | 'button' | 'table/setup' | 'dice/correct' | 'dice/remove' | 'dice/add' | 'dice/manual' | 'dice/confirm' }>;
 
 export interface SideEffects {
   /** READ: read the tray again now. */

@@ -59,7 +59,11 @@ export type TableEvent =
   | { type: 'confirm'; move: unknown; by: Actor }
   | { type: 'undo'; by: Actor }
   | { type: 'roll'; dice: RolledDie[]; source: PendingRoll['source']; by: Actor }
-  | { type: 'correct'; index: number; face: string; color?: string; by: Actor };
+  | { type: 'correct'; index: number; face: string; color?: string; by: Actor }
+  /** A person took die `index` out of the pending roll (no die there, or not one of this roll). */
+  | { type: 'remove'; index: number; by: Actor }
+  /** A person added a die the camera missed to the pending roll. */
+  | { type: 'add'; die: ObservedDie; by: Actor };
 
 export type GameLookup = (id: GameId) => TableGame | undefined;
 
@@ -82,9 +86,16 @@ const rolledDieSchema = z.object({
   uncertain: z.boolean().optional(),
   readAs: z.string().optional(),
   readColor: z.string().optional(),
+  added: z.boolean().optional(),
+});
+const observedSchema = z.object({
+  set: diceSetId,
+  face: z.string(),
+  color: z.string().optional(),
 });
 const pendingRollSchema = z.object({
   dice: z.array(rolledDieSchema),
+  removed: z.array(observedSchema).optional(),
   source: z.enum(['camera', 'phone-camera', 'manual']),
   needsConfirmation: z.boolean(),
 });
@@ -97,6 +108,8 @@ export const tableEventSchema: z.ZodType<TableEvent> = z.discriminatedUnion('typ
   z.object({ type: z.literal('undo'), by: actorSchema }),
   z.object({ type: z.literal('roll'), dice: z.array(rolledDieSchema), source: z.enum(['camera', 'phone-camera', 'manual']), by: actorSchema }),
   z.object({ type: z.literal('correct'), index: z.number().int().min(0), face: z.string(), color: z.string().optional(), by: actorSchema }),
+  z.object({ type: z.literal('remove'), index: z.number().int().min(0), by: actorSchema }),
+  z.object({ type: z.literal('add'), die: observedSchema, by: actorSchema }),
 ]) as z.ZodType<TableEvent>;
 
 export const tableStateSchema: z.ZodType<TableState> = z.object({
@@ -208,7 +221,42 @@ export function evolve(table: TableState | null, event: TableEvent, games: GameL
       const request = game.diceRequest(table.state);
       return ok({ ...table, version: table.version + 1, roll: { ...roll, dice, needsConfirmation: needsConfirmation(dice, request) } });
     }
+    case 'remove': {
+      const roll = table.roll;
+      if (!roll) return fail('dice/no-roll', 'there is no pending roll to take a die out of');
+      const die = roll.dice[event.index];
+      if (!die) return fail('dice/no-such-die', `the roll has ${roll.dice.length} dice; there is no die number ${event.index + 1}`);
+      if (roll.dice.length === 1) return fail('dice/last-die', 'a roll keeps at least one die: read the dice again or enter the roll by hand');
+      const dice = roll.dice.filter((_, i) => i !== event.index);
+      // A die a person added is simply gone; one the camera read is remembered as the camera read
+      // it, so the camera's next read of the same tray is still this roll (camera.ts `sameRoll`).
+      const removed = die.added ? roll.removed : [...(roll.removed ?? []), asRead(die)];
+      const request = game.diceRequest(table.state);
+      return ok({ ...table, version: table.version + 1, roll: { ...roll, dice, ...(removed ? { removed } : {}), needsConfirmation: needsConfirmation(dice, request) } });
+    }
+    case 'add': {
+      const roll = table.roll;
+      if (!roll) return fail('dice/no-roll', 'there is no pending roll to add a die to (enter the roll by hand)');
+      if (roll.dice.length >= MAX_ROLL_DICE) return fail('dice/too-many', `a roll holds at most ${MAX_ROLL_DICE} dice`);
+      const request = game.diceRequest(table.state);
+      const { set, face, color } = event.die;
+      const checked = checkDice([{ set, face }], request, false);
+      if (!checked.ok) return fail(checked.code, checked.message.replace('die 1', 'the added die'));
+      if (color !== undefined && !(color in DIE_COLORS)) return fail('dice/bad-color', `"${color}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
+      const added: RolledDie = { set, face, ...(color !== undefined ? { color } : {}), added: true };
+      const dice = [...roll.dice, added];
+      return ok({ ...table, version: table.version + 1, roll: { ...roll, dice, needsConfirmation: needsConfirmation(dice, request) } });
+    }
   }
+}
+
+/** A roll's dice at most (the camera reads up to 25; the intents index up to 31). */
+export const MAX_ROLL_DICE = 32;
+
+/** A die as the camera read it, before any person's correction. */
+function asRead(die: RolledDie): ObservedDie {
+  const color = die.readColor ?? die.color;
+  return { set: die.set, face: die.readAs ?? die.face, ...(color !== undefined ? { color } : {}) };
 }
 
 /** Checks dice against what the game asks for. A camera may see the wrong number of dice (the
@@ -243,10 +291,10 @@ export function replay(events: TableEvent[], games: GameLookup): Result<TableSta
 // ---- deciding what an intent means, and whether this actor may ask for it ----
 
 /** Intents the table handles as events; reading the camera and calibration are side effects. */
-export type TableIntent = Extract<Intent, { type: 'move' | 'undo' | 'button' | 'table/setup' | 'dice/correct' | 'dice/manual' | 'dice/confirm' }>;
+export type TableIntent = Extract<Intent, { type: 'move' | 'undo' | 'button' | 'table/setup' | 'dice/correct' | 'dice/remove' | 'dice/add' | 'dice/manual' | 'dice/confirm' }>;
 
 export function isTableIntent(intent: Intent): intent is TableIntent {
-  return ['move', 'undo', 'button', 'table/setup', 'dice/correct', 'dice/manual', 'dice/confirm'].includes(intent.type);
+  return ['move', 'undo', 'button', 'table/setup', 'dice/correct', 'dice/remove', 'dice/add', 'dice/manual', 'dice/confirm'].includes(intent.type);
 }
 
 /** The referee and the hardware buttons run the table; they may act for anyone. */
@@ -331,6 +379,16 @@ export function decide(table: TableState, actor: Actor, intent: TableIntent, gam
     case 'dice/correct':
       event = intent.color !== undefined ? { type: 'correct', index: intent.index, face: intent.face, color: intent.color, by: actor } : { type: 'correct', index: intent.index, face: intent.face, by: actor };
       break;
+    case 'dice/remove':
+      event = { type: 'remove', index: intent.index, by: actor };
+      break;
+    case 'dice/add': {
+      if (actor.kind === 'camera') return fail('auth/not-a-person', 'adding a die is for people');
+      // What a person saw: no confidence or box.
+      const { set, face, color } = intent.die;
+      event = { type: 'add', die: color !== undefined ? { set, face, color } : { set, face }, by: actor };
+      break;
+    }
     case 'dice/confirm': {
       const confirm = confirmEvent(table, game, actor);
       if ('ok' in confirm) return confirm;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GAMES } from '../../../shared/games/registry.js';
 import type { PendingRoll } from '../../../shared/protocol.js';
 import { inkOn, luminance } from '../../../web/client/src/logic/colors.js';
-import { confidenceText, countsEntry, diceFromCounts, manualSlots, rollMeaning } from '../../../web/client/src/logic/roll.js';
+import { confidenceText, countsEntry, diceFromCounts, manualSlots, missingDice, rollMeaning } from '../../../web/client/src/logic/roll.js';
 import { GAME_INFO, GAME_ORDER, defaultForm, formFromTable, formProblem, setupOptions, switchGame } from '../../../web/client/src/logic/setup.js';
 
 describe('the new-game form', () => {
@@ -61,6 +61,24 @@ describe('the roll', () => {
     expect(rollMeaning('worm-and-cozy', state, roll(['red', 'white', 'white']))).toEqual({ ok: true, move: { type: 'roll', shape: 'L', organs: ['eye', 'brain'] } });
     const bad = rollMeaning('worm-and-cozy', state, roll(['red', 'red', 'white']));
     expect(bad).toEqual({ ok: false, message: '2 red dice were read: the shape die is the one red die' });
+  });
+
+  it('a missed die to add is a named die the roll lacks, or a plain die of the roll\'s set', () => {
+    const cozy = GAMES['worm-and-cozy'];
+    const state = (cozy.setup({}) as { ok: true; state: unknown }).state;
+    const request = cozy.diceRequest(state)!;
+    const [shape, organ] = request.slots!;
+    const die = (slot: typeof shape, face: string) => ({ set: slot!.set, face, ...(slot!.color ? { color: slot!.color } : {}) });
+    // The camera saw one organ die and the shape die: the other organ die is missing.
+    expect(missingDice(request, [die(organ, '2'), die(shape, '1')]).map((s) => s.label)).toEqual(['organ']);
+    // It saw two plain dice: the red shape die is missing, whatever order the slots come in.
+    expect(missingDice(request, [die(organ, '2'), die(organ, '3')])).toEqual([{ set: shape!.set, color: 'red', label: 'shape (red)' }]);
+    expect(missingDice(request, []).map((s) => s.label)).toEqual(['shape (red)', 'organ', 'organ']);
+    // Every named die is there (one more is odd, but a person may still add it): a plain die.
+    expect(missingDice(request, [die(shape, '1'), die(organ, '2'), die(organ, '3')]).map((s) => s.set)).toEqual(request.sets);
+    const twid = GAMES['the-worm-is-drawn'];
+    const t = (twid.setup({ players: [{ name: 'A' }, { name: 'B' }] }) as { ok: true; state: unknown }).state;
+    expect(missingDice(twid.diceRequest(t)!, [{ set: 'worm', face: '3' }])).toEqual([{ set: 'worm', label: 'a die' }]);
   });
 
   it('shows confidence as a whole percent', () => {

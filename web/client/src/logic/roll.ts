@@ -68,3 +68,29 @@ export function diceFromCounts(set: DiceSetId, counts: Record<string, number>): 
 export function countsEntry(request: DiceRequest): boolean {
   return !request.slots?.length;
 }
+
+/**
+ * What "add a missed die" offers for a pending roll: the request's named dice that no die of the
+ * roll stands for (matched by set, and by colour where the slot names one), or else one plain die
+ * of each set in play (The worm is drawn counts dice, it does not name them).
+ */
+export function missingDice(request: DiceRequest, dice: readonly ObservedDie[], names: Record<string, string> = {}): ManualSlot[] {
+  if (request.slots?.length) {
+    const used = new Set<number>();
+    const slots = manualSlots(request, names);
+    // Slots with a colour first: a plain slot must not take the die a coloured one needs.
+    const order = slots.map((s, i) => i).sort((i, j) => Number(!slots[i]!.color) - Number(!slots[j]!.color));
+    const filled = new Set<number>();
+    for (const i of order) {
+      const s = slots[i]!;
+      const k = dice.findIndex((d, j) => !used.has(j) && d.set === s.set && (s.color === undefined || d.color === s.color));
+      if (k >= 0) {
+        used.add(k);
+        filled.add(i);
+      }
+    }
+    const open = slots.filter((_, i) => !filled.has(i));
+    if (open.length) return open;
+  }
+  return request.sets.map((set) => ({ set, label: request.sets.length > 1 ? DICE_SETS[set].name : 'a die' }));
+}

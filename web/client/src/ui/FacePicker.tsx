@@ -1,6 +1,7 @@
 /**
  * Every face of a die's set as a big icon: tap the one the die really shows. With `onColor`, the
- * die's colour can be corrected too (it tells the Worm & Cozy shape die, a Worm-up player's bid).
+ * die's colour can be corrected too (it tells the Worm & Cozy shape die, a Worm-up player's bid);
+ * with `onRemove`, a box on something that is no die can be taken out of the roll.
  */
 import { DICE_SETS, DIE_COLORS, type DiceSetId } from '../../../../shared/dice.js';
 import { css } from '../logic/colors.js';
@@ -14,10 +15,12 @@ export interface FacePickerProps {
   title: string;
   onPick: (face: string) => void;
   onColor?: (color: string) => void;
+  /** Offered for a die the camera read: there is no die there (or not one of this roll). */
+  onRemove?: () => void;
   onClose: () => void;
 }
 
-export function FacePicker({ set, color, current, title, onPick, onColor, onClose }: FacePickerProps) {
+export function FacePicker({ set, color, current, title, onPick, onColor, onRemove, onClose }: FacePickerProps) {
   return (
     <Modal title={title} onClose={onClose}>
       <div class="face-grid">
@@ -37,6 +40,13 @@ export function FacePicker({ set, color, current, title, onPick, onColor, onClos
             ))}
           </div>
         </>
+      )}
+      {onRemove && (
+        <div class="row">
+          <button class="btn" onClick={onRemove} data-testid="remove-die">
+            Not a die: take it out
+          </button>
+        </div>
       )}
     </Modal>
   );

@@ -1,16 +1,18 @@
 /**
  * The roll: what the table should roll now, the dice as read (faces drawn with the face art, the
- * confidence under each, unsure ones marked), a tap on a die to correct it, "read again", entry
+ * confidence under each, unsure ones marked), a tap on a die to correct it or take it out (no die
+ * there), a die the camera missed added, "read again", entry
  * by hand, and "use this roll" for whoever runs the table.
  */
 import { useState } from 'preact/hooks';
 import { DICE_SETS, type DiceSetId, type ObservedDie } from '../../../../shared/dice.js';
 import type { TableSnapshot } from '../../../../shared/protocol.js';
 import { RollMeaningView } from '../games/RollMeaning.js';
-import { confidenceText, countsEntry, diceFromCounts, manualSlots, rollMeaning } from '../logic/roll.js';
+import { confidenceText, countsEntry, diceFromCounts, manualSlots, missingDice, rollMeaning } from '../logic/roll.js';
 import { useConnection } from './context.js';
 import { DieFace } from './DieFace.js';
 import { FacePicker } from './FacePicker.js';
+import { Modal } from './Modal.js';
 
 const SOURCE: Record<string, string> = { camera: 'read by the camera', 'phone-camera': 'read by a phone camera', manual: 'entered by hand' };
 
@@ -19,6 +21,7 @@ function RolledDice({ snapshot }: { snapshot: TableSnapshot }) {
   const roll = snapshot.roll!;
   const [fixing, setFixing] = useState<number | null>(null);
   const die = fixing === null ? null : roll.dice[fixing];
+  const joined = snapshot.you.role !== 'viewer';
   return (
     <>
       <div class="dice-row" data-testid="rolled-dice">
@@ -28,7 +31,7 @@ function RolledDice({ snapshot }: { snapshot: TableSnapshot }) {
           return (
             <button key={i} class={cls} onClick={() => setFixing(i)} data-testid={`die-${i}`} data-face={d.face} data-color={d.color ?? ""} aria-label={`die ${i + 1}: ${d.face}${d.uncertain ? ', unsure' : ''}. Tap to correct`}>
               <DieFace set={d.set} face={d.face} color={d.color} size={64} />
-              <span class="conf">{d.corrected ? `fixed (${[d.readColor, d.readAs !== d.face ? d.readAs : undefined].filter(Boolean).join(' ') || 'checked'})` : d.uncertain ? `check ${conf ?? ''}` : (conf ?? 'by hand')}</span>
+              <span class="conf">{d.added ? 'added' : d.corrected ? `fixed (${[d.readColor, d.readAs !== d.face ? d.readAs : undefined].filter(Boolean).join(' ') || 'checked'})` : d.uncertain ? `check ${conf ?? ''}` : (conf ?? 'by hand')}</span>
             </button>
           );
         })}
@@ -52,6 +55,57 @@ function RolledDice({ snapshot }: { snapshot: TableSnapshot }) {
                 }
               : undefined
           }
+          onRemove={
+            roll.dice.length > 1
+              ? () => {
+                  setFixing(null);
+                  void conn.send({ type: 'dice/remove', index: fixing }, `take die ${fixing + 1} out`);
+                }
+              : undefined
+          }
+        />
+      )}
+      {joined && snapshot.diceRequest && <AddDie snapshot={snapshot} />}
+    </>
+  );
+}
+
+/** "Add a missed die": the request's named dice the roll lacks, or a plain die of each set; then its face. */
+function AddDie({ snapshot }: { snapshot: TableSnapshot }) {
+  const conn = useConnection();
+  const [step, setStep] = useState<'closed' | 'which' | number>('closed');
+  const names = Object.fromEntries(snapshot.players.map((p) => [p.id, p.name]));
+  const choices = missingDice(snapshot.diceRequest!, snapshot.roll!.dice, names);
+  const open = () => setStep(choices.length === 1 ? 0 : 'which');
+  const slot = typeof step === 'number' ? choices[step] : undefined;
+  return (
+    <>
+      <button class="btn small" onClick={open} data-testid="add-die">
+        Add a missed die
+      </button>
+      {step === 'which' && (
+        <Modal title="Which die did the camera miss?" onClose={() => setStep('closed')}>
+          <div class="slot-list">
+            {choices.map((c, i) => (
+              <button key={i} class="slot" onClick={() => setStep(i)} data-testid={`add-choice-${i}`}>
+                <span class="die-empty">?</span>
+                <span>{c.label}</span>
+              </button>
+            ))}
+          </div>
+        </Modal>
+      )}
+      {slot && (
+        <FacePicker
+          set={slot.set}
+          color={slot.color}
+          title={`${slot.label}: which face?`}
+          onClose={() => setStep('closed')}
+          onPick={(face) => {
+            setStep('closed');
+            const die = slot.color ? { set: slot.set, face, color: slot.color } : { set: slot.set, face };
+            void conn.send({ type: 'dice/add', die }, `add ${slot.label}: ${face}`);
+          }}
         />
       )}
     </>
@@ -164,7 +218,7 @@ export function RollPanel({ snapshot, full = false }: { snapshot: TableSnapshot;
           <RolledDice snapshot={snapshot} />
           <p class="muted small">
             {roll.dice.length} {roll.dice.length === 1 ? 'die' : 'dice'} {SOURCE[roll.source]}
-            {joined ? ' · tap a die to correct it' : ''}
+            {joined ? ' · tap a die to correct it or take it out' : ''}
           </p>
           {meaning && <RollMeaningView game={snapshot.game} meaning={meaning} state={snapshot.state} players={snapshot.players} />}
           {roll.needsConfirmation && <p class="warn">Check the dice before using this roll.</p>}
