@@ -27,6 +27,7 @@ import type { SynthKnobs } from '../vision/synth/knobs.js';
 import { renderScene } from '../vision/synth/scene.js';
 import { evaluate } from '../vision/model/evaluate.js';
 import { frameDieImage } from '../vision/model/framing.js';
+import { learnEmptyTray } from '../vision/empty-tray.js';
 import { loadDiceReader } from '../vision/reader.js';
 import { iou } from '../vision/stream.js';
 import { CAMERA_VIEWS, type Box, type CameraView, type RgbImage } from '../vision/types.js';
@@ -348,7 +349,10 @@ if (trayCount > 0) {
     { name: 'Worm & Cozy rolls from overhead', overhead: true, turns: 0, cozy: true },
     { name: 'Worm & Cozy rolls from one side', overhead: false, turns: 0, cozy: true },
   ];
-  const columns = ['side', 'overhead', 'any', 'any, each die alone'] as const;
+  // Since 26 November (twelfth session): also read against the tray without its dice (the same
+  // scene rendered empty), as a camera fixed over the tray reads once it has taken the empty tray
+  // by itself (web/server/tray.ts), which is what a table camera gets without anyone asking.
+  const columns = ['side', 'overhead', 'any', 'any, each die alone', 'any, against the empty tray'] as const;
   say(`### Rendered trays (${trayCount} per pose, 8 d6 each or a Worm & Cozy roll of 3, seeded), read in each view`);
   say();
   say(`| camera | dice | ${columns.join(' | ')} |`);
@@ -359,50 +363,56 @@ if (trayCount > 0) {
     const right = new Map<string, number>();
     let dice = 0;
     const any = { found: 0, silentWrong: 0, extra: 0, silentExtra: 0 };
+    const anyEmpty = { ...any };
     for (let k = 0; k < trayCount; k++) {
       const broad = 'broad' in pose;
       const cozy = 'cozy' in pose;
       const sets: DiceSetId[] = cozy ? ['cozy-shape', 'cozy-organ'] : ['d6'];
       const scene = renderScene(createRng(`view-${cozy ? 'cozy-' : ''}${broad ? 'broad' : pose.overhead ? 'overhead' : 'side'}-${k}`), {
-        dice: cozy ? 3 : 8, sets, difficulty: 0.4, dieSize: [40, 90],
+        dice: cozy ? 3 : 8, sets, difficulty: 0.4, dieSize: [40, 90], empty: true,
         knobs: { ...(pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 }), ...(broad ? { broadLight: 1, tables: ['wood', 'felt', 'card', 'tray', 'dark'] as const } : {}) },
       });
       let frame = scene.image;
+      let empty = scene.empty!;
       let truths = scene.dice.map((d) => ({ face: d.face, box: d.box as Box }));
       for (let t = 0; t < pose.turns; t++) {
         const h = frame.height;
         frame = turnFrame(frame);
+        empty = turnFrame(empty);
         truths = truths.map((d) => ({ face: d.face, box: [h - d.box[3], d.box[0], h - d.box[1], d.box[2]] as Box }));
       }
       dice += truths.length;
+      const tray = learnEmptyTray(empty);
       for (const column of columns) {
-        const [who, as] = column === 'any, each die alone' ? [alone, 'any' as const] : [reader, column];
-        const read = await who.read(frame, { sets, view: as });
+        const [who, as] = column === 'any, each die alone' ? [alone, 'any' as const] : column === 'any, against the empty tray' ? [reader, 'any' as const] : [reader, column];
+        const read = await who.read(frame, { sets, view: as, ...(column === 'any, against the empty tray' ? { tray } : {}) });
         right.set(column, (right.get(column) ?? 0) + truths.filter((d) => read.find((r) => iou(r.box, d.box) > 0.5)?.face === d.face).length);
-        if (column !== 'any') continue;
+        if (column !== 'any' && column !== 'any, against the empty tray') continue;
+        const tally = column === 'any' ? any : anyEmpty;
         const used = new Set<number>();
         for (const d of truths) {
           const m = read.findIndex((r, i) => !used.has(i) && iou(r.box, d.box) > 0.5);
           if (m < 0) continue;
           used.add(m);
-          any.found++;
-          if (read[m]!.face !== d.face && !read[m]!.uncertain) any.silentWrong++;
+          tally.found++;
+          if (read[m]!.face !== d.face && !read[m]!.uncertain) tally.silentWrong++;
         }
         read.forEach((r, i) => {
           if (used.has(i)) return;
-          any.extra++;
-          if (!r.uncertain) any.silentExtra++;
+          tally.extra++;
+          if (!r.uncertain) tally.silentExtra++;
         });
       }
     }
     say(`| ${pose.name} | ${dice} | ${columns.map((c) => pct(right.get(c)! / dice)).join(' | ')} |`);
-    marks.push(`| ${pose.name} | ${any.found} of ${dice} | ${any.silentWrong} | ${any.extra} | ${any.silentExtra} |`);
+    const cells = (t: typeof any) => `${t.found} of ${dice} | ${t.silentWrong} | ${t.extra} | ${t.silentExtra}`;
+    marks.push(`| ${pose.name} | ${cells(any)} | ${cells(anyEmpty)} |`);
   }
   say();
-  say('The same trays read `any`: dice found (one box each, IoU > 0.5), dice read wrong without the "check" mark, and boxes on no die (a loose box on a die the locator did not find otherwise, mostly), and those without the mark:');
+  say('The same trays read `any`, with the tray modelled and against the empty tray: dice found (one box each, IoU > 0.5), dice read wrong without the "check" mark, and boxes on no die (a loose box on a die the locator did not find otherwise, mostly), and those without the mark:');
   say();
-  say('| camera | found | read wrong, not marked | boxes on no die | of which not marked |');
-  say('|---|---|---|---|---|');
+  say('| camera | found | read wrong, not marked | boxes on no die | of which not marked | empty tray: found | read wrong, not marked | boxes on no die | of which not marked |');
+  say('|---|---|---|---|---|---|---|---|---|');
   for (const row of marks) say(row);
   say();
   say(`A tray camera's view is configured (\`vision.view\`); view any needs no configuration: it finds each die's up, judged with the other dice of the frame.`);

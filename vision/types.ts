@@ -64,6 +64,12 @@ export interface ReadOptions {
   tray?: TrayReference;
   /** Told, for each frame read with a `tray`, whether it fitted (say when the camera moved). */
   onTray?: (fit: TrayFit) => void;
+  /**
+   * With a `tray` the frame fits, also read the frame with the tray modelled and keep the surer
+   * of the two readings (default true; `trayReadingScore` in reader.ts says which). False reads
+   * against the empty tray only, in about half the time.
+   */
+  modelledToo?: boolean;
 }
 
 export interface DiceReader {
