@@ -353,3 +353,33 @@ function middle(v: Float32Array): number {
   return v[v.length >> 1]!;
 }
 
+
+/** A pixel this many units from the empty tray differs from it (the locator's grow level). */
+const DIFFERS = 3.5;
+
+/**
+ * For each box (in the frame's pixels), the share of its pixels that differ from the empty tray
+ * (every other row, on the locator's fine frame): a die's body differs over most of its box, a
+ * printed cloth's blot not at all. `null` where the frame cannot be compared with the tray (another
+ * size). Used to keep a box found with the tray modelled only where something is there (reader.ts).
+ */
+export function differingShares(image: RgbImage, tray: TrayReference, boxes: readonly [number, number, number, number][], maxSide = tray.maxSide): number[] | null {
+  if (boxes.length === 0) return [];
+  if (!sameView(tray, image, maxSide)) return null;
+  const pyr = buildPyramid(image, maxSide);
+  const evidence = new FineReferenceEvidence(pyr.fine, tray, matchTray(tray, toLabPlanes(pyr.coarse)));
+  const { width: w, height: h } = pyr.fine;
+  const row = new Float32Array(w);
+  return boxes.map((box) => {
+    const s = 1 / pyr.fineScale;
+    const x0 = Math.max(0, Math.floor(box[0] * s)), x1 = Math.min(w, Math.ceil(box[2] * s));
+    const y0 = Math.max(0, Math.floor(box[1] * s)), y1 = Math.min(h, Math.ceil(box[3] * s));
+    let n = 0, differ = 0;
+    for (let y = y0; y < y1; y += 2) {
+      evidence.span(y, x0, x1, row, 0);
+      for (let k = 0; k < x1 - x0; k++) if (row[k]! >= DIFFERS) differ++;
+      n += x1 - x0;
+    }
+    return n > 0 ? differ / n : 0;
+  });
+}
