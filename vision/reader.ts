@@ -425,31 +425,31 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       : squareCrop(image, box, { scale: locatedScale });
 
   /**
-   * The dice `locateDice` finds with these options, each read. A die whose box is nearly one of
-   * `known`'s (IoU ≥ SAME_BOX: the same crop, give or take a pixel) takes that reading instead
-   * of being read again: the frame read a second way pays only for the dice it sees otherwise.
+   * The dice `locateDice` finds with these options, each read. `second`: the frame read a second
+   * way, after `first` against the empty tray `tray`. Then a die must be where the frame differs
+   * from the empty tray: inside a box of the first reading, or a box most of which differs from
+   * it (a printed cloth's blot, which the modelled tray takes for a die and reads at 0.9 with all
+   * six sets in play, does not differ from the cloth at all). And a die whose box is nearly one
+   * of the first reading's (IoU ≥ SAME_BOX: the same crop, give or take a pixel) takes that
+   * reading instead of being read again, so the second way pays only for the dice it sees otherwise.
    */
-  const readLocated = (image: RgbImage, locate: LocateOptions, opts: ReadOptions, known?: readonly DetailedReading[], tray?: TrayReference): DetailedReading[] => {
+  const readLocated = (image: RgbImage, locate: LocateOptions, opts: ReadOptions, second?: { first: readonly DetailedReading[]; tray: TrayReference }): DetailedReading[] => {
     let located = locateDice(image, locate);
-    // Read the second way, a die must be where the frame differs from the empty tray: inside a
-    // box of the first reading, or a box most of which differs from it. A printed cloth's blot,
-    // which the modelled tray takes for a die (and reads at 0.9 with all six sets in play), does
-    // not differ from the cloth at all.
-    if (known && tray) {
-      const outside = located.filter((d) => !known.some((k) => intersection(d.box, k.box) >= WITHIN_SHARE * boxArea(d.box)));
-      const shares = differingShares(image, tray, outside.map((d) => d.box), locate.maxSide ?? 640);
-      located = located.filter((d) => {
-        const i = outside.indexOf(d);
-        return i < 0 || (shares !== null && shares[i]! >= DIFFERING_SHARE);
-      });
+    const first = second?.first ?? [];
+    if (second) {
+      const outside = located.filter((d) => !first.some((k) => intersection(d.box, k.box) >= WITHIN_SHARE * boxArea(d.box)));
+      const shares = differingShares(image, second.tray, outside.map((d) => d.box), locate.maxSide ?? 640);
+      const nothingThere = new Set(outside.filter((_, i) => !(shares && shares[i]! >= DIFFERING_SHARE)));
+      located = located.filter((d) => !nothingThere.has(d));
     }
     const boxes = located.map((d) => d.box);
-    const same = boxes.map((b) => known?.find((k) => overlap(k.box, b) >= SAME_BOX));
+    const same = boxes.map((b) => first.find((k) => overlap(k.box, b) >= SAME_BOX));
     const todo = boxes.flatMap((_, i) => (same[i] ? [] : [i]));
     const fresh = classifyFramed(todo.map((i) => frameDie(image, boxes[i]!, opts.view)), todo.map((i) => boxes[i]!), opts, image);
+    let next = 0;
     const readings = boxes.map((box, i): DetailedReading => {
       const k = same[i];
-      if (!k) return fresh[todo.indexOf(i)]!;
+      if (!k) return fresh[next++]!;
       const { guessed: _guessed, ...reading } = k;
       return { ...reading, box, uncertain: reading.confidence < uncertainBelow };
     });
@@ -481,7 +481,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       };
       readings = readLocated(image, { ...locate, tray: opts.tray, onTray }, opts);
       if (fitted && opts.modelledToo !== false) {
-        const modelled = readLocated(image, locate, opts, readings, opts.tray);
+        const modelled = readLocated(image, locate, opts, { first: readings, tray: opts.tray });
         if (trayReadingScore(modelled) > trayReadingScore(readings)) readings = modelled;
       }
     }

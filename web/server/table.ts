@@ -88,11 +88,8 @@ const rolledDieSchema = z.object({
   readColor: z.string().optional(),
   added: z.boolean().optional(),
 });
-const observedSchema = z.object({
-  set: diceSetId,
-  face: z.string(),
-  color: z.string().optional(),
-});
+/** A die as observed (a die a person added, or one taken out as the camera read it). */
+const observedSchema = rolledDieSchema.pick({ set: true, face: true, color: true });
 const pendingRollSchema = z.object({
   dice: z.array(rolledDieSchema),
   removed: z.array(observedSchema).optional(),
@@ -204,7 +201,8 @@ export function evolve(table: TableState | null, event: TableEvent, games: GameL
       const die = roll.dice[event.index];
       if (!die) return fail('dice/no-such-die', `the roll has ${roll.dice.length} dice; there is no die number ${event.index + 1}`);
       if (!isFaceOf(die.set, event.face)) return fail('dice/bad-face', `"${event.face}" is not a face of the ${die.set} die`);
-      if (event.color !== undefined && !(event.color in DIE_COLORS)) return fail('dice/bad-color', `"${event.color}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
+      const badColor = colorProblem(event.color);
+      if (badColor) return badColor;
       const color = event.color ?? die.color;
       // What the camera read is kept once: the first correction records it, later ones keep it.
       const readColor = die.readColor ?? (event.color !== undefined && event.color !== die.color ? die.color : undefined);
@@ -240,9 +238,10 @@ export function evolve(table: TableState | null, event: TableEvent, games: GameL
       if (roll.dice.length >= MAX_ROLL_DICE) return fail('dice/too-many', `a roll holds at most ${MAX_ROLL_DICE} dice`);
       const request = game.diceRequest(table.state);
       const { set, face, color } = event.die;
-      const checked = checkDice([{ set, face }], request, false);
-      if (!checked.ok) return fail(checked.code, checked.message.replace('die 1', 'the added die'));
-      if (color !== undefined && !(color in DIE_COLORS)) return fail('dice/bad-color', `"${color}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
+      const checked = checkDice([{ set, face }], request, false, () => 'the added die');
+      if (!checked.ok) return checked;
+      const badColor = colorProblem(color);
+      if (badColor) return badColor;
       const added: RolledDie = { set, face, ...(color !== undefined ? { color } : {}), added: true };
       const dice = [...roll.dice, added];
       return ok({ ...table, version: table.version + 1, roll: { ...roll, dice, needsConfirmation: needsConfirmation(dice, request) } });
@@ -259,13 +258,20 @@ function asRead(die: RolledDie): ObservedDie {
   return { set: die.set, face: die.readAs ?? die.face, ...(color !== undefined ? { color } : {}) };
 }
 
+/** A colour that is no die colour, said so; undefined (none given) or a known colour pass. */
+function colorProblem(color: string | undefined): Failure | null {
+  if (color === undefined || color in DIE_COLORS) return null;
+  return fail('dice/bad-color', `"${color}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
+}
+
 /** Checks dice against what the game asks for. A camera may see the wrong number of dice (the
- * roll is then marked for confirmation); a person entering a roll must give the right count. */
-export function checkDice(dice: RolledDie[], request: DiceRequest | null, strictCount: boolean): Result<RolledDie[]> {
+ * roll is then marked for confirmation); a person entering a roll must give the right count.
+ * `name` says which die a refusal is about ("die 2", "the added die"). */
+export function checkDice(dice: RolledDie[], request: DiceRequest | null, strictCount: boolean, name: (i: number) => string = (i) => `die ${i + 1}`): Result<RolledDie[]> {
   if (!request) return fail('dice/not-expected', 'the game expects no dice right now');
   for (const [i, die] of dice.entries()) {
-    if (!request.sets.includes(die.set)) return fail('dice/wrong-set', `die ${i + 1} is a ${die.set} die; this roll uses ${request.sets.join(', ')}`);
-    if (!isFaceOf(die.set, die.face)) return fail('dice/bad-face', `die ${i + 1}: "${die.face}" is not a face of the ${die.set} die`);
+    if (!request.sets.includes(die.set)) return fail('dice/wrong-set', `${name(i)} is a ${die.set} die; this roll uses ${request.sets.join(', ')}`);
+    if (!isFaceOf(die.set, die.face)) return fail('dice/bad-face', `${name(i)}: "${die.face}" is not a face of the ${die.set} die`);
   }
   if (strictCount) {
     const slots = request.slots?.length;
