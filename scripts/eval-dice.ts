@@ -15,7 +15,7 @@ import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DICE_SETS, DICE_SET_IDS, type DiceSetId } from '../shared/dice.js';
+import { DICE_SETS, DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { CROP_SCALE, squareAround, squareCrop } from '../vision/image/crop.js';
 import { cropRect } from '../vision/image/image.js';
@@ -29,6 +29,9 @@ import { evaluate } from '../vision/model/evaluate.js';
 import { frameDieImage } from '../vision/model/framing.js';
 import { learnEmptyTray } from '../vision/empty-tray.js';
 import { loadDiceReader } from '../vision/reader.js';
+import { expectationOf } from '../vision/fit-roll.js';
+import { cozyDiceRequest } from '../shared/games/worm-and-cozy/dice.js';
+import { DEFAULT_CHAPTER_ID, loadChapter } from '../shared/games/worm-and-cozy/chapters.js';
 import { iou } from '../vision/stream.js';
 import { CAMERA_VIEWS, type Box, type CameraView, type RgbImage } from '../vision/types.js';
 
@@ -43,10 +46,11 @@ const program = new Command()
   .option('--no-synthetic', 'skip the synthetic test split')
   .option('--no-extra-looks', 'a second look in view side reads only the closer crop (the reader\'s secondLookExtra: false)')
   .option('--trays <n>', 'rendered trays per camera pose, read in every view (0: skip)', '100')
+  .option('--poses <keys>', 'only these tray poses, comma-separated (side, side-90, side-180, overhead, broad, cozy-overhead, cozy-side)')
   .option('--empty-tray <n>', 'rendered scenes per locator case and seed located with and without the empty tray (0: skip)', '8')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .parse();
-const opts = program.opts<{ extraLooks: boolean; real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; trays: string; emptyTray: string; cacheDir: string }>();
+const opts = program.opts<{ extraLooks: boolean; real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; trays: string; poses?: string; emptyTray: string; cacheDir: string }>();
 if (!CAMERA_VIEWS.includes(opts.view as CameraView)) {
   process.stderr.write(`eval:dice: --view must be ${CAMERA_VIEWS.join(', ')}, got "${opts.view}"\n`);
   process.exit(2);
@@ -58,6 +62,13 @@ const otherView: CameraView = view === 'any' ? 'side' : 'any';
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 const out: string[] = [];
 const say = (line = '') => { out.push(line); process.stdout.write(line + '\n'); };
+
+/** The chapter a new Worm & Cozy game plays (its roll is the same in every chapter: one shape die, two organ dice). */
+function defaultChapter() {
+  const loaded = loadChapter(DEFAULT_CHAPTER_ID);
+  if (!loaded.ok) throw new Error(`the default chapter does not load: ${loaded.errors.join('; ')}`);
+  return loaded.chapter;
+}
 
 function csv(text: string): Record<string, string>[] {
   const [head, ...rows] = text.trim().split(/\r?\n/);
@@ -330,25 +341,40 @@ if (trayCount > 0) {
   // in every view, and in view any with each die judged alone. A die counts as read right when a
   // box of the reader overlaps its true box (IoU > 0.5) and names its face.
   const alone = await loadDiceReader({ ...readerOptions, frameUp: false });
+  // A die is read right when a box overlaps it (IoU > 0.5) and names its set and face; a roll is
+  // read whole when each of its dice is, and no other box was read.
+  type Truth = { set: DiceSetId; face: string; box: Box };
+  const sameFace = (r: { set: DiceSetId; face: string }, d: Truth) => r.set === d.set && r.face === d.face;
+  const readRight = (read: readonly { set: DiceSetId; face: string; box: Box }[], d: Truth) => {
+    const r = read.find((r) => iou(r.box, d.box) > 0.5);
+    return !!r && sameFace(r, d);
+  };
+  const wholeRoll = (read: readonly { set: DiceSetId; face: string; box: Box }[], truths: readonly Truth[]) => read.length === truths.length && truths.every((d) => readRight(read, d));
   const turnFrame = (im: RgbImage): RgbImage => {
     const { width: w, height: h } = im;
     const data = new Uint8Array(w * h * 3);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set(im.data.subarray((y * w + x) * 3, (y * w + x) * 3 + 3), (x * h + h - 1 - y) * 3);
     return { width: h, height: w, data };
   };
-  const poses = [
-    { name: 'from one side', overhead: false, turns: 0 },
-    { name: 'the same turned 90°', overhead: false, turns: 1 },
-    { name: 'the same turned 180°', overhead: false, turns: 2 },
-    { name: 'from overhead', overhead: true, turns: 0 },
+  const allPoses = [
+    { key: 'side', name: 'from one side', overhead: false, turns: 0 },
+    { key: 'side-90', name: 'the same turned 90°', overhead: false, turns: 1 },
+    { key: 'side-180', name: 'the same turned 180°', overhead: false, turns: 2 },
+    { key: 'overhead', name: 'from overhead', overhead: true, turns: 0 },
     // Since 26 November (fifth session): a room's broad light, whose soft shadow beside each die
     // the real Catan frames show (plain tables; the renderer's `broadLight`).
-    { name: 'from one side, under a broad light', overhead: false, turns: 0, broad: true },
-    // Since 26 November (sixth session): Worm & Cozy's roll, one shape die and two organ dice
-    // (shared/games/worm-and-cozy/dice.ts), read as those two sets.
-    { name: 'Worm & Cozy rolls from overhead', overhead: true, turns: 0, cozy: true },
-    { name: 'Worm & Cozy rolls from one side', overhead: false, turns: 0, cozy: true },
+    { key: 'broad', name: 'from one side, under a broad light', overhead: false, turns: 0, broad: true },
+    // Since 26 November (sixth session): Worm & Cozy's roll, read as its two sets. Since 27
+    // November (thirteenth session) each tray is such a roll, one shape die and two organ dice
+    // (before, each of the three dice was drawn from the two sets), and it is read as a table
+    // reads it, given the game's request for that roll (ReadOptions.expect, vision/fit-roll.ts).
+    { key: 'cozy-overhead', name: 'Worm & Cozy rolls from overhead', overhead: true, turns: 0, cozy: true },
+    { key: 'cozy-side', name: 'Worm & Cozy rolls from one side', overhead: false, turns: 0, cozy: true },
   ];
+  const only = opts.poses?.split(',').map((k) => k.trim());
+  const unknown = only?.filter((k) => !allPoses.some((p) => p.key === k)) ?? [];
+  if (unknown.length > 0) throw new Error(`--poses: no pose ${unknown.join(', ')} (${allPoses.map((p) => p.key).join(', ')})`);
+  const poses = only ? allPoses.filter((p) => only.includes(p.key)) : allPoses;
   // Since 26 November (twelfth session): also read against the tray without its dice (the same
   // scene rendered empty), as a camera fixed over the tray reads once it has taken the empty tray
   // by itself (web/server/tray.ts), which is what a table camera gets without anyone asking.
@@ -359,34 +385,45 @@ if (trayCount > 0) {
   say(`|---|---|${columns.map(() => '---').join('|')}|`);
   /** Per pose, read `any`: dice found (one box each), read wrong without the "check" mark, boxes on no die, and those without the mark. */
   const marks: string[] = [];
+  /** Per Worm & Cozy pose, read `any` against the empty tray: rolls read whole, and whole with no die marked "check"; without the game's request, then with it. */
+  const rolls: string[] = [];
+  const cozyRequest = expectationOf(cozyDiceRequest(defaultChapter(), 'cozy', 'an hour'))!;
+  const cozyRoll = cozyRequest.slots.map((s) => s.set);
   for (const pose of poses) {
     const right = new Map<string, number>();
     let dice = 0;
     const any = { found: 0, silentWrong: 0, extra: 0, silentExtra: 0 };
     const anyEmpty = { ...any };
+    const whole = { plain: 0, plainClean: 0, fitted: 0, fittedClean: 0 };
     for (let k = 0; k < trayCount; k++) {
       const broad = 'broad' in pose;
       const cozy = 'cozy' in pose;
       const sets: DiceSetId[] = cozy ? ['cozy-shape', 'cozy-organ'] : ['d6'];
       const scene = renderScene(createRng(`view-${cozy ? 'cozy-' : ''}${broad ? 'broad' : pose.overhead ? 'overhead' : 'side'}-${k}`), {
-        dice: cozy ? 3 : 8, sets, difficulty: 0.4, dieSize: [40, 90], empty: true,
+        ...(cozy ? { diceSets: cozyRoll } : { dice: 8 }), sets, difficulty: 0.4, dieSize: [40, 90], empty: true,
         knobs: { ...(pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 }), ...(broad ? { broadLight: 1, tables: ['wood', 'felt', 'card', 'tray', 'dark'] as const } : {}) },
       });
+      const expect = cozy ? { expect: cozyRequest } : {};
       let frame = scene.image;
       let empty = scene.empty!;
-      let truths = scene.dice.map((d) => ({ face: d.face, box: d.box as Box }));
+      let truths = scene.dice.map((d) => ({ set: d.set, face: d.face, box: d.box as Box }));
       for (let t = 0; t < pose.turns; t++) {
         const h = frame.height;
         frame = turnFrame(frame);
         empty = turnFrame(empty);
-        truths = truths.map((d) => ({ face: d.face, box: [h - d.box[3], d.box[0], h - d.box[1], d.box[2]] as Box }));
+        truths = truths.map((d) => ({ ...d, box: [h - d.box[3], d.box[0], h - d.box[1], d.box[2]] as Box }));
       }
       dice += truths.length;
       const tray = learnEmptyTray(empty);
       for (const column of columns) {
         const [who, as] = column === 'any, each die alone' ? [alone, 'any' as const] : column === 'any, against the empty tray' ? [reader, 'any' as const] : [reader, column];
-        const read = await who.read(frame, { sets, view: as, ...(column === 'any, against the empty tray' ? { tray } : {}) });
-        right.set(column, (right.get(column) ?? 0) + truths.filter((d) => read.find((r) => iou(r.box, d.box) > 0.5)?.face === d.face).length);
+        const read = await who.read(frame, { sets, view: as, ...expect, ...(column === 'any, against the empty tray' ? { tray } : {}) });
+        right.set(column, (right.get(column) ?? 0) + truths.filter((d) => readRight(read, d)).length);
+        if (cozy && column === 'any, against the empty tray') {
+          const plain = await reader.read(frame, { sets, view: 'any', tray });
+          if (wholeRoll(plain, truths)) (whole.plain++, (whole.plainClean += plain.some((r) => r.uncertain) ? 0 : 1));
+          if (wholeRoll(read, truths)) (whole.fitted++, (whole.fittedClean += read.some((r) => r.uncertain) ? 0 : 1));
+        }
         if (column !== 'any' && column !== 'any, against the empty tray') continue;
         const tally = column === 'any' ? any : anyEmpty;
         const used = new Set<number>();
@@ -395,7 +432,7 @@ if (trayCount > 0) {
           if (m < 0) continue;
           used.add(m);
           tally.found++;
-          if (read[m]!.face !== d.face && !read[m]!.uncertain) tally.silentWrong++;
+          if (!sameFace(read[m]!, d) && !read[m]!.uncertain) tally.silentWrong++;
         }
         read.forEach((r, i) => {
           if (used.has(i)) return;
@@ -407,6 +444,7 @@ if (trayCount > 0) {
     say(`| ${pose.name} | ${dice} | ${columns.map((c) => pct(right.get(c)! / dice)).join(' | ')} |`);
     const cells = (t: typeof any) => `${t.found} of ${dice} | ${t.silentWrong} | ${t.extra} | ${t.silentExtra}`;
     marks.push(`| ${pose.name} | ${cells(any)} | ${cells(anyEmpty)} |`);
+    if ('cozy' in pose) rolls.push(`| ${pose.name} | ${trayCount} | ${whole.plain} / **${whole.fitted}** | ${whole.plainClean} / **${whole.fittedClean}** |`);
   }
   say();
   say('The same trays read `any`, with the tray modelled and against the empty tray: dice found (one box each, IoU > 0.5), dice read wrong without the "check" mark, and boxes on no die (a loose box on a die the locator did not find otherwise, mostly), and those without the mark:');
@@ -414,6 +452,45 @@ if (trayCount > 0) {
   say('| camera | found | read wrong, not marked | boxes on no die | of which not marked | empty tray: found | read wrong, not marked | boxes on no die | of which not marked |');
   say('|---|---|---|---|---|---|---|---|---|');
   for (const row of marks) say(row);
+  say();
+  say('Worm & Cozy rolls read `any` against the empty tray as a table reads them, without / with the game\'s request for the roll (one shape die and two organ dice: a reading is fitted to it, vision/fit-roll.ts): rolls read whole (the three dice right, no other box), and of those, rolls with no die marked "check" (nobody has to look):');
+  say();
+  say('| camera | rolls | read whole | and nothing to check |');
+  say('|---|---|---|---|');
+  for (const row of rolls) say(row);
+  say();
+  // Since 27 November (thirteenth session): Worm & Cozy's default dice, three d6 of which the
+  // chapter's shape-die colour (red) is the shape die. Trays of three d6 from a table's usual
+  // colours with exactly one red die, from overhead and from one side in turn, read `any` against
+  // the empty tray with every colour name in play, as the server reads that roll.
+  const standard = cozyDiceRequest(defaultChapter(), 'standard', 'an hour');
+  const shapeColour = standard.slots!.find((s) => s.color)!.color!;
+  const colours = { rolls: 0, found: 0, plain: 0, fitted: 0, fittedMarked: 0 };
+  for (let k = 0; colours.rolls < trayCount && k < 40 * trayCount; k++) {
+    const overhead = k % 2 === 0;
+    const scene = renderScene(createRng(`red-shape-${k}`), {
+      dice: 3, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], empty: true, palette: [shapeColour, 'white', 'black', 'blue', 'green', 'yellow', 'ivory'],
+      knobs: overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 },
+    });
+    if (scene.dice.length !== 3 || scene.dice.filter((d) => d.color === shapeColour).length !== 1) continue;
+    colours.rolls++;
+    const tray = learnEmptyTray(scene.empty!);
+    const options = { sets: standard.sets, view: 'any' as const, tray, palette: Object.keys(DIE_COLORS) };
+    const shapeDie = scene.dice.find((d) => d.color === shapeColour)!;
+    /** The roll's three dice found, and the one die named the shape colour is the shape die. */
+    const told = (read: readonly { box: Box; color?: string }[]) => {
+      const named = read.filter((r) => r.color === shapeColour);
+      return named.length === 1 && iou(named[0]!.box, shapeDie.box) > 0.5;
+    };
+    const allFound = (read: readonly { box: Box }[]) => read.length === 3 && scene.dice.every((d) => read.some((r) => iou(r.box, d.box) > 0.5));
+    const plain = await reader.read(scene.image, options);
+    const fitted = await reader.read(scene.image, { ...options, expect: expectationOf(standard)! });
+    if (!allFound(plain) || !allFound(fitted)) continue;
+    colours.found++;
+    if (told(plain)) colours.plain++;
+    if (told(fitted)) (colours.fitted++, (colours.fittedMarked += fitted.some((r) => r.uncertain) ? 1 : 0));
+  }
+  say(`Worm & Cozy's default dice, three d6 whose ${shapeColour} one is the shape die (${colours.rolls} trays of a table's usual colours with one ${shapeColour} die, overhead and one side in turn, read \`any\` against the empty tray with every colour name in play): of the ${colours.found} rolls whose three dice were all found, the shape die told right (the one die named ${shapeColour}) with each die's colour named alone / fitted to the game's request (vision/fit-roll.ts): ${colours.plain} (${pct(colours.plain / colours.found)}) / **${colours.fitted} (${pct(colours.fitted / colours.found)})**, ${colours.fittedMarked} of those with a die marked "check".`);
   say();
   say(`A tray camera's view is configured (\`vision.view\`); view any needs no configuration: it finds each die's up, judged with the other dice of the frame.`);
   say();

@@ -227,6 +227,8 @@ export interface DiceStreamOptions {
   /** The empty tray this camera sees, and who is told whether each frame fitted it (ReadOptions). */
   tray?: ReadOptions['tray'];
   onTray?: ReadOptions['onTray'];
+  /** The dice the game asks for (ReadOptions.expect): each frame's dice are fitted to them. */
+  expect?: ReadOptions['expect'];
   settle?: Partial<SettleConfig>;
   vote?: Partial<VoteConfig>;
   /** Longer side of the motion thumbnails. */
@@ -269,9 +271,9 @@ export class DiceStream {
     if (step.state.run === 1 && !wasSettled) this.reads = [];
     if (step.event === 'moving') this.reads = [];
     if (step.read) {
-      const { sets, palette, view } = this.options;
+      const { sets, palette, view, expect } = this.options;
       const { tray, onTray } = frame ?? this.options;
-      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}) }));
+      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}), ...(expect ? { expect } : {}) }));
       if (this.reads.length > this.settle.voteFrames) this.reads.shift();
     }
     if (step.event === 'moving') return { type: 'moving', at };

@@ -5,6 +5,12 @@
 import type { DiceSetId } from '../shared/dice.js';
 import type { TrayFit, TrayReference } from './locate/tray-reference.js';
 
+/** The dice a game asks for: its DiceRequest's slots, one die each (shared/game.ts). */
+export interface RollExpectation {
+  /** Each die's set, and its colour where the game tells that die by it (a name of the palette). */
+  slots: readonly { readonly set: DiceSetId; readonly color?: string }[];
+}
+
 /** Interleaved 8-bit RGB pixels, row-major, `data.length === width * height * 3`. */
 export interface RgbImage {
   width: number;
@@ -70,6 +76,13 @@ export interface ReadOptions {
    * against the empty tray only, in about half the time.
    */
   modelledToo?: boolean;
+  /**
+   * The dice the game asks for (its DiceRequest's slots): a frame's dice are fitted to them
+   * (fit-roll.ts). Slots of sets alone: the likeliest roll they allow (Worm & Cozy's one shape
+   * die and two organ dice). Slots that name colours: as many dice as slots are named so that
+   * each such colour is one die's (Worm & Cozy's shape d6 is the one red die). Frames only.
+   */
+  expect?: RollExpectation;
 }
 
 export interface DiceReader {

@@ -15,6 +15,8 @@ import { decodeImage, encodeJpeg } from '../../vision/image/decode.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading } from '../../vision/types.js';
 import { readOptions, sameRoll, toRolled } from '../../web/server/camera.js';
+import { cozyDiceRequest } from '../../shared/games/worm-and-cozy/dice.js';
+import { DEFAULT_CHAPTER_ID, loadChapter } from '../../shared/games/worm-and-cozy/chapters.js';
 import { registryLookup } from '../../web/server/main.js';
 import { createRng } from '../../shared/rng.js';
 import { matchDice } from '../../vision/locate/evaluate.js';
@@ -51,9 +53,22 @@ describe('the pipeline’s small rules', () => {
     expect(readOptions({ sets: ['wurmeln'], slots: [{ set: 'wurmeln', color: 'red' }, { set: 'wurmeln', color: 'yellow' }], prompt: '' })).toEqual({
       sets: ['wurmeln'],
       palette: ['red', 'yellow'],
+      expect: { slots: [{ set: 'wurmeln', color: 'red' }, { set: 'wurmeln', color: 'yellow' }] },
     });
     const cozy = readOptions({ sets: ['d6'], slots: [{ set: 'd6', role: 'shape', color: 'red' }, { set: 'd6', role: 'organ' }], prompt: '' });
     expect(cozy.palette).toEqual(Object.keys(DIE_COLORS));
+    expect(readOptions({ sets: ['d6'], prompt: 'anything' })).toEqual({ sets: ['d6'] });
+  });
+
+  it('reader options: the dice the game asks for, as the reader fits a frame to them', () => {
+    // Worm & Cozy's icon dice: the slots' sets, so a reading of two shape dice is fitted to one.
+    const loaded = loadChapter(DEFAULT_CHAPTER_ID);
+    if (!loaded.ok) throw new Error(loaded.errors.join('; '));
+    const chapter = loaded.chapter;
+    const icons = readOptions(cozyDiceRequest(chapter, 'cozy', '1 AM'));
+    expect(icons.expect).toEqual({ slots: [{ set: 'cozy-shape' }, { set: 'cozy-organ' }, { set: 'cozy-organ' }] });
+    // Its d6 stand-ins tell the shape die by colour: the one red die.
+    expect(readOptions(cozyDiceRequest(chapter, 'standard', '1 AM')).expect).toEqual({ slots: [{ set: 'd6', color: 'red' }, { set: 'd6' }, { set: 'd6' }] });
   });
 
   it('a reading becomes a rolled die; the uncertain ones say so', () => {

@@ -232,18 +232,24 @@ function checkPalette(palette: string[]): void {
 /** The palette's colours in Lab, converted once per name. */
 const paletteLab = new Map<string, Lab>();
 
+/** A named colour (a key of DIE_COLORS) in Lab. */
+export function colorLab(name: string): Lab {
+  let q = paletteLab.get(name);
+  if (!q) {
+    const rgb = DIE_COLORS[name];
+    if (!rgb) throw new RangeError(`colorLab: unknown colour name ${JSON.stringify(name)}; known: ${Object.keys(DIE_COLORS).join(', ')}`);
+    q = rgbToLab(rgb[0], rgb[1], rgb[2]);
+    paletteLab.set(name, q);
+  }
+  return q;
+}
+
 /** The nearest palette name to a (white-balanced) Lab colour. */
 export function nearestColor(lab: Lab, palette: string[]): string {
   checkPalette(palette);
   let best = palette[0]!, bestD = Infinity;
   for (const name of palette) {
-    let q = paletteLab.get(name);
-    if (!q) {
-      const [r, g, b] = DIE_COLORS[name]!;
-      q = rgbToLab(r, g, b);
-      paletteLab.set(name, q);
-    }
-    const d = namingDistance(lab, q);
+    const d = namingDistance(lab, colorLab(name));
     if (d < bestD) (bestD = d), (best = name);
   }
   return best;

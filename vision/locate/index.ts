@@ -10,5 +10,5 @@ export { locateDice, type LocatedDie, type LocateOptions } from './locate.js';
 export { learnTray, type TrayFit, type TrayReference } from './tray-reference.js';
 export { dieShapeScore } from './pieces.js';
 export { GUESSED_BOX_SCORE } from './pips.js';
-export { dieColor, bodyColour, nearestColor, whiteGains, estimateLight, namingDistance, type Lab } from './color.js';
+export { dieColor, bodyColour, colorLab, nearestColor, whiteGains, estimateLight, namingDistance, type Lab } from './color.js';
 export { loadDieDetector, type DieDetector, type LoadDetectorOptions } from './detector/index.js';

@@ -22,6 +22,11 @@ export interface RenderSceneOptions {
   dice?: number;
   /** Dice sets in play (default: all). */
   sets?: DiceSetId[];
+  /**
+   * One set per die, in order, instead of a set drawn for each from `sets`: a game's own roll
+   * (Worm & Cozy's shape die and two organ dice). Gives the number of dice.
+   */
+  diceSets?: DiceSetId[];
   /** Die size range across, in pixels (default [20, 300], narrowed so the dice fit). */
   dieSize?: [number, number];
   /** 0 easy … 1 hard (default 0.7). */
@@ -62,10 +67,10 @@ const MAX_DICE = 25;
 export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
   const W = options.width ?? 640, H = options.height ?? 640;
   if (!Number.isInteger(W) || !Number.isInteger(H) || W < 32 || H < 32) throw new RangeError(`renderScene: width and height must be integers ≥ 32, got ${W}×${H}`);
-  const n = options.dice ?? rng.int(1, 12);
+  const n = options.diceSets?.length ?? options.dice ?? rng.int(1, 12);
   if (!Number.isInteger(n) || n < 1 || n > MAX_DICE) throw new RangeError(`renderScene: dice must be an integer 1..${MAX_DICE}, got ${n}`);
   const sets = options.sets && options.sets.length > 0 ? options.sets : DICE_SET_IDS;
-  for (const s of sets) if (!DICE_SETS[s]) throw new Error(`renderScene: unknown dice set "${s}"`);
+  for (const s of [...sets, ...(options.diceSets ?? [])]) if (!DICE_SETS[s]) throw new Error(`renderScene: unknown dice set "${s}"`);
   const knobs = knobsFor(options.difficulty, options.knobs);
   const [minPx, maxPx] = options.dieSize ?? [20, 300];
   if (!(minPx > 0 && maxPx >= minPx)) throw new RangeError(`renderScene: dieSize must be [min, max] with 0 < min ≤ max, got [${minPx}, ${maxPx}]`);
@@ -115,7 +120,7 @@ export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
   const dice: SynthDie[] = [];
   const half = 0.5;
   for (let i = 0; i < n; i++) {
-    const set = rng.pick(sets);
+    const set = options.diceSets?.[i] ?? rng.pick(sets);
     const look = rng.pick(looks);
     const face = rng.pick(DICE_SETS[set].faces);
     for (let attempt = 0; attempt < 60; attempt++) {

@@ -10,6 +10,7 @@ import { DIE_COLORS, type ObservedDie } from '../../shared/dice.js';
 import type { DiceRequest, Result } from '../../shared/game.js';
 import { fail, ok } from '../../shared/game.js';
 import type { TrayFit, TrayReference } from '../../vision/locate/tray-reference.js';
+import { expectationOf } from '../../vision/fit-roll.js';
 import type { CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import type { Logger } from './logger.js';
 import type { TableSession } from './session.js';
@@ -53,10 +54,13 @@ export interface PipelineOptions {
  */
 export function readOptions(request: DiceRequest): ReadOptions {
   const slots = request.slots ?? [];
+  // The dice it asks for: a frame's dice are fitted to them (vision/fit-roll.ts).
+  const wanted = expectationOf(request);
+  const expect = wanted ? { expect: wanted } : {};
   const named = [...new Set(slots.map((s) => s.color).filter((c): c is string => !!c))];
-  if (named.length === 0) return { sets: request.sets };
+  if (named.length === 0) return { sets: request.sets, ...expect };
   const palette = slots.every((s) => s.color) ? named : Object.keys(DIE_COLORS);
-  return { sets: request.sets, palette };
+  return { sets: request.sets, palette, ...expect };
 }
 
 export function toRolled(readings: DieReading[]): RolledDie[] {
