@@ -16,7 +16,7 @@
  */
 import type { DiceSetId } from '../shared/dice.js';
 import type { DiceRequest } from '../shared/game.js';
-import { colorLab, namingDistance, type Lab } from './locate/color.js';
+import { colorLab, namingDistance, nearestColor, type Lab } from './locate/color.js';
 import type { RollExpectation } from './types.js';
 
 export type { RollExpectation };
@@ -162,9 +162,8 @@ export function fitColours(bodies: readonly Lab[], slots: readonly { readonly co
   if (n === 0 || n !== slots.length || n > MAX_COLOUR_DICE || !slots.some((s) => s.color)) return null;
   const claimed = new Set(slots.flatMap((s) => (s.color ? [s.color] : [])));
   const free = palette.filter((name) => !claimed.has(name));
-  const names = free.length > 0 ? free : [...palette];
+  const names = free.length > 0 ? free : palette;
   const distance = (lab: Lab, name: string) => namingDistance(lab, colorLab(name));
-  const nearest = (lab: Lab, among: readonly string[]) => among.reduce((best, name) => (distance(lab, name) < distance(lab, best) ? name : best), among[0]!);
   // cost[i][j]: die i in slot j. A slot that names no colour costs nothing: its die may be of any
   // colour, even one between names, and weighing how far it is from its nearest name chose a
   // less red die as Worm & Cozy's shape die in 3 of 127 rendered rolls.
@@ -191,8 +190,8 @@ export function fitColours(bodies: readonly Lab[], slots: readonly { readonly co
     slotOf[i] = j;
     mask &= ~(1 << j);
   }
-  const colors = bodies.map((lab, i) => slots[slotOf[i]!]!.color ?? nearest(lab, names));
-  const plain = bodies.map((lab) => nearest(lab, palette));
+  const colors = bodies.map((lab, i) => slots[slotOf[i]!]!.color ?? nearestColor(lab, names));
+  const plain = bodies.map((lab) => nearestColor(lab, palette));
   const doubtful = bodies.map(() => false);
   for (let i = 0; i < n; i++) {
     const c = slots[slotOf[i]!]!.color;

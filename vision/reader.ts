@@ -395,10 +395,10 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   /** A die's reading from its probabilities over all classes (masked to the sets in play). */
   const describe = (probs: Float64Array, box: Box, opts: ReadOptions, views: number): DetailedReading => {
     const best = bestFace(probs, opts.sets);
-    const reading: DetailedReading = { set: best.set, face: best.face, confidence: best.confidence, box, uncertain: best.confidence < uncertainBelow, probabilities: probabilitiesIn(probs, best.set), views };
     // With several sets in play, the die as each of them (a game's roll may say which it must be: fit-roll.ts).
-    if (opts.sets.length > 1) reading.bySet = opts.sets.map((set) => readAsSet(probs, set));
-    return reading;
+    const bySet = opts.sets.length > 1 ? opts.sets.map((set) => readAsSet(probs, set)) : undefined;
+    const probabilities = bySet?.find((r) => r.set === best.set)!.probabilities ?? probabilitiesIn(probs, best.set);
+    return { set: best.set, face: best.face, confidence: best.confidence, box, uncertain: best.confidence < uncertainBelow, probabilities, views, ...(bySet ? { bySet } : {}) };
   };
 
   /**
@@ -407,7 +407,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
    * fit does not weigh, so a person sees every box.
    */
   const fitRoll = (readings: DetailedReading[], expect: ReadOptions['expect']): DetailedReading[] =>
-    expect && expect.slots.length > 0 && !expect.slots.some((s) => s.color) ? fitToSlots(readings, expect.slots, uncertainBelow).dice : readings;
+    expect && !expect.slots.some((s) => s.color) ? fitToSlots(readings, expect.slots, uncertainBelow).dice : readings;
 
   /**
    * The quarter turn of each framed die that the orientation head finds most upright (0 unless

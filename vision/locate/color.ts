@@ -221,7 +221,7 @@ export function namingDistance(p: Lab, q: Lab): number {
   return Math.hypot(0.5 * (p[0] - q[0]), p[1] - q[1], p[2] - q[2]);
 }
 
-function checkPalette(palette: string[]): void {
+function checkPalette(palette: readonly string[]): void {
   if (!Array.isArray(palette) || palette.length === 0) throw new RangeError('dieColor: the palette is empty (give at least one name from DIE_COLORS)');
   const unknown = palette.filter((name) => !(name in DIE_COLORS));
   if (unknown.length) {
@@ -245,7 +245,7 @@ export function colorLab(name: string): Lab {
 }
 
 /** The nearest palette name to a (white-balanced) Lab colour. */
-export function nearestColor(lab: Lab, palette: string[]): string {
+export function nearestColor(lab: Lab, palette: readonly string[]): string {
   checkPalette(palette);
   let best = palette[0]!, bestD = Infinity;
   for (const name of palette) {
