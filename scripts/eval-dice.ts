@@ -370,6 +370,9 @@ if (trayCount > 0) {
     // reads it, given the game's request for that roll (ReadOptions.expect, vision/fit-roll.ts).
     { key: 'cozy-overhead', name: 'Worm & Cozy rolls from overhead', overhead: true, turns: 0, cozy: true },
     { key: 'cozy-side', name: 'Worm & Cozy rolls from one side', overhead: false, turns: 0, cozy: true },
+    // Since 27 November (fourteenth session): a printed cloth, where the empty tray matters most
+    // and the modelled tray sees dice in the empty tray itself on some cloths (3–8 d6 a tray).
+    { key: 'cloth', name: 'from one side on a printed cloth (3–8 d6)', overhead: false, turns: 0, cloth: true },
   ];
   const only = opts.poses?.split(',').map((k) => k.trim());
   const unknown = only?.filter((k) => !allPoses.some((p) => p.key === k)) ?? [];
@@ -379,7 +382,7 @@ if (trayCount > 0) {
   // scene rendered empty), as a camera fixed over the tray reads once it has taken the empty tray
   // by itself (web/server/tray.ts), which is what a table camera gets without anyone asking.
   const columns = ['side', 'overhead', 'any', 'any, each die alone', 'any, against the empty tray'] as const;
-  say(`### Rendered trays (${trayCount} per pose, 8 d6 each or a Worm & Cozy roll of 3, seeded), read in each view`);
+  say(`### Rendered trays (${trayCount} per pose, 8 d6 each, a Worm & Cozy roll of 3, or 3–8 d6 on a printed cloth, seeded), read in each view`);
   say();
   say(`| camera | dice | ${columns.join(' | ')} |`);
   say(`|---|---|${columns.map(() => '---').join('|')}|`);
@@ -398,10 +401,11 @@ if (trayCount > 0) {
     for (let k = 0; k < trayCount; k++) {
       const broad = 'broad' in pose;
       const cozy = 'cozy' in pose;
+      const cloth = 'cloth' in pose;
       const sets: DiceSetId[] = cozy ? ['cozy-shape', 'cozy-organ'] : ['d6'];
-      const scene = renderScene(createRng(`view-${cozy ? 'cozy-' : ''}${broad ? 'broad' : pose.overhead ? 'overhead' : 'side'}-${k}`), {
-        ...(cozy ? { diceSets: cozyRoll } : { dice: 8 }), sets, difficulty: 0.4, dieSize: [40, 90], empty: true,
-        knobs: { ...(pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 }), ...(broad ? { broadLight: 1, tables: ['wood', 'felt', 'card', 'tray', 'dark'] as const } : {}) },
+      const scene = renderScene(createRng(`view-${cozy ? 'cozy-' : ''}${broad ? 'broad' : cloth ? 'cloth' : pose.overhead ? 'overhead' : 'side'}-${k}`), {
+        ...(cozy ? { diceSets: cozyRoll } : { dice: cloth ? 3 + (k % 6) : 8 }), sets, difficulty: 0.4, dieSize: [40, 90], empty: true,
+        knobs: { ...(pose.overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 }), ...(broad ? { broadLight: 1, tables: ['wood', 'felt', 'card', 'tray', 'dark'] as const } : {}), ...(cloth ? { tables: ['pattern'] as const } : {}) },
       });
       const expect = cozy ? { expect: cozyRequest } : {};
       let frame = scene.image;

@@ -1,7 +1,8 @@
 /**
  * The empty tray learned from a frame as the reader will locate dice in later frames: inside the
- * frame's flat bars (a letterboxing camera), at the locator's working size. The server learns it
- * without loading the model; the reader's `learnTray` is the same.
+ * frame's flat bars (a letterboxing camera), at the locator's working size, with how many dice the
+ * locator finds in it with the tray modelled. The server learns it without loading the model; the
+ * reader's `learnTray` is the same.
  */
 import { withoutFlatBars } from './image/padding.js';
 import { locateDice } from './locate/locate.js';
@@ -9,7 +10,10 @@ import { learnTray, type TrayReference } from './locate/tray-reference.js';
 import type { RgbImage } from './types.js';
 
 export function learnEmptyTray(picture: RgbImage, maxSide?: number): TrayReference {
-  return learnTray(withoutFlatBars(picture).image, maxSide);
+  const { image } = withoutFlatBars(picture);
+  // What the modelled tray makes of the empty tray: a reader does not trust its reading of later
+  // frames where it finds dice in the empty tray itself (reader.ts, `modelledToo`).
+  return { ...learnTray(image, maxSide), modelledSees: locateDice(image, maxSide === undefined ? {} : { maxSide }).length };
 }
 
 /**

@@ -73,7 +73,9 @@ export interface ReadOptions {
   /**
    * With a `tray` the frame fits, also read the frame with the tray modelled and keep the surer
    * of the two readings (default true; `trayReadingScore` in reader.ts says which). False reads
-   * against the empty tray only, in about half the time.
+   * against the empty tray only, in about half the time. Never where the locator found dice in
+   * the empty tray itself with the tray modelled (`TrayReference.modelledSees`: a busy printed
+   * cloth), whose modelled reading is not to be trusted.
    */
   modelledToo?: boolean;
   /**

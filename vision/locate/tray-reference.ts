@@ -35,6 +35,12 @@ export interface TrayReference {
   readonly edgeLevel: number;
   /** Coarse pixels of the tray's structure (its strong edges), for telling a moved camera (`trayFit`). */
   readonly structure: Uint32Array;
+  /**
+   * Dice the locator finds in the empty tray itself with the tray modelled (`learnEmptyTray`):
+   * some on a busy printed cloth, whose blots it takes for dice. Unknown (undefined) where the
+   * reference was learned by `learnTray` alone.
+   */
+  readonly modelledSees?: number;
 }
 
 /** How a frame compared with the empty tray it was given. */
