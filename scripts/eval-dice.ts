@@ -46,7 +46,7 @@ const program = new Command()
   .option('--no-synthetic', 'skip the synthetic test split')
   .option('--no-extra-looks', 'a second look in view side reads only the closer crop (the reader\'s secondLookExtra: false)')
   .option('--trays <n>', 'rendered trays per camera pose, read in every view (0: skip)', '100')
-  .option('--poses <keys>', 'only these tray poses, comma-separated (side, side-90, side-180, overhead, broad, cozy-overhead, cozy-side)')
+  .option('--poses <keys>', 'only these tray poses, comma-separated (side, side-90, side-180, overhead, broad, cozy-overhead, cozy-side, cloth)')
   .option('--empty-tray <n>', 'rendered scenes per locator case and seed located with and without the empty tray (0: skip)', '8')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .parse();

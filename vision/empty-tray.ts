@@ -9,11 +9,12 @@ import { locateDice } from './locate/locate.js';
 import { learnTray, type TrayReference } from './locate/tray-reference.js';
 import type { RgbImage } from './types.js';
 
-export function learnEmptyTray(picture: RgbImage, maxSide?: number): TrayReference {
+export function learnEmptyTray(picture: RgbImage, maxSide?: number, modelledSees?: number): TrayReference {
   const { image } = withoutFlatBars(picture);
   // What the modelled tray makes of the empty tray: a reader does not trust its reading of later
-  // frames where it finds dice in the empty tray itself (reader.ts, `modelledToo`).
-  return { ...learnTray(image, maxSide), modelledSees: locateDice(image, maxSide === undefined ? {} : { maxSide }).length };
+  // frames where it finds dice in the empty tray itself (reader.ts, `modelledToo`). A caller that
+  // has just counted them (the server, after `looksEmpty`) passes the count.
+  return { ...learnTray(image, maxSide), modelledSees: modelledSees ?? modelledDice(image, maxSide) };
 }
 
 /**
@@ -21,5 +22,10 @@ export function learnEmptyTray(picture: RgbImage, maxSide?: number): TrayReferen
  * no empty tray is in use): the check before a still frame is taken as the empty tray unasked.
  */
 export function looksEmpty(picture: RgbImage, maxSide?: number): boolean {
-  return locateDice(withoutFlatBars(picture).image, maxSide === undefined ? {} : { maxSide }).length === 0;
+  return modelledDice(withoutFlatBars(picture).image, maxSide) === 0;
+}
+
+/** Dice the locator finds in a picture (inside its flat bars) with the tray modelled. */
+function modelledDice(image: RgbImage, maxSide: number | undefined): number {
+  return locateDice(image, maxSide === undefined ? {} : { maxSide }).length;
 }

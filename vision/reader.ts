@@ -101,7 +101,7 @@ export interface DetailedReading extends DieReading {
   probabilities: Record<string, number>;
   /** Quarter-turn views the die was read in (the model's, one more after a second look). */
   views?: number;
-  /** With more than one set in play: the die read as each of them (its likeliest face of each). */
+  /** With more than one set in play and a roll expected: the die read as each set (its likeliest face of each). */
   bySet?: SetReading[];
 }
 
@@ -395,8 +395,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   /** A die's reading from its probabilities over all classes (masked to the sets in play). */
   const describe = (probs: Float64Array, box: Box, opts: ReadOptions, views: number): DetailedReading => {
     const best = bestFace(probs, opts.sets);
-    // With several sets in play, the die as each of them (a game's roll may say which it must be: fit-roll.ts).
-    const bySet = opts.sets.length > 1 ? opts.sets.map((set) => readAsSet(probs, set)) : undefined;
+    // With several sets in play and a game's roll to fit (fit-roll.ts), the die as each of them.
+    const bySet = opts.expect && opts.sets.length > 1 ? opts.sets.map((set) => readAsSet(probs, set)) : undefined;
     const probabilities = bySet?.find((r) => r.set === best.set)!.probabilities ?? probabilitiesIn(probs, best.set);
     return { set: best.set, face: best.face, confidence: best.confidence, box, uncertain: best.confidence < uncertainBelow, probabilities, views, ...(bySet ? { bySet } : {}) };
   };

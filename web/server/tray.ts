@@ -136,7 +136,7 @@ export class TableTray {
     try {
       const { looksEmpty } = await import('../../vision/empty-tray.js');
       if (!looksEmpty(frame.image, this.opts.maxSide)) return false;
-      const learned = await this.learn(frame.image);
+      const learned = await this.learn(frame.image, 0);
       // Forgotten or shown by the referee meanwhile: theirs stands.
       if (!this.auto || pipeline.trayState().tray !== tray) return false;
       await this.keep(pipeline, frame, learned, true);
@@ -203,8 +203,9 @@ export class TableTray {
     await writeFileAtomic(this.stateFile, JSON.stringify(state));
   }
 
-  private async learn(image: RgbImage): Promise<TrayReference> {
+  /** `modelledSees`: the dice the modelled locator found in it, where just counted (none, after `looksEmpty`). */
+  private async learn(image: RgbImage, modelledSees?: number): Promise<TrayReference> {
     const { learnEmptyTray } = await import('../../vision/empty-tray.js');
-    return learnEmptyTray(image, this.opts.maxSide);
+    return learnEmptyTray(image, this.opts.maxSide, modelledSees);
   }
 }
