@@ -248,6 +248,14 @@ describe('locateDice on painted scenes', () => {
     expectFoundOnDice(devScene('touching', 7), [0, 1, 5, 11]);
   });
 
+  it('cuts a clump into one die more than its count where that explains it clearly better than the count or the clump whole', () => {
+    // Development scenes "touching" 2 and 5: clumps whose count cut fitted them (explained in
+    // full) but worse than one die more, the dice farther off being smaller. Before, dice 1 and 4
+    // of the first and 2, 3 and 7 of the second were lost in their clumps' pieces.
+    expectFoundOnDice(devScene('touching', 2), [1, 4]);
+    expectFoundOnDice(devScene('touching', 5), [2, 3, 7]);
+  });
+
   it('looks for big dice again at half size: two large dice joined by a glare disc and a groove', () => {
     // Development scene "large" 6: an orange and a red die of about 160 px on wood, joined into
     // one region by the lamp's glare on the varnish and a plank's groove; no split explains it.
