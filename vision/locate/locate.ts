@@ -385,10 +385,13 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
     } else if (dieArea !== null && cut.kind === 'full' && r.area >= CLUMP_AREA * dieArea) {
       // A clump explained whole or by its count may be explained far better by one die more
       // (dice farther off are smaller than the frame's typical die: five pressed together came
-      // out as one square clump, or as four poor pieces). The cut must win clearly: a single
-      // die near the camera cut in pieces would be lost, and its pieces taken for dice.
-      const more = cutByCount(labels, coarse.width, r, limits, cut, dieArea, 1);
-      if (more.kind === 'full' && more.goodness >= cut.goodness + ONE_MORE_MARGIN) cut = more;
+      // out as one square clump, or as four poor pieces), or, from three dice' area up, by one
+      // die fewer (nearer dice are bigger). Either cut must win clearly: a single die near the
+      // camera cut in pieces would be lost, and its pieces taken for dice.
+      for (const extra of r.area >= ONE_FEWER_AREA * dieArea ? [1, -1] : [1]) {
+        const other = cutByCount(labels, coarse.width, r, limits, cut, dieArea, extra);
+        if (other.kind === 'full' && other.goodness >= cut.goodness + RECOUNT_MARGIN) cut = other;
+      }
     }
     let { pieces } = cut;
     if (dieArea !== null && cut.kind !== 'full') {
@@ -498,8 +501,10 @@ const CLUMP_AREA = 1.6;
 /** Least size (in the frame's dice) of a clump cut into one die more than its count, and how well that cut must explain it. */
 const ONE_MORE_AREA = 1.2;
 const ONE_MORE_GOODNESS = 0.6;
-/** How much better than the clump's explanation so far a cut into one die more must explain it. */
-const ONE_MORE_MARGIN = 0.15;
+/** How much better than the clump's explanation so far a cut into one die more, or one fewer, must explain it. */
+const RECOUNT_MARGIN = 0.15;
+/** Least size (in the frame's dice) of a clump also cut into one die fewer than its count (rounded, at least three). */
+const ONE_FEWER_AREA = 2.5;
 /** A piece under this share of one die's area is not a die (`segmentDice`). */
 const MIN_DIE_SHARE = 0.25;
 /** The learned path: the detector's boxes, scaled to the input, filtered by size. */
