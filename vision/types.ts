@@ -82,7 +82,9 @@ export interface ReadOptions {
    * The dice the game asks for (its DiceRequest's slots): a frame's dice are fitted to them
    * (fit-roll.ts). Slots of sets alone: the likeliest roll they allow (Worm & Cozy's one shape
    * die and two organ dice). Slots that name colours: as many dice as slots are named so that
-   * each such colour is one die's (Worm & Cozy's shape d6 is the one red die). Frames only.
+   * each such colour is one die's (Worm & Cozy's shape d6 is the one red die). Their count also
+   * tells the locator how many dice to cut a frame's clumps into where no die alone gives a
+   * die's size (`LocateOptions.expectedDice`). Frames only.
    */
   expect?: RollExpectation;
 }

@@ -271,6 +271,25 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
+  it("cuts a Worm & Cozy roll thrown into one clump into the roll's three dice, where the game says how many", () => {
+    // Development trays of Worm & Cozy rolls from one side ("dev-cozy-side" 24, 40, 59: a shape
+    // die and two organ dice, each roll one colour, touching). With no die alone in the frame,
+    // the clump passed for one die and set the frame's die size itself (24, 40), or only pieces
+    // were found (59): a box or six, none on a die. Told the roll holds three, the clump's area
+    // shared out by three cuts it into its dice, modelled and against the empty tray alike.
+    for (const k of [24, 40, 59]) {
+      const scene = renderScene(createRng(`dev-cozy-side-${k}`), { diceSets: ['cozy-shape', 'cozy-organ', 'cozy-organ'], sets: ['cozy-shape', 'cozy-organ'], difficulty: 0.4, dieSize: [40, 90], empty: true, knobs: { maxOblique: 45, roll: 10 } });
+      for (const options of [{}, { tray: learnTray(scene.empty!) }]) {
+        const onDie = (found: Box[], d: number) => Math.max(0, ...found.map((f) => iouOf(f, scene.dice[d]!.box)));
+        const alone = locateDice(scene.image, options).map((d) => d.box);
+        expect(scene.dice.every((_, d) => onDie(alone, d) < 0.5), `scene ${k}: no die found without the count`).toBe(true);
+        const told = locateDice(scene.image, { ...options, expectedDice: 3 }).map((d) => d.box);
+        expect(told.length, `scene ${k}: one box a die`).toBe(3);
+        for (const d of [0, 1, 2]) expect(onDie(told, d), `scene ${k}, die ${d}`).toBeGreaterThanOrEqual(0.75);
+      }
+    }
+  });
+
   it('looks for big dice again at half size: two large dice joined by a glare disc and a groove', () => {
     // Development scene "large" 6: an orange and a red die of about 160 px on wood, joined into
     // one region by the lamp's glare on the varnish and a plank's groove; no split explains it.

@@ -61,6 +61,19 @@ describe('a Worm & Cozy roll read given the game’s request', () => {
     expect(fitted).toHaveLength(3);
     expect(r.whole(fitted)).toBe(true);
   }, 60_000);
+
+  it('a roll thrown into one clump is found as its three dice: the request says how many there are', async () => {
+    // Development tray "dev-cozy-side-59" from one side: three orange dice touching, no die alone.
+    const scene = renderScene(createRng('dev-cozy-side-59'), {
+      diceSets: ['cozy-shape', 'cozy-organ', 'cozy-organ'], sets: SETS, difficulty: 0.4, dieSize: [40, 90], empty: true, knobs: { maxOblique: 45, roll: 10 },
+    });
+    const options = { sets: SETS, view: 'any' as const, tray: learnEmptyTray(scene.empty!) };
+    const onDice = (read: DieReading[]) => scene.dice.map((d) => read.find((r) => iou(r.box, d.box) > 0.5) ?? null);
+    expect(onDice(await reader.read(scene.image, options))).toEqual([null, null, null]);
+    const fitted = await reader.read(scene.image, { ...options, expect: request });
+    expect(fitted).toHaveLength(3);
+    expect(onDice(fitted).map((r) => r && `${r.set} ${r.face}`)).toEqual(scene.dice.map((d) => `${d.set} ${d.face}`));
+  }, 60_000);
 });
 
 describe('Worm & Cozy’s default dice, three d6 whose red one is the shape die', () => {

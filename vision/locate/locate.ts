@@ -61,6 +61,12 @@ export interface LocateOptions {
   edgeSplit?: boolean;
   /** Also try cutting a clump as big as several of the frame's single dice into that many (default true). */
   clumpSplit?: boolean;
+  /**
+   * How many dice the frame holds, where the game says (a Worm & Cozy roll: three). A frame
+   * whose dice all touch has no single die to tell a clump's count by; its regions shared out
+   * among this many dice do.
+   */
+  expectedDice?: number;
   /** Also take a region no split explains as the die its convex hull outlines: the shaded sides round a top the colour of the tray (default true). */
   hullCompletion?: boolean;
   /** Compare with the cloth's palette where the frame shows a patterned cloth (default true). */
@@ -364,6 +370,14 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
     // pips agree.
     if (fromHulls && (!singles || fromHulls.support > singles.support || singles.area * MARKS_UNDER_HULLS < fromHulls.area)) dieArea = fromHulls.area;
   }
+  // The game's roll says how many dice there are (a Worm & Cozy roll: three, often thrown into
+  // one clump). Where the frame has fewer regions, and they hold fewer dice counted by its die
+  // size (a clump passed for a single die), or no single die sized them, the regions are shared
+  // out among the roll's dice.
+  const expected = options.clumpSplit !== false && Number.isInteger(options.expectedDice) && options.expectedDice! > 0 ? options.expectedDice : undefined;
+  if (expected && candidates.length > 0 && candidates.length < expected && (dieArea === null || countedDice(candidates, dieArea) < expected)) {
+    dieArea = candidates.reduce((sum, r) => sum + r.area, 0) / expected;
+  }
   // Blank pieces and pieces under a quarter of a die are not dice, but in a group they may be a
   // face's pips whose die the mask lost (`pipGroupsToDice`).
   const marks: LocatedDie[] = [];
@@ -459,6 +473,13 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   const body = (box: Box) => bodyEvidence(box, masks.evidence, mask.data, coarse.width, coarse.height, toImage);
   const dice = minDetail > 0 ? pipGroupsToDice(held, image.width, image.height, unheld).filter((d) => !d.fromPips || body(d.box) >= MIN_PIPS_BODY) : found;
   return withoutNested(dice).sort((p, q) => q.score - p.score);
+}
+
+/** How many dice regions of this frame hold, each at least one, counted by the frame's die area. */
+function countedDice(regions: readonly Region[], dieArea: number): number {
+  let n = 0;
+  for (const r of regions) n += Math.max(1, Math.round(r.area / dieArea));
+  return n;
 }
 
 /**
