@@ -290,6 +290,36 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
+  it('cuts a clump of d6 by the count it is given, where no die alone sizes it', () => {
+    // A rendered tray ("dev-count-side-3"): six red d6 on a dark tray, five of them in one clump
+    // and one at the frame's edge (a die the edge may cut sets no size), so no die alone gives
+    // the frame's die size. Three boxes without the count (two on a die); told six, each die of
+    // the clump is found.
+    const scene = renderScene(createRng('dev-count-side-3'), { dice: 6, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], empty: true, knobs: { maxOblique: 45, roll: 10 } });
+    for (const options of [{}, { tray: learnTray(scene.empty!) }]) {
+      const onDie = (found: Box[], d: number) => Math.max(0, ...found.map((f) => iouOf(f, scene.dice[d]!.box)));
+      const alone = locateDice(scene.image, options).map((d) => d.box);
+      expect(scene.dice.filter((_, d) => onDie(alone, d) >= 0.5)).toHaveLength(2);
+      const told = locateDice(scene.image, { ...options, expectedDice: 6 }).map((d) => d.box);
+      expect(told).toHaveLength(6);
+      for (const d of scene.dice.keys()) expect(onDie(told, d), `die ${d}`).toBeGreaterThanOrEqual(0.8);
+    }
+  });
+
+  it('trusts a die size two single dice agree on over a count too high (dice off the tray): no die is cut in pieces', () => {
+    // Rendered trays "dev-count-side" 41 (eight d6) and 55 (four), every die found against the
+    // empty tray. Told two dice more, the regions shared out by that count cut dice in halves
+    // (one die of each was lost); the dice that agree on a size keep it.
+    for (const [k, n] of [[41, 8], [55, 4]] as const) {
+      const scene = renderScene(createRng(`dev-count-side-${k}`), { dice: n, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], empty: true, knobs: { maxOblique: 45, roll: 10 } });
+      const tray = learnTray(scene.empty!);
+      const boxes = (options: object) => locateDice(scene.image, { tray, ...options }).map((d) => d.box.map(Math.round));
+      const plain = boxes({});
+      expect(plain, `scene ${k}`).toHaveLength(n);
+      expect(boxes({ expectedDice: n + 2 }), `scene ${k}`).toEqual(plain);
+    }
+  });
+
   it('looks for big dice again at half size: two large dice joined by a glare disc and a groove', () => {
     // Development scene "large" 6: an orange and a red die of about 160 px on wood, joined into
     // one region by the lamp's glare on the varnish and a plank's groove; no split explains it.

@@ -351,6 +351,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   const marked = (piece: Piece) => (detailOf(piece) ?? 0) >= minDetail;
   const singles = options.clumpSplit === false ? null : dieSizeOf(candidates, first, marked, onCloth ? 2 : 1);
   let dieArea = singles?.area ?? null;
+  /** How many regions agreed on that size. */
+  let sizeSupport = singles?.support ?? 0;
   // White dice on a light tray show as the shaded sides round a top the tray's colour, an L or a
   // V each, and a pip or two may pass for a single die: where more such hulls agree on a size
   // than single dice do, the hulls give the frame's die size. (Not on a patterned cloth, where
@@ -368,14 +370,18 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
     // Single "dice" far smaller than the hulls are a white die's pips, each a compact region
     // with marks inside (its own outline), not dice: the hulls give the size then however many
     // pips agree.
-    if (fromHulls && (!singles || fromHulls.support > singles.support || singles.area * MARKS_UNDER_HULLS < fromHulls.area)) dieArea = fromHulls.area;
+    if (fromHulls && (!singles || fromHulls.support > singles.support || singles.area * MARKS_UNDER_HULLS < fromHulls.area)) {
+      dieArea = fromHulls.area;
+      sizeSupport = fromHulls.support;
+    }
   }
   // The game's roll says how many dice there are (a Worm & Cozy roll: three, often thrown into
-  // one clump). Where the frame has fewer regions, and they hold fewer dice counted by its die
-  // size (a clump passed for a single die), or no single die sized them, the regions are shared
-  // out among the roll's dice.
+  // one clump). Where the frame has fewer regions, and no die alone sized them, or only one did
+  // and they hold fewer dice by its size (a clump passed for a single die), the regions are
+  // shared out among the roll's dice. Two dice that agree on a size are trusted: a count too
+  // high (a die off the tray) would cut them in halves.
   const expected = options.clumpSplit !== false && Number.isInteger(options.expectedDice) && options.expectedDice! > 0 ? options.expectedDice : undefined;
-  if (expected && candidates.length > 0 && candidates.length < expected && (dieArea === null || countedDice(candidates, dieArea) < expected)) {
+  if (expected && candidates.length > 0 && candidates.length < expected && (dieArea === null || (sizeSupport < 2 && countedDice(candidates, dieArea) < expected))) {
     dieArea = candidates.reduce((sum, r) => sum + r.area, 0) / expected;
   }
   // Blank pieces and pieces under a quarter of a die are not dice, but in a group they may be a
