@@ -63,8 +63,8 @@ export interface LocateOptions {
   clumpSplit?: boolean;
   /**
    * How many dice the frame holds, where the game says (a Worm & Cozy roll: three). A frame
-   * whose dice all touch has no single die to tell a clump's count by; its regions shared out
-   * among this many dice do.
+   * whose dice all touch has no single die to tell a clump's count by, or its clump passes for
+   * one: its regions shared out among this many dice do, unless two single dice agree on a size.
    */
   expectedDice?: number;
   /** Also take a region no split explains as the die its convex hull outlines: the shaded sides round a top the colour of the tray (default true). */
