@@ -20,7 +20,7 @@ import { clothEdges, clothPalette, FinePaletteEvidence, paletteEvidence, withLin
 import { enclosedBy, fillHoles, hysteresis, maskScratch, open3, union, type Mask } from './mask.js';
 import { buildPyramid, type Pyramid } from './pyramid.js';
 import { boxArea, intersection, overlap } from './boxes.js';
-import { asOneDie, cutByCount, dieSizeFromHulls, dieSizeOf, hullPiece, interiorDetail, MIN_DETAIL, ONE_DIE_AREA, piecesOf, wholeRegion, type Limits, type Piece, type WholeRegion } from './pieces.js';
+import { asOneDie, cutByCount, dieSizeFromHulls, dieSizeOf, hullPiece, interiorDetail, MIN_DETAIL, ONE_DIE_AREA, piecesOf, wholeRegion, type DieSize, type Limits, type Piece, type WholeRegion } from './pieces.js';
 import { bodyEvidence, MIN_PIP_AREA, MIN_PIPS_BODY, pipGroupsToDice } from './pips.js';
 import { outlineAround } from './outline.js';
 import { refineBox, type FineContext } from './refine.js';
@@ -350,9 +350,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   // is not a die's size.)
   const marked = (piece: Piece) => (detailOf(piece) ?? 0) >= minDetail;
   const singles = options.clumpSplit === false ? null : dieSizeOf(candidates, first, marked, onCloth ? 2 : 1);
-  let dieArea = singles?.area ?? null;
-  /** How many regions agreed on that size. */
-  let sizeSupport = singles?.support ?? 0;
+  let size: DieSize | null = singles;
   // White dice on a light tray show as the shaded sides round a top the tray's colour, an L or a
   // V each, and a pip or two may pass for a single die: where more such hulls agree on a size
   // than single dice do, the hulls give the frame's die size. (Not on a patterned cloth, where
@@ -370,10 +368,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
     // Single "dice" far smaller than the hulls are a white die's pips, each a compact region
     // with marks inside (its own outline), not dice: the hulls give the size then however many
     // pips agree.
-    if (fromHulls && (!singles || fromHulls.support > singles.support || singles.area * MARKS_UNDER_HULLS < fromHulls.area)) {
-      dieArea = fromHulls.area;
-      sizeSupport = fromHulls.support;
-    }
+    if (fromHulls && (!singles || fromHulls.support > singles.support || singles.area * MARKS_UNDER_HULLS < fromHulls.area)) size = fromHulls;
   }
   // The game's roll says how many dice there are (a Worm & Cozy roll: three, often thrown into
   // one clump). Where the frame has fewer regions, and no die alone sized them, or only one did
@@ -381,9 +376,10 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   // shared out among the roll's dice. Two dice that agree on a size are trusted: a count too
   // high (a die off the tray) would cut them in halves.
   const expected = options.clumpSplit !== false && Number.isInteger(options.expectedDice) && options.expectedDice! > 0 ? options.expectedDice : undefined;
-  if (expected && candidates.length > 0 && candidates.length < expected && (dieArea === null || (sizeSupport < 2 && countedDice(candidates, dieArea) < expected))) {
-    dieArea = candidates.reduce((sum, r) => sum + r.area, 0) / expected;
+  if (expected && candidates.length > 0 && candidates.length < expected && (!size || (size.support < 2 && countedDice(candidates, size.area) < expected))) {
+    size = { area: candidates.reduce((sum, r) => sum + r.area, 0) / expected, support: 0 };
   }
+  const dieArea = size?.area ?? null;
   // Blank pieces and pieces under a quarter of a die are not dice, but in a group they may be a
   // face's pips whose die the mask lost (`pipGroupsToDice`).
   const marks: LocatedDie[] = [];
