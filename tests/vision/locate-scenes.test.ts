@@ -282,7 +282,8 @@ describe('locateDice on painted scenes', () => {
       for (const options of [{}, { tray: learnTray(scene.empty!) }]) {
         const onDie = (found: Box[], d: number) => Math.max(0, ...found.map((f) => iouOf(f, scene.dice[d]!.box)));
         const alone = locateDice(scene.image, options).map((d) => d.box);
-        expect(scene.dice.every((_, d) => onDie(alone, d) < 0.5), `scene ${k}: no die found without the count`).toBe(true);
+        // (Roll 59 modelled is cut in three without the count too: no die of the frame gives a size.)
+        if (k !== 59 || 'tray' in options) expect(scene.dice.every((_, d) => onDie(alone, d) < 0.5), `scene ${k}: no die found without the count`).toBe(true);
         const told = locateDice(scene.image, { ...options, expectedDice: 3 }).map((d) => d.box);
         expect(told.length, `scene ${k}: one box a die`).toBe(3);
         for (const d of [0, 1, 2]) expect(onDie(told, d), `scene ${k}, die ${d}`).toBeGreaterThanOrEqual(0.75);
@@ -333,11 +334,13 @@ describe('locateDice on painted scenes', () => {
   });
 
   it('takes a big die found at half size for the glyph boxes found inside it', () => {
-    // Development scene "large" 5: two orange dice of about 200 px on a light tray came back as
-    // boxes round their glyphs, no split explaining their regions. At half size the left die is
-    // found whole, and the boxes of its glyphs give way to it.
-    const scene = devScene('large', 5);
-    const die = scene.dice[1]!.box;
+    // Development scene "large" 6 of the second seed: a yellow die of about 300 px touching a
+    // black one came back as two boxes round its glyphs, its body lost. At half size it is found
+    // whole, and the boxes of its glyphs give way to it. (Scene 5 of the first seed, two orange
+    // dice whose region no split explained, showed this before such a region was cut in two.)
+    const c = EVAL_CASES.find((e) => e.name === 'large')!;
+    const scene = renderScene(createRng('locate-eval:dev2:large:6'), { width: 640, height: 640, ...c.options });
+    const die = scene.dice[0]!.box;
     const within = (b: Box) => b[0] >= die[0] - 4 && b[1] >= die[1] - 4 && b[2] <= die[2] + 4 && b[3] <= die[3] + 4;
     const withLook = locateDice(scene.image).map((d) => d.box);
     expect(Math.max(...withLook.map((b) => iouOf(b, die)))).toBeGreaterThanOrEqual(0.5);
@@ -345,6 +348,23 @@ describe('locateDice on painted scenes', () => {
     const without = locateDice(scene.image, { bigDice: false }).map((d) => d.box);
     expect(Math.max(0, ...without.map((b) => iouOf(b, die)))).toBeLessThan(0.5);
     expect(without.filter((b) => within(b)).length).toBeGreaterThan(0);
+  });
+
+  it('cuts a region of two big dice in two where no die of the frame gives a size', () => {
+    // Development scenes "large" 5 and 8 of the second seed: a red and a pink die of about 240 px
+    // touching on a dark cloth, and two purple dice of 250–280 px with white glyphs on a light
+    // tray. With no die alone in the frame, no size cut their region, and its pieces, the faces'
+    // pips and glyphs, came back as dice: one die and six boxes, and eight boxes on no die. Cut
+    // in two, each die is found and nothing else, modelled and against the empty tray.
+    const c = EVAL_CASES.find((e) => e.name === 'large')!;
+    for (const k of [5, 8]) {
+      const scene = renderScene(createRng(`locate-eval:dev2:large:${k}`), { width: 640, height: 640, ...c.options, empty: true });
+      for (const options of [{}, { tray: learnTray(scene.empty!) }]) {
+        const found = locateDice(scene.image, options).map((d) => d.box);
+        expect(found, `scene ${k}`).toHaveLength(2);
+        for (const d of scene.dice) expect(Math.max(...found.map((f) => iouOf(f, d.box))), `scene ${k}`).toBeGreaterThanOrEqual(0.7);
+      }
+    }
   });
 
   it('takes the frame\'s die size from the hulls of shaded sides where no die stands alone whole', () => {

@@ -409,6 +409,17 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
         if (other.kind === 'full' && other.goodness >= cut.goodness + RECOUNT_MARGIN) cut = other;
       }
     }
+    // No die of the frame gives a size (two or three big dice thrown together fill a frame): a
+    // region no split explains is cut into two or three, where such a cut explains it in
+    // die-shaped pieces. Left alone, its pieces are a face's pips or glyphs, each taken for a die.
+    if (dieArea === null && cut.kind !== 'full' && options.clumpSplit !== false) {
+      let best: typeof cut | null = null;
+      for (const k of UNSIZED_COUNTS) {
+        const other = cutByCount(labels, coarse.width, r, limits, cut, r.area / k);
+        if (other.kind === 'full' && other.goodness >= UNSIZED_CUT_GOODNESS && (!best || other.goodness > best.goodness)) best = other;
+      }
+      if (best) cut = best;
+    }
     let { pieces } = cut;
     if (dieArea !== null && cut.kind !== 'full') {
       const whole = wholeOf(k);
@@ -530,6 +541,10 @@ const RECOUNT_MARGIN = 0.15;
 const ONE_FEWER_AREA = 2.5;
 /** A piece under this share of one die's area is not a die (`segmentDice`). */
 const MIN_DIE_SHARE = 0.25;
+/** How many dice a region no split explains is tried as, where no die of the frame gives a size. */
+const UNSIZED_COUNTS = [2, 3] as const;
+/** How well such a cut must explain the region (0.5 and 0.7 do the same on the development scenes). */
+const UNSIZED_CUT_GOODNESS = 0.6;
 /** The learned path: the detector's boxes, scaled to the input, filtered by size. */
 function detectWith(detector: DieDetector, fine: RgbImage, fineScale: number, image: RgbImage, options: LocateOptions): LocatedDie[] {
   const minSize = options.minSize ?? 14;
