@@ -59,7 +59,10 @@ export interface LocateOptions {
   minDetail?: number;
   /** Also try splitting touching dice along the strong edges between them (default true). */
   edgeSplit?: boolean;
-  /** Also try cutting a clump as big as several of the frame's single dice into that many (default true). */
+  /**
+   * Also try cutting a clump as big as several of the frame's single dice into that many, and,
+   * where no die gives the frame a size, a region no split explains into two or three (default true).
+   */
   clumpSplit?: boolean;
   /**
    * How many dice the frame holds, where the game says (a Worm & Cozy roll: three). A frame
