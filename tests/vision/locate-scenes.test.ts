@@ -27,10 +27,13 @@ function check(spec: SceneSpec, seed: string, at = 0.6) {
 
 const NONE = { missed: [], spurious: [] };
 
-/** Scene k of a case of the locator's development seed (`train-locator --evaluate --seed dev`). */
-function devScene(name: string, k: number) {
+/**
+ * Scene k of a case of the locator's development seed (`train-locator --evaluate --seed dev`, or
+ * the second, `dev2`), with its empty tray rendered too where asked.
+ */
+function devScene(name: string, k: number, { seed = 'dev', empty = false } = {}) {
   const c = EVAL_CASES.find((e) => e.name === name)!;
-  return renderScene(createRng(`locate-eval:dev:${name}:${k}`), { width: 640, height: 640, ...c.options });
+  return renderScene(createRng(`locate-eval:${seed}:${name}:${k}`), { width: 640, height: 640, ...c.options, ...(empty ? { empty: true } : {}) });
 }
 
 /** The scene's dice `ks` are found (IoU ≥ 0.5), and every box found lies on a die. */
@@ -338,8 +341,7 @@ describe('locateDice on painted scenes', () => {
     // black one came back as two boxes round its glyphs, its body lost. At half size it is found
     // whole, and the boxes of its glyphs give way to it. (Scene 5 of the first seed, two orange
     // dice whose region no split explained, showed this before such a region was cut in two.)
-    const c = EVAL_CASES.find((e) => e.name === 'large')!;
-    const scene = renderScene(createRng('locate-eval:dev2:large:6'), { width: 640, height: 640, ...c.options });
+    const scene = devScene('large', 6, { seed: 'dev2' });
     const die = scene.dice[0]!.box;
     const within = (b: Box) => b[0] >= die[0] - 4 && b[1] >= die[1] - 4 && b[2] <= die[2] + 4 && b[3] <= die[3] + 4;
     const withLook = locateDice(scene.image).map((d) => d.box);
@@ -356,9 +358,8 @@ describe('locateDice on painted scenes', () => {
     // tray. With no die alone in the frame, no size cut their region, and its pieces, the faces'
     // pips and glyphs, came back as dice: one die and six boxes, and eight boxes on no die. Cut
     // in two, each die is found and nothing else, modelled and against the empty tray.
-    const c = EVAL_CASES.find((e) => e.name === 'large')!;
     for (const k of [5, 8]) {
-      const scene = renderScene(createRng(`locate-eval:dev2:large:${k}`), { width: 640, height: 640, ...c.options, empty: true });
+      const scene = devScene('large', k, { seed: 'dev2', empty: true });
       for (const options of [{}, { tray: learnTray(scene.empty!) }]) {
         const found = locateDice(scene.image, options).map((d) => d.box);
         expect(found, `scene ${k}`).toHaveLength(2);
