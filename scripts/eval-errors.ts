@@ -59,7 +59,7 @@ if (opts.judged) {
   if (stale.length > 0) throw new Error(`${opts.judged}: ${stale.length} judged rows are not errors of this model on this split (first: n ${stale[0]!.n}, crop ${stale[0]!.index})`);
   const s = summariseAudit(rows, errors.length, test.count);
   process.stdout.write(`Judged readable: ${s.readable} of ${s.judged} sampled errors, ${pct(s.share)} (95 % interval ${pct(s.shareInterval[0])}–${pct(s.shareInterval[1])}).\n`);
-  process.stdout.write(`A reader that read every readable die right would reach ${pct(s.ceiling)} (${pct(s.ceilingInterval[0])}–${pct(s.ceilingInterval[1])}) on this split.\n`);
+  process.stdout.write(`A reader that read right every die judged readable, and no other, would reach ${pct(s.ceiling)} (${pct(s.ceilingInterval[0])}–${pct(s.ceilingInterval[1])}) on this split. Not the split's ceiling: nets read many dice a person cannot (docs/notes/vision-model.md).\n`);
   const bySet = DICE_SET_IDS.map((set) => {
     const r = rows.filter((x) => x.set === set);
     return `${set} ${r.filter((x) => x.readable).length}/${r.length}`;

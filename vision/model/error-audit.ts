@@ -1,8 +1,10 @@
 /**
  * A by-eye audit of the reader's errors on a rendered split: a seeded sample of the errors is
  * shown to a person, who marks each "could a careful player read this die's top face?" (y/n).
- * From that share follows how far any reader could get on the split: the errors nobody could
- * read stay errors. Pure: the CSV in and out, and the figures.
+ * From that share follows how far a reader would get that read right every die the person can
+ * read, and no other. It is a person's bound, not the split's: a net trained on the renderer's
+ * looks read 52 of 75 crops judged unreadable (docs/notes/vision-model.md, "How far the split
+ * can be read"). Pure: the CSV in and out, and the figures.
  */
 
 export interface AuditRow {
@@ -70,7 +72,8 @@ export interface AuditSummary {
   /**
    * The accuracy a reader would reach on the split reading every readable die right and every
    * other die as this reader does: 1 − (errors × unreadable share) / crops; with the interval
-   * that follows from the share's.
+   * that follows from the share's. A bound for readers that see what a person sees; a net can
+   * pass it.
    */
   ceiling: number;
   ceilingInterval: [number, number];
