@@ -2,7 +2,9 @@
 clew's synthetic test split? Separates the committed net's limit from the split's own.
 
 Not part of clew (no GPU is needed by clew, and nothing here is shipped): the measurement behind
-docs/notes/vision-model.md, "How far the split can be read". Runs on a CUDA machine with PyTorch:
+docs/notes/vision-model.md, "How far the split can be read". Runs with PyTorch on a CUDA machine,
+or in float32 on a CPU (the nets nearest clew's budget were trained so; SMOKE=1 checks the
+pipeline with a few crops and one epoch):
 
     node --import tsx scripts/capacity/render-splits.ts DIR     # train 96,000 / val / test, as `npm run train`
     OUT=results python3 scripts/capacity/capacity.py DIR       # PLAN=a,b picks runs; EPOCHS=n overrides; BUDGET_S stops starting new ones
