@@ -36,7 +36,7 @@ torch.backends.cudnn.allow_tf32 = True
 
 def load(name):
     raw = np.fromfile(os.path.join(D, meta['files'][name]), dtype=np.uint8)
-    rec = 2 + 64 * 64 * 3
+    rec = 2 + meta['cropBytes']  # class, set, then the crop's RGB bytes
     raw = raw[: (raw.size // rec) * rec].reshape(-1, rec)
     x = torch.from_numpy(raw[:, 2:].copy()).view(-1, 64, 64, 3).permute(0, 3, 1, 2).contiguous()
     return x.to(dev), torch.from_numpy(raw[:, 0].astype(np.int64)).to(dev), torch.from_numpy(raw[:, 1].astype(np.int64)).to(dev)

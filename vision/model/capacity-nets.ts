@@ -53,8 +53,9 @@ function median(xs: number[]): number {
  * What a net costs on the current backend, on random crops and labels: a batch of 25 read, and
  * a training step of 64 with Adam. A net with several outputs is timed on its first (the logits).
  */
-export async function measureNetCost(net: tf.LayersModel, classes: number, runs: number): Promise<NetCost> {
+export async function measureNetCost(net: tf.LayersModel, runs: number): Promise<NetCost> {
   const model = net.outputs.length > 1 ? tf.model({ inputs: net.inputs, outputs: net.outputs[0]! }) : net;
+  const classes = model.outputs[0]!.shape.at(-1)!;
   const crops = tf.randomUniform([25, 64, 64, 3], -1, 1);
   const read: number[] = [];
   for (let r = 0; r <= runs; r++) {
