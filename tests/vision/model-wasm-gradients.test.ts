@@ -8,6 +8,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { initBackend } from '../../vision/model/backend.js';
+import { phaseFilter } from '../../vision/model/wasm-gradients.js';
 
 type Pad = 'same' | 'valid' | number;
 
@@ -190,6 +191,16 @@ describe('wasm gradient kernels match the cpu backend', () => {
     expect(names.indexOf('Transpose')).toBeGreaterThanOrEqual(0);
     expect(names.indexOf('Transpose')).toBeLessThan(names.lastIndexOf('BatchMatMul'));
     tf.dispose([a, b, profile.result as tf.Tensor]);
+  });
+
+  it('a stride phase\'s filter taps are the gathered taps with the channel axes swapped, value for value', async () => {
+    await tf.setBackend('wasm');
+    const shape: [number, number, number, number] = [3, 3, 4, 5];
+    const weights = Float32Array.from(randn('phase-filter', 3 * 3 * 4 * 5));
+    for (const [hTaps, wTaps] of [[[2, 0], [2, 0]], [[1], [2, 0]], [[2, 0], [1]], [[1], [1]]]) {
+      const expected = tf.tidy(() => tf.transpose(tf.gather(tf.gather(tf.tensor4d(weights, shape), hTaps!, 0), wTaps!, 1), [0, 1, 3, 2]).dataSync());
+      expect(Array.from(phaseFilter(weights, shape, hTaps!, wTaps!))).toEqual(Array.from(expected));
+    }
   });
 
   it('refuses dilated convolutions with a clear message instead of a wrong answer', async () => {

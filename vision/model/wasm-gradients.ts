@@ -182,6 +182,26 @@ export function phaseOf(p: number, stride: number, kernel: number, before: numbe
 }
 
 /**
+ * The taps `hTaps` × `wTaps` of an [kh, kw, ci, co] filter, in that order, with the channel axes
+ * swapped: [hTaps, wTaps, co, ci]. What gather(gather(filter, hTaps, 0), wTaps, 1) transposed
+ * [0, 1, 3, 2] gives, value for value (a copy, no arithmetic).
+ */
+export function phaseFilter(weights: Float32Array, shape: Conv4, hTaps: readonly number[], wTaps: readonly number[]): Float32Array {
+  const [, kw, ci, co] = shape;
+  const out = new Float32Array(hTaps.length * wTaps.length * co * ci);
+  let o = 0;
+  for (const r of hTaps) {
+    for (const c of wTaps) {
+      const base = (r * kw + c) * ci * co;
+      for (let j = 0; j < co; j++) {
+        for (let i = 0; i < ci; i++) out[o++] = weights[base + i * co + j]!;
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * dx of a convolution, as forward convolutions that wasm runs through XNNPACK. Stride 1: the
  * "full" correlation of dy with the filter turned 180° and its channels swapped. Stride s > 1:
  * split by output phase (sub-pixel): each of the s×s phases of dx is a stride-1 correlation of
@@ -195,6 +215,9 @@ const conv2DBackpropInput: KernelFunc = ({ inputs, backend, attrs }) => {
   const dy = asTensor(inputs.dy!, backend) as tf.Tensor4D;
   const filter = asTensor(inputs.filter!, backend) as tf.Tensor4D;
   const g = geometry('Conv2DBackpropInput', a.inputShape, filter.shape, a.strides, 1, a.pad, a.dimRoundingMode, false);
+  // The filter is small (at most a few hundred KB); its taps are picked here rather than by
+  // wasm's GatherV2 and Transpose, which took 2–4 ms each on a 3×3×64×128 filter.
+  const weights = filter.dataSync() as Float32Array;
   return tf.tidy(() => {
     const [kh, kw, ci, co] = filter.shape;
     const [, inH, inW] = a.inputShape;
@@ -204,16 +227,14 @@ const conv2DBackpropInput: KernelFunc = ({ inputs, backend, attrs }) => {
     const wPhases = Array.from({ length: sw }, (_, p) => phaseOf(p, sw, kw, g.left, inW));
     const maxRows = Math.ceil(inH / sh);
     const maxCols = Math.ceil(inW / sw);
-    const rowsOfPhases: tf.Tensor4D[] = [];
+    const cells: tf.Tensor4D[] = [];
     for (const hp of hPhases) {
-      const cells: tf.Tensor4D[] = [];
       for (const wp of wPhases) {
         let cell: tf.Tensor4D;
         if (hp.taps.length === 0 || wp.taps.length === 0 || hp.rows === 0 || wp.rows === 0) {
           cell = tf.zeros([g.batch, hp.rows, wp.rows, ci]);
         } else {
-          const sub = tf.gather(tf.gather(filter, hp.taps, 0), wp.taps, 1);
-          const turned = tf.transpose(sub, [0, 1, 3, 2]) as tf.Tensor4D;
+          const turned = tf.tensor4d(phaseFilter(weights, filter.shape, hp.taps, wp.taps), [hp.taps.length, wp.taps.length, co, ci]);
           const needH = hp.rows + hp.taps.length - 1;
           const needW = wp.rows + wp.taps.length - 1;
           const top = Math.max(0, -hp.offset);
@@ -224,10 +245,11 @@ const conv2DBackpropInput: KernelFunc = ({ inputs, backend, attrs }) => {
         }
         cells.push(tf.pad(cell, [[0, 0], [0, maxRows - hp.rows], [0, maxCols - wp.rows], [0, 0]]));
       }
-      // Interleave columns: [N, R, C, sw, ci] → [N, R, C·sw, ci].
-      rowsOfPhases.push(tf.stack(cells, 3).reshape([g.batch, maxRows, maxCols * sw, ci]));
     }
-    // Interleave rows: [N, R, sh, W', ci] → [N, R·sh, W', ci], then crop to the input.
+    // Interleave columns ([N, R, C, sw, ci] → [N, R, C·sw, ci]), then rows ([N, R, sh, W', ci] →
+    // [N, R·sh, W', ci]), then crop to the input. (One 5-D transpose instead measured slower.)
+    const rowsOfPhases: tf.Tensor4D[] = [];
+    for (let p = 0; p < sh; p++) rowsOfPhases.push(tf.stack(cells.slice(p * sw, (p + 1) * sw), 3).reshape([g.batch, maxRows, maxCols * sw, ci]));
     const all = tf.stack(rowsOfPhases, 2).reshape([g.batch, maxRows * sh, maxCols * sw, ci]);
     return tf.slice(all, [0, 0, 0, 0], [g.batch, inH, inW, ci]);
   });
