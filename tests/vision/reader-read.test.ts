@@ -13,6 +13,7 @@ import { createRng } from '../../shared/rng.js';
 import { squareAround } from '../../vision/image/crop.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import { cropRect } from '../../vision/image/image.js';
+import { resize } from '../../vision/image/resize.js';
 import type { Calibration } from '../../vision/model/calibration.js';
 import { DEFAULT_MODEL_DIR } from '../../vision/model/classifier.js';
 import { frameDieImage } from '../../vision/model/framing.js';
@@ -57,6 +58,16 @@ describe('reading', () => {
       expect(d.uncertain).toBe(d.confidence < reader.uncertainBelow);
       expect(d.guessed).toBeUndefined();
       expect(['red', 'yellow', 'ivory', 'white']).toContain(d.color);
+    }
+  });
+
+  it('finds both dice of the real frame shrunk to 432–576 px wide, as at its own 960 px (it is enlarged to the working size first)', async () => {
+    // Halved as they came, such frames gave the segmentation their 17–24 px dice at 8–12 px:
+    // 0 of 2 found at 432 and 480 px, 1 at 576 (all 16 Catan dice: 8, 11 and 13 of 16).
+    for (const scale of [0.45, 0.5, 0.6]) {
+      const small = resize(frame, Math.round(frame.width * scale), Math.round(frame.height * scale));
+      const dice = await reader.read(small, { sets: ['d6'] });
+      for (const b of frameBoxes) expect(dice.some((d) => iou(d.box, b.map((v) => v * scale) as Box) >= 0.3), `die at ${b} in the frame at ×${scale}`).toBe(true);
     }
   });
 

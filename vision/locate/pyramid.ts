@@ -1,9 +1,16 @@
 /**
- * The two scales the locator works at: the frame at ≤ 640 px (boxes are measured here) and a
+ * The two scales the locator works at: the frame at 640 px (boxes are measured here) and a
  * half-size copy where the tray is modelled and the mask is segmented (four times fewer pixels;
  * a 20 px die is still 10 px there).
+ *
+ * A frame between half the working size and the working size is enlarged to it first. Halved
+ * as it came, its dice would reach the segmentation smaller than the same dice in a larger
+ * frame of the same view: a 480 px frame's 20 px dice at 7 px instead of 10. The real Catan
+ * frames scaled to 336–576 px wide lost up to 11 of their 16 dice so, and found them all once
+ * enlarged (docs/notes/vision-locate.md, "Frames smaller than the working size"). A frame of
+ * half the working size or less is not halved, so it keeps its dice's own size.
  */
-import { fitWithin } from '../image/resize.js';
+import { fitWithin, resize } from '../image/resize.js';
 import type { RgbImage } from '../types.js';
 
 export interface Pyramid {
@@ -35,8 +42,16 @@ export function halve(image: RgbImage): RgbImage {
   return { width: w, height: h, data: out };
 }
 
+/** The frame at the working size: shrunk to `maxSide`, or enlarged to it from above half of it. */
+function workingSize(image: RgbImage, maxSide: number): { image: RgbImage; scale: number } {
+  const long = Math.max(image.width, image.height);
+  if (long <= maxSide / 2 || long >= maxSide) return fitWithin(image, maxSide);
+  const scale = maxSide / long;
+  return { image: resize(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale))), scale };
+}
+
 export function buildPyramid(image: RgbImage, maxSide: number): Pyramid {
-  const { image: fine, scale } = fitWithin(image, maxSide);
+  const { image: fine, scale } = workingSize(image, maxSide);
   const halveIt = Math.max(fine.width, fine.height) > maxSide / 2 && Math.min(fine.width, fine.height) >= 16;
   return { fine, coarse: halveIt ? halve(fine) : fine, fineScale: 1 / scale, step: halveIt ? 2 : 1 };
 }
