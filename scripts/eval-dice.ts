@@ -19,6 +19,7 @@ import { DICE_SETS, DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/d
 import { createRng } from '../shared/rng.js';
 import { CROP_SCALE, squareAround, squareCrop } from '../vision/image/crop.js';
 import { cropRect } from '../vision/image/image.js';
+import { resize } from '../vision/image/resize.js';
 import { uprightCrop } from '../vision/image/upright.js';
 import { classOf } from '../vision/faces/classes.js';
 import { decodeImage } from '../vision/image/decode.js';
@@ -330,6 +331,50 @@ if (view === 'any') {
   say(`With each die's up judged alone instead of with the other die of its frame: ${right} of ${labelled} read right.`);
   say();
   alone.dispose();
+}
+
+// The same frames at other sizes, as other cameras give them: shrunk (a smaller webcam, or the
+// tray farther away) and tiled 2 × 2 (a 1920×1080 picture whose dice keep their 40 px).
+{
+  const scales = [0.35, 0.45, 0.5, 0.6, 0.8];
+  const cells: string[] = [];
+  const count = async (frameOf: (f: RgbImage) => RgbImage, boxesOf: (b: Box) => Box[]) => {
+    let found = 0, spurious = 0, right = 0, all = 0;
+    for (const [file, truths] of byFrame) {
+      const dice = await reader.read(frameOf(decodedFrames.get(file)!), { sets: ['d6'], view });
+      const used = new Set<number>();
+      for (const t of truths) {
+        for (const b of boxesOf(t.box)) {
+          all++;
+          let best = -1, bestIou = 0.3;
+          dice.forEach((d, k) => { const o = iou(b, d.box); if (!used.has(k) && o >= bestIou) { best = k; bestIou = o; } });
+          if (best < 0) continue;
+          used.add(best);
+          found++;
+          if (dice[best]!.face === t.face) right++;
+        }
+      }
+      spurious += dice.length - used.size;
+    }
+    return `${found} of ${all}, ${spurious}, ${right}`;
+  };
+  for (const s of scales) {
+    cells.push(await count((f) => resize(f, Math.round(f.width * s), Math.round(f.height * s)), (b) => [b.map((v) => v * s) as Box]));
+  }
+  const tile = (f: RgbImage): RgbImage => {
+    const out = { width: f.width * 2, height: f.height * 2, data: new Uint8Array(f.width * f.height * 12) };
+    for (let t = 0; t < 4; t++) for (let y = 0; y < f.height; y++) out.data.set(f.data.subarray(y * f.width * 3, (y + 1) * f.width * 3), (((t >> 1) * f.height + y) * out.width + (t & 1) * f.width) * 3);
+    return out;
+  };
+  const w = decodedFrames.values().next().value!.width;
+  const h = decodedFrames.values().next().value!.height;
+  cells.push(await count(tile, (b) => [0, 1, 2, 3].map((t) => [b[0] + (t & 1) * w, b[1] + (t >> 1) * h, b[2] + (t & 1) * w, b[3] + (t >> 1) * h] as Box)));
+  say(`The same frames at other sizes, as other cameras give them (shrunk: their dice 13–31 px across; tiled 2 × 2 into ${2 * w}×${2 * h}, dice still about 40 px): dice found, boxes on no die, read right:`);
+  say();
+  say(`| ${scales.map((s) => `${Math.round(w * s)} px wide`).join(' | ')} | ${2 * w} px, tiled |`);
+  say(`|${scales.map(() => '---').join('|')}|---|`);
+  say(`| ${cells.join(' | ')} |`);
+  say();
 }
 
 // ---------------------------------------------------------------- 4. rendered trays

@@ -71,6 +71,26 @@ describe('reading', () => {
     }
   });
 
+  it('finds the dice of a 1920×1080 picture whose dice are 40 px across (the real frame tiled 2 × 2) by looking closer', async () => {
+    // At the working size its dice are 13 px: the locator found only boxes guessed round their
+    // pips, none on a die, so it looks again at 1280 px (LocateOptions.lookCloser).
+    const tiled = { width: frame.width * 2, height: frame.height * 2, data: new Uint8Array(frame.width * frame.height * 12) };
+    for (let ty = 0; ty < 2; ty++) {
+      for (let tx = 0; tx < 2; tx++) {
+        for (let y = 0; y < frame.height; y++) tiled.data.set(frame.data.subarray(y * frame.width * 3, (y + 1) * frame.width * 3), ((ty * frame.height + y) * tiled.width + tx * frame.width) * 3);
+      }
+    }
+    const dice = await reader.read(tiled, { sets: ['d6'] });
+    for (let ty = 0; ty < 2; ty++) {
+      for (let tx = 0; tx < 2; tx++) {
+        for (const b of frameBoxes) {
+          const moved: Box = [b[0] + tx * frame.width, b[1] + ty * frame.height, b[2] + tx * frame.width, b[3] + ty * frame.height];
+          expect(dice.some((d) => iou(d.box, moved) >= 0.3), `die at ${moved}`).toBe(true);
+        }
+      }
+    }
+  });
+
   it('reads a frame letterboxed or pillarboxed as the frame itself: boxes in the padded frame\'s pixels, nothing found on the bars', async () => {
     // Before the bars were taken off, the real Catan frames pillarboxed in black found 13 of
     // their 16 dice with 3 boxes on no die, letterboxed in white 16 with 12 (docs/notes/vision-model.md).

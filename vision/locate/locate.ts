@@ -76,6 +76,11 @@ export interface LocateOptions {
   patternedCloth?: boolean;
   /** Look round marks no die holds for the faint outline of their die (default true). */
   outlineLook?: boolean;
+  /**
+   * Look again at twice the working size where the frame is much larger than it and every die
+   * found was guessed from its pips, as dice shrunk too far are (default true).
+   */
+  lookCloser?: boolean;
   /** Look for big dice (≥ 100 px) again at half the working size where a big region is left unexplained and few dice were found (default true). */
   bigDice?: boolean;
   /**
@@ -168,7 +173,8 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   // reference at that size): against the empty tray, big dice still come apart at their glare
   // and glyphs (rendered big dice with it: 40 of 64 found without the look, 47 with it).
   const { tray: _tray, onTray: _onTray, ...modelled } = options;
-  const classical = options.bigDice === false ? found : withBigDice(found, bigRegions, image, pyr, modelled);
+  const atSize = options.bigDice === false ? found : withBigDice(found, bigRegions, image, pyr, modelled);
+  const classical = options.lookCloser === false ? atSize : closerIfOnlyPips(atSize, image, modelled, !options.tray);
   if (!options.detector) return classical;
   // Rescue: confident detector boxes that overlap no classical die (IoU < 0.3).
   const rescue = options.rescueScore ?? 0.5;
@@ -176,6 +182,36 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
     (d) => d.score >= rescue && classical.every((c) => overlap(c.box, d.box) < 0.3),
   );
   return [...classical, ...extra].sort((p, q) => q.score - p.score);
+}
+
+/** The largest working size a closer look goes to (16 times the pixels of 640). */
+const CLOSER_MAX_SIDE = 2560;
+/** A die found at least this die-like counts as seen whole (below it, a shadow or a clump, mostly). */
+const CLOSER_SEEN_SCORE = 0.4;
+
+/**
+ * A frame much larger than the working size whose dice were all guessed from their pips or are
+ * barely die-like (no die seen whole: dice shrunk to a few pixels show little but their pips), or where nothing was found
+ * and no empty tray was given (a picture, not a tray camera's stream, which looks at empty trays
+ * all the time), is looked at again at twice the working size, and again while most of the dice
+ * found are still guessed so, up to CLOSER_MAX_SIDE or the frame's own size. A closer look is
+ * taken where it saw more dice whole. A 1920×1080 picture whose dice are 40 px across had them at
+ * 13 px at 640 and found none of 8 (only boxes guessed round their pips); at 1280 all 8
+ * (docs/notes/vision-locate.md, "Frames much larger than the working size"). The tray's empty
+ * picture is left out there: it was learnt at the working size.
+ */
+function closerIfOnlyPips(found: LocatedDie[], image: RgbImage, options: LocateOptions, evenIfNone: boolean): LocatedDie[] {
+  const seen = (dice: readonly LocatedDie[]) => dice.filter((d) => !d.fromPips && d.score >= CLOSER_SEEN_SCORE).length;
+  if ((found.length === 0 && !evenIfNone) || seen(found) > 0) return found;
+  const long = Math.max(image.width, image.height);
+  let best = found;
+  let size = options.maxSide ?? 640;
+  while (seen(best) <= best.length / 2 && long >= 1.5 * size && size < CLOSER_MAX_SIDE) {
+    size = Math.min(2 * size, long, CLOSER_MAX_SIDE);
+    const closer = locateDice(image, { ...options, maxSide: size, lookCloser: false });
+    if (seen(closer) > seen(best)) best = closer;
+  }
+  return best;
 }
 
 /** A hull gives the frame's die size only if it is at least this many smallest dice across. */
