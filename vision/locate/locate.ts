@@ -204,11 +204,13 @@ function closerIfOnlyPips(found: LocatedDie[], image: RgbImage, options: LocateO
   const seen = (dice: readonly LocatedDie[]) => dice.filter((d) => !d.fromPips && d.score >= CLOSER_SEEN_SCORE).length;
   if ((found.length === 0 && !evenIfNone) || seen(found) > 0) return found;
   const long = Math.max(image.width, image.height);
+  // The learned detector's rescue, if any, is added once, by the caller, at the working size.
+  const { detector: _detector, ...classical } = options;
   let best = found;
   let size = options.maxSide ?? 640;
   while (seen(best) <= best.length / 2 && long >= 1.5 * size && size < CLOSER_MAX_SIDE) {
     size = Math.min(2 * size, long, CLOSER_MAX_SIDE);
-    const closer = locateDice(image, { ...options, maxSide: size, lookCloser: false });
+    const closer = locateDice(image, { ...classical, maxSide: size, lookCloser: false });
     if (seen(closer) > seen(best)) best = closer;
   }
   return best;
