@@ -7,7 +7,7 @@
  * as it came, its dice would reach the segmentation smaller than the same dice in a larger
  * frame of the same view: a 480 px frame's 20 px dice at 7 px instead of 10. The real Catan
  * frames scaled to 336–576 px wide lost up to 11 of their 16 dice so, and found them all once
- * enlarged (docs/notes/vision-locate.md, "Frames smaller than the working size"). A frame of
+ * enlarged (docs/notes/vision-locate.md, "Frames of other sizes"). A frame of
  * half the working size or less is not halved, so it keeps its dice's own size.
  */
 import { fitWithin, resize } from '../image/resize.js';
