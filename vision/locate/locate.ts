@@ -77,9 +77,8 @@ export interface LocateOptions {
   /** Look round marks no die holds for the faint outline of their die (default true). */
   outlineLook?: boolean;
   /**
-   * Look again at twice the working size where the frame is much larger than it and no die was
-   * seen whole (each guessed from its pips or barely die-like, as dice shrunk too far are), or,
-   * with no `tray`, nothing was found (default true).
+   * Look again at twice the working size where the frame is much larger than it, dice were
+   * guessed from their pips and none was seen whole, as with dice shrunk too far (default true).
    */
   lookCloser?: boolean;
   /** Look for big dice (≥ 100 px) again at half the working size where a big region is left unexplained and few dice were found (default true). */
@@ -175,7 +174,7 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   // and glyphs (rendered big dice with it: 40 of 64 found without the look, 47 with it).
   const { tray: _tray, onTray: _onTray, ...modelled } = options;
   const atSize = options.bigDice === false ? found : withBigDice(found, bigRegions, image, pyr, modelled);
-  const classical = options.lookCloser === false ? atSize : lookCloserIfTooSmall(atSize, image, modelled, !options.tray);
+  const classical = options.lookCloser === false ? atSize : lookCloserIfTooSmall(atSize, image, modelled);
   if (!options.detector) return classical;
   // Rescue: confident detector boxes that overlap no classical die (IoU < 0.3).
   const rescue = options.rescueScore ?? 0.5;
@@ -191,19 +190,19 @@ const CLOSER_MAX_SIDE = 2560;
 const CLOSER_SEEN_SCORE = 0.4;
 
 /**
- * A frame much larger than the working size where no die was seen whole (each guessed from its
- * pips or barely die-like: dice shrunk to a few pixels show little but their pips), or where
- * nothing was found and no empty tray was given (a picture, not a tray camera's stream, which
- * looks at empty trays all the time), is located again at twice the working size, and again
- * while most of what it finds is still so, up to CLOSER_MAX_SIDE or the frame's own size. A
- * closer look is taken where it saw more dice whole. A 1920×1080 picture whose dice are 40 px
- * across had them at 13 px at 640 and found none of 8 (only boxes guessed round their pips); at
- * 1280 all 8 (docs/notes/vision-locate.md, "Frames of other sizes"). The tray's empty picture is
- * left out there: it was learnt at the working size.
+ * A frame much larger than the working size where dice were guessed from their pips and none was
+ * seen whole (the rest barely die-like: dice shrunk to a few pixels show little but their pips)
+ * is located again at twice the working size, and again while most of what it finds is still
+ * so, up to CLOSER_MAX_SIDE or the frame's own size. A closer look is taken where it saw more
+ * dice whole. A 1920×1080 picture whose dice are 40 px across had them at 13 px at 640 and found
+ * none of 8 (only boxes guessed round their pips); at 1280 all 8 (docs/notes/vision-locate.md,
+ * "Frames of other sizes"). Not where nothing was found: an empty tray would be looked at again
+ * every time, and at a size whose texture the locator's levels were not set for. The tray's
+ * empty picture is left out of a closer look: it was learnt at the working size.
  */
-function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: LocateOptions, whenNoneFound: boolean): LocatedDie[] {
+function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: LocateOptions): LocatedDie[] {
   const seen = (dice: readonly LocatedDie[]) => dice.filter((d) => !d.fromPips && d.score >= CLOSER_SEEN_SCORE).length;
-  if ((found.length === 0 && !whenNoneFound) || seen(found) > 0) return found;
+  if (!found.some((d) => d.fromPips) || seen(found) > 0) return found;
   const long = Math.max(image.width, image.height);
   // The learned detector's rescue, if any, is added once, by the caller, at the working size.
   const { detector: _detector, ...classical } = options;

@@ -83,7 +83,9 @@ function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, 
   const cx = image.width / 2, cy = image.height / 2;
   const side = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
   // A loose picture often cuts a neighbour touching the die: their region reaches the edge.
-  const central = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer), edgeRegions: true })
+  // No closer look: a picture of one die is a close-up; a die it does not show whole is too big
+  // or cut, not too small.
+  const central = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer), edgeRegions: true, lookCloser: false })
     .filter((d) => d.box[0] <= cx && cx <= d.box[2] && d.box[1] <= cy && cy <= d.box[3])
     .sort((a, b) => b.score - a.score);
   // A die inferred from its pips is no framing: in a close-cut picture the die's body touches
