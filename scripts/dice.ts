@@ -32,6 +32,7 @@ interface Options {
   framing: string;
   model?: string;
   backend?: string;
+  workingSize?: string;
   view: string;
 }
 
@@ -48,6 +49,7 @@ const program = new Command()
   .option('--palette <colours>', `die colours to name, comma-separated (default: all of ${Object.keys(DIE_COLORS).join(', ')})`)
   .option('--framing <mode>', 'with --crop: locate (find the die in the picture first, and read the whole picture if none is found) or whole (the picture is the die)', 'locate')
   .option('--view <how>', 'how the camera looked at the dice: any (not known, perhaps turned: each die read in its four quarter turns, weighted by how upright each looks), side (from above and to one side, as most photos) or overhead (frames: straight down)', 'any')
+  .option('--working-size <px>', 'frames are located fitted within this many pixels (default 640; more finds smaller dice in big pictures, in more time)')
   .option('--model <dir>', 'model directory (default: the committed model)')
   .option('--backend <name>', 'tfjs backend: tensorflow, wasm or cpu')
   .showHelpAfterError();
@@ -71,6 +73,8 @@ if (!CAMERA_VIEWS.includes(opts.view as CameraView)) fail(`--view must be ${CAME
 if (opts.tray !== undefined && opts.crop) fail('--tray is for frames; with --crop each picture is one die');
 if (opts.calibrate !== 'net' && opts.calibrate !== 'head') fail(`--calibrate must be net or head, got "${opts.calibrate}"`);
 if (opts.backend !== undefined && !['tensorflow', 'wasm', 'cpu'].includes(opts.backend)) fail(`--backend must be tensorflow, wasm or cpu, got "${opts.backend}"`);
+const workingSize = opts.workingSize === undefined ? undefined : Number(opts.workingSize);
+if (workingSize !== undefined && !(Number.isInteger(workingSize) && workingSize >= 160 && workingSize <= 4096)) fail(`--working-size must be a whole number of pixels from 160 to 4096, got "${opts.workingSize}"`);
 
 // Heavy modules only now that the arguments are sound.
 const { loadDiceReader } = await import('../vision/reader.js');
@@ -82,6 +86,7 @@ const reader = await loadDiceReader({
   ...(opts.backend ? { backend: opts.backend as 'wasm' } : {}),
   cropFraming: opts.framing as 'whole' | 'locate',
   calibrate: opts.calibrate as 'net' | 'head',
+  ...(workingSize !== undefined ? { locate: { maxSide: workingSize } } : {}),
 });
 
 if (opts.calibration) {

@@ -14,6 +14,13 @@ describe('config', () => {
     expect(c).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: './.clew-data', table: { game: 'worm-and-cozy' }, log: { onCorrupt: 'recover' } });
     expect(c.table.options).toBeUndefined();
     expect(c.device.camera.kind).toBe('auto');
+    expect(c.vision.workingSize).toBe(640);
+  });
+
+  it('the locator\'s working size is a whole number of pixels from 160 to 4096', () => {
+    expect(parseConfig({ vision: { workingSize: 1280 } }, {}).vision.workingSize).toBe(1280);
+    expect(() => parseConfig({ vision: { workingSize: 100 } }, {})).toThrow(/vision\.workingSize:/);
+    expect(() => parseConfig({ vision: { workingSize: 700.5 } }, {})).toThrow(/vision\.workingSize:/);
   });
 
   it('the environment wins over the file: PORT, HOST, CLEW_DATA, CLEW_LOG_LEVEL', () => {

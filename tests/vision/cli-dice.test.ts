@@ -129,7 +129,7 @@ describe('dice CLI', () => {
     expect(crops.stderr).toMatch(/--tray is for frames/);
   });
 
-  it('refuses an unknown dice set, colour, camera view or way to calibrate before loading anything (exit 2)', () => {
+  it('refuses an unknown dice set, colour, camera view, way to calibrate or working size before loading anything (exit 2)', () => {
     const r = dice('--set', 'd6,d20', '--json', crop(0));
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/"d20" is not a dice set/);
@@ -143,5 +143,8 @@ describe('dice CLI', () => {
     const v = dice('--set', 'd6', '--json', '--view', 'sideways', crop(0));
     expect(v.status).toBe(2);
     expect(v.stderr).toMatch(/--view must be any, side or overhead, got "sideways"/);
+    const w = dice('--set', 'd6', '--json', '--working-size', '12', crop(0));
+    expect(w.status).toBe(2);
+    expect(w.stderr).toMatch(/--working-size must be a whole number of pixels from 160 to 4096, got "12"/);
   });
 });

@@ -85,6 +85,13 @@ export const configSchema = z
          */
         view: z.enum(CAMERA_VIEWS).default('overhead'),
         /**
+         * The locator's working size: frames are located fitted within this many pixels (smaller
+         * ones enlarged to it from above half of it). 640 suits dice of about 20–300 px in frames
+         * up to 640 px, and the Pi's 1280×720 with dice from about 40 px; a camera so high that
+         * the dice are smaller needs more (1280: four times the locating time).
+         */
+        workingSize: z.number().int().min(160).max(4096).default(640),
+        /**
          * Take the empty tray by itself (true, the default): when the table camera's frames
          * settle with no die found and no empty tray fits (none shown yet, or the camera moved),
          * that frame becomes the empty tray, as if the referee had shown it. \`tray/forget\`

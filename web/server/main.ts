@@ -150,6 +150,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
                 calibrationDir,
                 calibrate: config.vision.calibrate,
                 adapt: { steps: config.vision.adaptSteps },
+                locate: { maxSide: config.vision.workingSize },
                 ...(config.vision.modelDir ? { modelDir: config.vision.modelDir } : {}),
               });
             }),
@@ -197,6 +198,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       dir: path.join(dataDir, 'tray'),
       pipeline: () => (adapters.camera && adapters.camera !== adapters.phoneCamera ? (pipelines.get('camera') ?? null) : null),
       decode,
+      maxSide: config.vision.workingSize,
       auto: config.vision.autoTray,
       onChange: () => transport?.broadcast(),
       logger,
