@@ -132,7 +132,7 @@ for (const file of files) {
       line = { file, ...(several ? { set: r!.set } : {}), face: r!.face, confidence: round(r!.confidence), ...(r!.color ? { color: r!.color } : {}), uncertain: r!.uncertain };
     } else {
       let fit: TrayFit | undefined;
-      const dice = await reader.read(image, { ...readOptions, ...(tray ? { tray, onTray: (f: TrayFit) => (fit = f) } : {}) });
+      const dice = await reader.read(image, { ...readOptions, picture: true, ...(tray ? { tray, onTray: (f: TrayFit) => (fit = f) } : {}) });
       line = {
         file,
         ...(tray ? { tray: fit?.used ? 'used' : fit?.reason === 'misfit' ? 'moved' : 'other-size' } : {}),

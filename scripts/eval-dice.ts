@@ -299,7 +299,7 @@ for (const [file, truths] of byFrame) {
   const frame = await image(path.join(opts.real, file));
   decodedFrames.set(file, frame);
   labelFrameDice(frame, file, truths);
-  const dice = await reader.read(frame, { sets: ['d6'], view });
+  const dice = await reader.read(frame, { sets: ['d6'], view, picture: true });
   const used = new Set<number>();
   const cells: string[] = [];
   for (const t of truths) {
@@ -341,7 +341,7 @@ if (view === 'any') {
   const count = async (frameOf: (f: RgbImage) => RgbImage, boxesOf: (b: Box) => Box[]) => {
     let found = 0, spurious = 0, right = 0, all = 0;
     for (const [file, truths] of byFrame) {
-      const dice = await reader.read(frameOf(decodedFrames.get(file)!), { sets: ['d6'], view });
+      const dice = await reader.read(frameOf(decodedFrames.get(file)!), { sets: ['d6'], view, picture: true });
       const used = new Set<number>();
       for (const t of truths) {
         for (const b of boxesOf(t.box)) {
@@ -369,7 +369,7 @@ if (view === 'any') {
   const w = decodedFrames.values().next().value!.width;
   const h = decodedFrames.values().next().value!.height;
   cells.push(await count(tile, (b) => [0, 1, 2, 3].map((t) => [b[0] + (t & 1) * w, b[1] + (t >> 1) * h, b[2] + (t & 1) * w, b[3] + (t >> 1) * h] as Box)));
-  say(`The same frames at other sizes, as other cameras give them (shrunk: their dice 13–31 px across; tiled 2 × 2 into ${2 * w}×${2 * h}, dice still about 40 px): dice found, boxes on no die, read right:`);
+  say(`The same frames at other sizes, as other cameras give them (shrunk: their dice 13–31 px across; tiled 2 × 2 into ${2 * w}×${2 * h}, dice still about 40 px), read as pictures (\`npm run dice\`): dice found, boxes on no die, read right:`);
   say();
   say(`| ${scales.map((s) => `${Math.round(w * s)} px wide`).join(' | ')} | ${2 * w} px, tiled |`);
   say(`|${scales.map(() => '---').join('|')}|---|`);

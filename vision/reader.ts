@@ -479,7 +479,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     // own shape) is read inside its bars: the bars' edges are no dice, and the tray's own middle
     // is the middle an overhead camera's dice turn round. Boxes are given in the frame's pixels.
     const { image, offset } = withoutFlatBars(picture);
-    const locate = { ...(await locateOptions()), ...(opts.expect ? { expectedDice: opts.expect.slots.length } : {}) };
+    const locate = { ...(await locateOptions()), ...(opts.expect ? { expectedDice: opts.expect.slots.length } : {}), ...(opts.picture ? { lookCloserWhenNone: true } : {}) };
     let readings: DetailedReading[];
     if (!opts.tray) readings = fitRoll(readLocated(image, locate, opts), opts.expect);
     else {

@@ -68,6 +68,13 @@ export interface ReadOptions {
    * moved). Frames only; pictures of one die ignore it.
    */
   tray?: TrayReference;
+  /**
+   * The image is a still picture (a photo, an upload), not a tray camera's frame: where it is
+   * much larger than the locator's working size and nothing die-like was found, it is looked at
+   * again closer (`LocateOptions.lookCloserWhenNone`). Not for a stream: it would look again at
+   * every empty tray. Frames only.
+   */
+  picture?: boolean;
   /** Told, for each frame read with a `tray`, whether it fitted (say when the camera moved). */
   onTray?: (fit: TrayFit) => void;
   /**

@@ -91,6 +91,22 @@ describe('reading', () => {
     }
   });
 
+  it('looks again closer at a large picture where nothing die-like was found, read as a picture; not at a tray camera\'s frame', async () => {
+    // A second real frame tiled 2 × 2 (1920×1080, dice about 40 px): at 640 px the locator finds
+    // nothing at all there, not even pips. An upload or `npm run dice` reads it as a picture.
+    const second = await decodeImage(readFileSync(path.join(fixtures, 'frame-2.jpg')));
+    const boxes = readFileSync(path.join(fixtures, 'frame-2.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number) as Box);
+    const tiled = { width: second.width * 2, height: second.height * 2, data: new Uint8Array(second.width * second.height * 12) };
+    for (let t = 0; t < 4; t++) {
+      for (let y = 0; y < second.height; y++) tiled.data.set(second.data.subarray(y * second.width * 3, (y + 1) * second.width * 3), (((t >> 1) * second.height + y) * tiled.width + (t & 1) * second.width) * 3);
+    }
+    const all = [0, 1, 2, 3].flatMap((t) => boxes.map((b): Box => [b[0] + (t & 1) * second.width, b[1] + (t >> 1) * second.height, b[2] + (t & 1) * second.width, b[3] + (t >> 1) * second.height]));
+    const found = (dice: { box: Box }[]) => all.filter((b) => dice.some((d) => iou(d.box, b) >= 0.3)).length;
+    expect(found(await reader.read(tiled, { sets: ['d6'], picture: true }))).toBe(8);
+    // A tray camera's stream is never looked at again where it found nothing: it looks at empty trays all the time.
+    expect(found(await reader.read(tiled, { sets: ['d6'] }))).toBe(0);
+  });
+
   it('reads a frame letterboxed or pillarboxed as the frame itself: boxes in the padded frame\'s pixels, nothing found on the bars', async () => {
     // Before the bars were taken off, the real Catan frames pillarboxed in black found 13 of
     // their 16 dice with 3 boxes on no die, letterboxed in white 16 with 12 (docs/notes/vision-model.md).

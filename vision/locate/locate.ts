@@ -81,6 +81,12 @@ export interface LocateOptions {
    * guessed from their pips and none was seen whole, as with dice shrunk too far (default true).
    */
   lookCloser?: boolean;
+  /**
+   * With `lookCloser`, also look again where nothing at all, or nothing die-like, was found and
+   * no `tray` is given: for a still picture (a photo, an upload), never a tray camera's stream,
+   * which looks at empty trays all the time (default false; `ReadOptions.picture` sets it).
+   */
+  lookCloserWhenNone?: boolean;
   /** Look for big dice (≥ 100 px) again at half the working size where a big region is left unexplained and few dice were found (default true). */
   bigDice?: boolean;
   /**
@@ -174,7 +180,7 @@ export function locateDice(image: RgbImage, options: LocateOptions = {}): Locate
   // and glyphs (rendered big dice with it: 40 of 64 found without the look, 47 with it).
   const { tray: _tray, onTray: _onTray, ...modelled } = options;
   const atSize = options.bigDice === false ? found : withBigDice(found, bigRegions, image, pyr, modelled);
-  const classical = options.lookCloser === false ? atSize : lookCloserIfTooSmall(atSize, image, modelled);
+  const classical = options.lookCloser === false ? atSize : lookCloserIfTooSmall(atSize, image, options);
   if (!options.detector) return classical;
   // Rescue: confident detector boxes that overlap no classical die (IoU < 0.3).
   const rescue = options.rescueScore ?? 0.5;
@@ -196,16 +202,19 @@ const CLOSER_SEEN_SCORE = 0.4;
  * so, up to CLOSER_MAX_SIDE or the frame's own size. A closer look is taken where it saw more
  * dice whole. A 1920×1080 picture whose dice are 40 px across had them at 13 px at 640 and found
  * none of 8 (only boxes guessed round their pips); at 1280 all 8 (docs/notes/vision-locate.md,
- * "Frames of other sizes"). Not where nothing was found: an empty tray would be looked at again
- * every time, and at a size whose texture the locator's levels were not set for. The tray's
+ * "Frames of other sizes"). Where nothing, or nothing die-like, was found only for a still
+ * picture with no empty tray (`lookCloserWhenNone`): a tray camera's stream would look again at
+ * every empty tray, at a size whose texture the locator's levels were not set for. The tray's
  * empty picture is left out of a closer look: it was learnt at the working size.
  */
 function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: LocateOptions): LocatedDie[] {
   const seen = (dice: readonly LocatedDie[]) => dice.filter((d) => !d.fromPips && d.score >= CLOSER_SEEN_SCORE).length;
-  if (!found.some((d) => d.fromPips) || seen(found) > 0) return found;
+  const whenNone = options.lookCloserWhenNone === true && !options.tray;
+  if (seen(found) > 0 || !(whenNone || found.some((d) => d.fromPips))) return found;
   const long = Math.max(image.width, image.height);
-  // The learned detector's rescue, if any, is added once, by the caller, at the working size.
-  const { detector: _detector, ...classical } = options;
+  // The learned detector's rescue, if any, is added once, by the caller, at the working size;
+  // the empty tray was learnt at the working size.
+  const { detector: _detector, tray: _tray, onTray: _onTray, ...classical } = options;
   let best = found;
   let size = options.maxSide ?? 640;
   while (seen(best) <= best.length / 2 && long >= 1.5 * size && size < CLOSER_MAX_SIDE) {

@@ -40,7 +40,7 @@ export async function readUpload(
       json: { file: options.file, ...(several ? { set: r.set } : {}), face: r.face, confidence: round(r.confidence), ...(r.color ? { color: r.color } : {}), uncertain: r.uncertain },
     };
   }
-  const readings = await reader.read(image, read);
+  const readings = await reader.read(image, { ...read, picture: true });
   return {
     ok: true,
     json: {
