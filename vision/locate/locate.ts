@@ -202,9 +202,9 @@ const CLOSER_SEEN_SCORE = 0.4;
  * so, up to CLOSER_MAX_SIDE or the frame's own size. A closer look is taken where it saw more
  * dice whole. A 1920×1080 picture whose dice are 40 px across had them at 13 px at 640 and found
  * none of 8 (only boxes guessed round their pips); at 1280 all 8 (docs/notes/vision-locate.md,
- * "Frames of other sizes"). Where nothing, or nothing die-like, was found only for a still
- * picture with no empty tray (`lookCloserWhenNone`): a tray camera's stream would look again at
- * every empty tray, at a size whose texture the locator's levels were not set for. The tray's
+ * "Frames of other sizes"). Where nothing die-like was found at all, only a still picture with
+ * no empty tray is looked at again (`lookCloserWhenNone`): a tray camera's stream would look again
+ * at every empty tray, at a size whose texture the locator's levels were not set for. The tray's
  * empty picture is left out of a closer look: it was learnt at the working size.
  */
 function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: LocateOptions): LocatedDie[] {
