@@ -19,7 +19,7 @@ import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
 import type { TrayFit, TrayReference } from '../vision/locate/index.js';
-import { CAMERA_VIEWS, type CameraView } from '../vision/types.js';
+import { CAMERA_VIEWS, WORKING_SIZE_RANGE, type CameraView } from '../vision/types.js';
 
 interface Options {
   set: string;
@@ -74,7 +74,8 @@ if (opts.tray !== undefined && opts.crop) fail('--tray is for frames; with --cro
 if (opts.calibrate !== 'net' && opts.calibrate !== 'head') fail(`--calibrate must be net or head, got "${opts.calibrate}"`);
 if (opts.backend !== undefined && !['tensorflow', 'wasm', 'cpu'].includes(opts.backend)) fail(`--backend must be tensorflow, wasm or cpu, got "${opts.backend}"`);
 const workingSize = opts.workingSize === undefined ? undefined : Number(opts.workingSize);
-if (workingSize !== undefined && !(Number.isInteger(workingSize) && workingSize >= 160 && workingSize <= 4096)) fail(`--working-size must be a whole number of pixels from 160 to 4096, got "${opts.workingSize}"`);
+const { min: minSize, max: maxSize } = WORKING_SIZE_RANGE;
+if (workingSize !== undefined && !(Number.isInteger(workingSize) && workingSize >= minSize && workingSize <= maxSize)) fail(`--working-size must be a whole number of pixels from ${minSize} to ${maxSize}, got "${opts.workingSize}"`);
 
 // Heavy modules only now that the arguments are sound.
 const { loadDiceReader } = await import('../vision/reader.js');

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { DICE_SETS, DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { CROP_SCALE, squareAround, squareCrop } from '../vision/image/crop.js';
-import { cropRect } from '../vision/image/image.js';
+import { createImage, cropRect, paste } from '../vision/image/image.js';
 import { resize } from '../vision/image/resize.js';
 import { uprightCrop } from '../vision/image/upright.js';
 import { classOf } from '../vision/faces/classes.js';
@@ -292,6 +292,21 @@ say(`### Real Catan frames: dice found (target: all found, none spurious), and r
 say();
 say(`| frame | dice | found | missed | spurious | read as (true face) |`);
 say(`|---|---|---|---|---|---|`);
+/**
+ * Each true box's reading: the unused reading whose box overlaps it most (IoU ≥ 0.3), greedily
+ * in the true boxes' order; undefined where none does. Readings left over are boxes on no die.
+ */
+function matchReadings<D extends { box: Box }>(truthBoxes: readonly Box[], dice: readonly D[]): (D | undefined)[] {
+  const used = new Set<number>();
+  return truthBoxes.map((b) => {
+    let best = -1, bestIou = 0.3;
+    dice.forEach((d, k) => { const o = iou(b, d.box); if (!used.has(k) && o >= bestIou) { best = k; bestIou = o; } });
+    if (best < 0) return undefined;
+    used.add(best);
+    return dice[best];
+  });
+}
+
 let found = 0, missed = 0, spurious = 0, total = 0, labelled = 0, readRight = 0;
 /** The frames as decoded, for reading them again below. */
 const decodedFrames = new Map<string, RgbImage>();
@@ -300,19 +315,16 @@ for (const [file, truths] of byFrame) {
   decodedFrames.set(file, frame);
   labelFrameDice(frame, file, truths);
   const dice = await reader.read(frame, { sets: ['d6'], view, picture: true });
-  const used = new Set<number>();
+  const matched = matchReadings(truths.map((t) => t.box), dice);
   const cells: string[] = [];
-  for (const t of truths) {
-    let best = -1, bestIou = 0.3;
-    dice.forEach((d, k) => { const o = iou(t.box, d.box); if (!used.has(k) && o >= bestIou) { best = k; bestIou = o; } });
-    const d = best >= 0 ? dice[best]! : undefined;
-    if (d) used.add(best);
+  truths.forEach((t, k) => {
+    const d = matched[k];
     if (t.face !== undefined) labelled++;
     if (d && d.face === t.face) readRight++;
     cells.push(d ? `${d.face}${d.uncertain ? '?' : ''} (${t.face ?? '?'})` : `missed (${t.face ?? '?'})`);
-  }
-  const f = used.size;
-  const s = dice.length - used.size;
+  });
+  const f = matched.filter((d) => d !== undefined).length;
+  const s = dice.length - f;
   found += f; missed += truths.length - f; spurious += s; total += truths.length;
   say(`| ${path.basename(file)} | ${truths.length} | ${f} | ${truths.length - f} | ${s} | ${cells.join(', ')} |`);
 }
@@ -337,38 +349,32 @@ if (view === 'any') {
 // tray farther away) and tiled 2 × 2 (a 1920×1080 picture whose dice keep their 40 px).
 {
   const scales = [0.35, 0.45, 0.5, 0.6, 0.8];
-  const cells: string[] = [];
-  const count = async (frameOf: (f: RgbImage) => RgbImage, boxesOf: (b: Box) => Box[]) => {
+  /** Found, boxes on no die and read right over the frames, each changed by `change` (its true boxes moved by `move`). */
+  const count = async (change: (f: RgbImage) => RgbImage, move: (b: Box, f: RgbImage) => Box[]) => {
     let found = 0, spurious = 0, right = 0, all = 0;
     for (const [file, truths] of byFrame) {
-      const dice = await reader.read(frameOf(decodedFrames.get(file)!), { sets: ['d6'], view, picture: true });
-      const used = new Set<number>();
-      for (const t of truths) {
-        for (const b of boxesOf(t.box)) {
-          all++;
-          let best = -1, bestIou = 0.3;
-          dice.forEach((d, k) => { const o = iou(b, d.box); if (!used.has(k) && o >= bestIou) { best = k; bestIou = o; } });
-          if (best < 0) continue;
-          used.add(best);
-          found++;
-          if (dice[best]!.face === t.face) right++;
-        }
-      }
-      spurious += dice.length - used.size;
+      const frame = decodedFrames.get(file)!;
+      const dice = await reader.read(change(frame), { sets: ['d6'], view, picture: true });
+      const wanted = truths.flatMap((t) => move(t.box, frame).map((box) => ({ box, face: t.face })));
+      const matched = matchReadings(wanted.map((t) => t.box), dice);
+      all += wanted.length;
+      wanted.forEach((t, k) => { if (matched[k]) { found++; if (matched[k]!.face === t.face) right++; } });
+      spurious += dice.length - matched.filter((d) => d !== undefined).length;
     }
     return `${found} of ${all}, ${spurious}, ${right}`;
   };
+  const cells: string[] = [];
   for (const s of scales) {
     cells.push(await count((f) => resize(f, Math.round(f.width * s), Math.round(f.height * s)), (b) => [b.map((v) => v * s) as Box]));
   }
+  const corners = (f: RgbImage) => [[0, 0], [f.width, 0], [0, f.height], [f.width, f.height]] as const;
   const tile = (f: RgbImage): RgbImage => {
-    const out = { width: f.width * 2, height: f.height * 2, data: new Uint8Array(f.width * f.height * 12) };
-    for (let t = 0; t < 4; t++) for (let y = 0; y < f.height; y++) out.data.set(f.data.subarray(y * f.width * 3, (y + 1) * f.width * 3), (((t >> 1) * f.height + y) * out.width + (t & 1) * f.width) * 3);
+    const out = createImage(f.width * 2, f.height * 2);
+    for (const [x, y] of corners(f)) paste(out, f, x, y);
     return out;
   };
-  const w = decodedFrames.values().next().value!.width;
-  const h = decodedFrames.values().next().value!.height;
-  cells.push(await count(tile, (b) => [0, 1, 2, 3].map((t) => [b[0] + (t & 1) * w, b[1] + (t >> 1) * h, b[2] + (t & 1) * w, b[3] + (t >> 1) * h] as Box)));
+  cells.push(await count(tile, (b, f) => corners(f).map(([x, y]): Box => [b[0] + x, b[1] + y, b[2] + x, b[3] + y])));
+  const { width: w, height: h } = decodedFrames.values().next().value!;
   say(`The same frames at other sizes, as other cameras give them (shrunk: their dice 13–31 px across; tiled 2 × 2 into ${2 * w}×${2 * h}, dice still about 40 px), read as pictures (\`npm run dice\`): dice found, boxes on no die, read right:`);
   say();
   say(`| ${scales.map((s) => `${Math.round(w * s)} px wide`).join(' | ')} | ${2 * w} px, tiled |`);

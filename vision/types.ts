@@ -26,6 +26,9 @@ export type Box = [x0: number, y0: number, x1: number, y1: number];
  * centre), or 'any': not known (a picture from elsewhere, perhaps turned), so each die is read in
  * its four quarter turns, weighted by how upright each looks (vision/model/orientation.ts).
  */
+/** The locator's working sizes a user may set (`LocateOptions.maxSide`: the config's `vision.workingSize`, `npm run dice -- --working-size`). */
+export const WORKING_SIZE_RANGE = { min: 160, max: 4096 } as const;
+
 export const CAMERA_VIEWS = ['any', 'side', 'overhead'] as const;
 export type CameraView = (typeof CAMERA_VIEWS)[number];
 

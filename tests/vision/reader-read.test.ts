@@ -12,7 +12,7 @@ import { DICE_SETS, DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
 import { createRng } from '../../shared/rng.js';
 import { squareAround } from '../../vision/image/crop.js';
 import { decodeImage } from '../../vision/image/decode.js';
-import { cropRect } from '../../vision/image/image.js';
+import { createImage, cropRect, paste } from '../../vision/image/image.js';
 import { resize } from '../../vision/image/resize.js';
 import type { Calibration } from '../../vision/model/calibration.js';
 import { DEFAULT_MODEL_DIR } from '../../vision/model/classifier.js';
@@ -23,6 +23,15 @@ import { renderScene } from '../../vision/synth/scene.js';
 import type { Box, RgbImage } from '../../vision/types.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../fixtures/dice-real');
+/** A fixture frame's labelled die boxes (`die,xmin,ymin,xmax,ymax`). */
+const readBoxes = (file: string): Box[] => readFileSync(path.join(fixtures, file), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number) as Box);
+/** Four copies of a frame, 2 × 2 (a picture twice as wide whose dice keep their size), and its dice's boxes in it. */
+function tiled2x2(frame: RgbImage, boxes: readonly Box[]): { image: RgbImage; boxes: Box[] } {
+  const image = createImage(frame.width * 2, frame.height * 2);
+  const corners = [[0, 0], [frame.width, 0], [0, frame.height], [frame.width, frame.height]] as const;
+  for (const [x, y] of corners) paste(image, frame, x, y);
+  return { image, boxes: corners.flatMap(([x, y]) => boxes.map((b): Box => [b[0] + x, b[1] + y, b[2] + x, b[3] + y])) };
+}
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'clew-reader-'));
 let reader: ClewDiceReader;
 let crops: { face: string; image: RgbImage }[];
@@ -34,7 +43,7 @@ beforeAll(async () => {
   const labels = readFileSync(path.join(fixtures, 'labels.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   crops = await Promise.all(labels.map(async ([file, face]) => ({ face: face!, image: await decodeImage(readFileSync(path.join(fixtures, file!))) })));
   frame = await decodeImage(readFileSync(path.join(fixtures, 'frame.jpg')));
-  frameBoxes = readFileSync(path.join(fixtures, 'frame.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number) as Box);
+  frameBoxes = readBoxes('frame.csv');
 });
 
 afterAll(() => {
@@ -74,34 +83,17 @@ describe('reading', () => {
   it('finds the dice of a 1920×1080 picture whose dice are 40 px across (the real frame tiled 2 × 2) by looking closer', async () => {
     // At the working size its dice are 13 px: the locator found only boxes guessed round their
     // pips, none on a die, so it looks again at 1280 px (LocateOptions.lookCloser).
-    const tiled = { width: frame.width * 2, height: frame.height * 2, data: new Uint8Array(frame.width * frame.height * 12) };
-    for (let ty = 0; ty < 2; ty++) {
-      for (let tx = 0; tx < 2; tx++) {
-        for (let y = 0; y < frame.height; y++) tiled.data.set(frame.data.subarray(y * frame.width * 3, (y + 1) * frame.width * 3), ((ty * frame.height + y) * tiled.width + tx * frame.width) * 3);
-      }
-    }
+    const { image: tiled, boxes } = tiled2x2(frame, frameBoxes);
     const dice = await reader.read(tiled, { sets: ['d6'] });
-    for (let ty = 0; ty < 2; ty++) {
-      for (let tx = 0; tx < 2; tx++) {
-        for (const b of frameBoxes) {
-          const moved: Box = [b[0] + tx * frame.width, b[1] + ty * frame.height, b[2] + tx * frame.width, b[3] + ty * frame.height];
-          expect(dice.some((d) => iou(d.box, moved) >= 0.3), `die at ${moved}`).toBe(true);
-        }
-      }
-    }
+    for (const b of boxes) expect(dice.some((d) => iou(d.box, b) >= 0.3), `die at ${b}`).toBe(true);
   });
 
   it('looks again closer at a large picture where nothing die-like was found, read as a picture; not at a tray camera\'s frame', async () => {
     // A second real frame tiled 2 × 2 (1920×1080, dice about 40 px): at 640 px the locator finds
     // nothing at all there, not even pips. An upload or `npm run dice` reads it as a picture.
     const second = await decodeImage(readFileSync(path.join(fixtures, 'frame-2.jpg')));
-    const boxes = readFileSync(path.join(fixtures, 'frame-2.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number) as Box);
-    const tiled = { width: second.width * 2, height: second.height * 2, data: new Uint8Array(second.width * second.height * 12) };
-    for (let t = 0; t < 4; t++) {
-      for (let y = 0; y < second.height; y++) tiled.data.set(second.data.subarray(y * second.width * 3, (y + 1) * second.width * 3), (((t >> 1) * second.height + y) * tiled.width + (t & 1) * second.width) * 3);
-    }
-    const all = [0, 1, 2, 3].flatMap((t) => boxes.map((b): Box => [b[0] + (t & 1) * second.width, b[1] + (t >> 1) * second.height, b[2] + (t & 1) * second.width, b[3] + (t >> 1) * second.height]));
-    const found = (dice: { box: Box }[]) => all.filter((b) => dice.some((d) => iou(d.box, b) >= 0.3)).length;
+    const { image: tiled, boxes } = tiled2x2(second, readBoxes('frame-2.csv'));
+    const found = (dice: { box: Box }[]) => boxes.filter((b) => dice.some((d) => iou(d.box, b) >= 0.3)).length;
     expect(found(await reader.read(tiled, { sets: ['d6'], picture: true }))).toBe(8);
     // A tray camera's stream is never looked at again where it found nothing: it looks at empty trays all the time.
     expect(found(await reader.read(tiled, { sets: ['d6'] }))).toBe(0);

@@ -142,9 +142,13 @@ export function resize(image: RgbImage, width: number, height: number): RgbImage
 
 /** Resize so the longer side is at most `maxSide` (never enlarges). Returns the scale applied. */
 export function fitWithin(image: RgbImage, maxSide: number): { image: RgbImage; scale: number } {
-  const long = Math.max(image.width, image.height);
-  if (long <= maxSide) return { image, scale: 1 };
-  const scale = maxSide / long;
+  if (Math.max(image.width, image.height) <= maxSide) return { image, scale: 1 };
+  return toLongerSide(image, maxSide);
+}
+
+/** Resize, up or down, so the longer side is `side`. Returns the scale applied. */
+export function toLongerSide(image: RgbImage, side: number): { image: RgbImage; scale: number } {
+  const scale = side / Math.max(image.width, image.height);
   const w = Math.max(1, Math.round(image.width * scale));
   const h = Math.max(1, Math.round(image.height * scale));
   return { image: resize(image, w, h), scale };

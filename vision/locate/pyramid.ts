@@ -10,7 +10,7 @@
  * enlarged (docs/notes/vision-locate.md, "Frames of other sizes"). A frame of
  * half the working size or less is not halved, so it keeps its dice's own size.
  */
-import { fitWithin, resize } from '../image/resize.js';
+import { fitWithin, toLongerSide } from '../image/resize.js';
 import type { RgbImage } from '../types.js';
 
 export interface Pyramid {
@@ -45,9 +45,7 @@ export function halve(image: RgbImage): RgbImage {
 /** The frame at the working size: shrunk to `maxSide`, or enlarged to it from above half of it. */
 function workingSize(image: RgbImage, maxSide: number): { image: RgbImage; scale: number } {
   const long = Math.max(image.width, image.height);
-  if (long <= maxSide / 2 || long >= maxSide) return fitWithin(image, maxSide);
-  const scale = maxSide / long;
-  return { image: resize(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale))), scale };
+  return long > maxSide / 2 && long < maxSide ? toLongerSide(image, maxSide) : fitWithin(image, maxSide);
 }
 
 export function buildPyramid(image: RgbImage, maxSide: number): Pyramid {

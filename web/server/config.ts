@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { GAME_IDS, type GameId } from '../../shared/game.js';
 import { deviceConfigSchema, type DeviceConfig } from '../../device/config.js';
 import { codeSchema } from './codes.js';
-import { CAMERA_VIEWS } from '../../vision/types.js';
+import { CAMERA_VIEWS, WORKING_SIZE_RANGE } from '../../vision/types.js';
 
 export const SYSTEM_CONFIG = '/etc/clew/config.json';
 
@@ -90,7 +90,7 @@ export const configSchema = z
          * up to 640 px, and the Pi's 1280×720 with dice from about 40 px; a camera so high that
          * the dice are smaller needs more (1280: four times the locating time).
          */
-        workingSize: z.number().int().min(160).max(4096).default(640),
+        workingSize: z.number().int().min(WORKING_SIZE_RANGE.min).max(WORKING_SIZE_RANGE.max).default(640),
         /**
          * Take the empty tray by itself (true, the default): when the table camera's frames
          * settle with no die found and no empty tray fits (none shown yet, or the camera moved),
