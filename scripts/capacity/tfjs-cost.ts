@@ -8,7 +8,7 @@
 import { Command } from 'commander';
 import { initBackend, type BackendName } from '../../vision/model/backend.js';
 import { registerLeanBatchNormGradient } from '../../vision/model/batchnorm-gradient.js';
-import { buildResNet, measureNetCost } from './nets.js';
+import { buildResNet, measureNetCost } from '../../vision/model/capacity-nets.js';
 import { buildNet, type LayersModel } from '../../vision/model/net.js';
 import { RECIPE } from '../../vision/model/recipe.js';
 import { FACE_CLASSES } from '../../vision/faces/classes.js';

@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../../vision/model/backend.js';
-import { buildResNet, measureNetCost, trainableParams } from '../../scripts/capacity/nets.js';
+import { buildResNet, measureNetCost, trainableParams } from '../../vision/model/capacity-nets.js';
 import { FACE_CLASSES } from '../../vision/faces/classes.js';
 
 beforeAll(async () => {

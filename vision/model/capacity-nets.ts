@@ -1,6 +1,7 @@
 /**
- * The larger nets of the GPU capacity runs (capacity.py beside this file), built in tfjs so their
- * cost on clew's CPU can be measured (tfjs-cost.ts). Not part of clew's reader: the
+ * The larger nets of the GPU capacity runs (scripts/capacity/capacity.py), built in tfjs so their
+ * cost on clew's CPU can be measured (scripts/capacity/tfjs-cost.ts). Here, not beside those
+ * scripts, because only vision/ imports tfjs (the house rules). Not used by the reader: the
  * notes (vision-model.md, "How far the split can be read") say why.
  */
 import * as tf from '@tensorflow/tfjs';
