@@ -12,7 +12,8 @@ import type { Box, RgbImage } from '../types.js';
 import type { DieDetector } from './detector/index.js';
 import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
-import { edgeEvidence, FineEvidence, trayEvidence } from './evidence.js';
+import { edgeEvidence, FineEvidence, trayEvidence, type EvidenceOptions } from './evidence.js';
+import { GREY_NOISE_FLOOR, isGreyFrame } from './grey.js';
 import { trimShadow, type ShadowTrimOptions } from './shadow.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
 import { withoutColourNoise } from './chroma-noise.js';
@@ -101,6 +102,8 @@ export interface LocateOptions {
    * smooth tray model (chroma-noise.ts; default true).
    */
   chromaDenoise?: boolean;
+  /** Lower the lightness floor of the smooth tray model's evidence in a grey frame (grey.ts; default true). */
+  greyFloor?: boolean;
   /** Take a die's soft shadow off its box (shadow.ts; default true). */
   shadowTrim?: boolean;
   /** Experiments only: the shadow trim's levels. */
@@ -152,13 +155,16 @@ export interface DiceMasks {
   mask: Mask;
 }
 
-/** What the frame is compared with: the smooth tray model, a patterned cloth's palette, or the empty tray itself. */
-export type TrayModel = { bg: Background } | { palette: ClothPalette } | { reference: TrayReference; match: TrayMatch };
+/**
+ * What the frame is compared with: the smooth tray model (with its evidence floors, where not
+ * the usual ones), a patterned cloth's palette, or the empty tray itself.
+ */
+export type TrayModel = { bg: Background; floors?: Pick<EvidenceOptions, 'noiseFloor' | 'chromaFloor'> } | { palette: ClothPalette } | { reference: TrayReference; match: TrayMatch };
 
 export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions = {}): DiceMasks {
   const { width, height } = lab;
   const grow = options.growContrast ?? 3.5;
-  const evidence = 'palette' in tray ? paletteEvidence(lab, tray.palette) : 'reference' in tray ? referenceEvidence(lab, tray.reference, tray.match) : trayEvidence(lab, tray.bg);
+  const evidence = 'palette' in tray ? paletteEvidence(lab, tray.palette) : 'reference' in tray ? referenceEvidence(lab, tray.reference, tray.match) : trayEvidence(lab, tray.bg, tray.floors);
   const colour = hysteresis(evidence, width, height, grow, options.seedContrast ?? 7);
   const edgeStrength = 'palette' in tray ? clothEdges(lab, tray.palette, evidence, grow) : 'reference' in tray ? referenceEdges(lab, tray.reference, evidence) : edgeEvidence(lab, tray.bg);
   const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 3, options.edgeSeed ?? 8);
@@ -319,7 +325,9 @@ function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: L
   // above the frame as it is: smoothing made more boxes on a rendered camouflage cloth's blots).
   const plain = (options.chromaDenoise === false ? undefined : withoutColourNoise(lab)) ?? lab;
   const bg = estimateBackground(plain);
-  return { masks: diceMask(plain, { bg }, options), evidence: new FineEvidence(fine, bg, step) };
+  // A grey frame's dice stand out by lightness alone: a lower lightness floor (grey.ts).
+  const floors = options.greyFloor !== false && isGreyFrame(lab) ? { noiseFloor: GREY_NOISE_FLOOR } : {};
+  return { masks: diceMask(plain, { bg, floors }, options), evidence: new FineEvidence(fine, bg, step, floors) };
 }
 
 /** Share of the mask a lined palette's colour mask must make up (`compareWithTray`). */
