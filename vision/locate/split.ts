@@ -238,45 +238,53 @@ export function splitByDistance(inside: Uint8Array, w: number, h: number, option
  * farthest from the region's centroid, each next one the pixel farthest from the centres so far.
  */
 export function splitByCount(inside: Uint8Array, w: number, h: number, k: number): { parts: Int32Array; count: number } {
-  const xs: number[] = [], ys: number[] = [];
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (inside[y * w + x]) (xs.push(x + 0.5), ys.push(y + 0.5));
-  const n = xs.length;
+  let n = 0;
+  for (let i = 0; i < w * h; i++) n += inside[i] ? 1 : 0;
   const parts = new Int32Array(w * h);
   if (k < 2 || n < k * 4) return { parts, count: 0 };
+  // Pixel centres in typed arrays (the same doubles an array of numbers held: the cut is unchanged).
+  const xs = new Float64Array(n), ys = new Float64Array(n);
+  for (let y = 0, j = 0; y < h; y++) for (let x = 0; x < w; x++) if (inside[y * w + x]) (xs[j] = x + 0.5), (ys[j] = y + 0.5), j++;
   let mx = 0, my = 0;
   for (let i = 0; i < n; i++) (mx += xs[i]!), (my += ys[i]!);
   mx /= n;
   my /= n;
-  const cx: number[] = [], cy: number[] = [];
+  const cx = new Float64Array(k), cy = new Float64Array(k);
   const nearest = new Float64Array(n).fill(Infinity);
   let pick = 0, far = -1;
   for (let i = 0; i < n; i++) {
-    const d = (xs[i]! - mx) ** 2 + (ys[i]! - my) ** 2;
+    const ex = xs[i]! - mx, ey = ys[i]! - my;
+    const d = ex * ex + ey * ey;
     if (d > far) (far = d), (pick = i);
   }
-  while (cx.length < k) {
-    cx.push(xs[pick]!);
-    cy.push(ys[pick]!);
+  for (let c = 0; c < k; c++) {
+    const px = (cx[c] = xs[pick]!), py = (cy[c] = ys[pick]!);
     far = -1;
     for (let i = 0; i < n; i++) {
-      const d = (xs[i]! - cx.at(-1)!) ** 2 + (ys[i]! - cy.at(-1)!) ** 2;
+      const ex = xs[i]! - px, ey = ys[i]! - py;
+      const d = ex * ex + ey * ey;
       if (d < nearest[i]!) nearest[i] = d;
       if (nearest[i]! > far) (far = nearest[i]!), (pick = i);
     }
   }
   const owner = new Int32Array(n);
+  const sx = new Float64Array(k), sy = new Float64Array(k), sn = new Float64Array(k);
   for (let round = 0; round < 12; round++) {
-    const sx = new Float64Array(k), sy = new Float64Array(k), sn = new Float64Array(k);
+    sx.fill(0);
+    sy.fill(0);
+    sn.fill(0);
     let moved = false;
     for (let i = 0; i < n; i++) {
+      const x = xs[i]!, y = ys[i]!;
       let best = 0, bd = Infinity;
       for (let c = 0; c < k; c++) {
-        const d = (xs[i]! - cx[c]!) ** 2 + (ys[i]! - cy[c]!) ** 2;
+        const ex = x - cx[c]!, ey = y - cy[c]!;
+        const d = ex * ex + ey * ey;
         if (d < bd) (bd = d), (best = c);
       }
       if (owner[i] !== best || round === 0) (moved = true), (owner[i] = best);
-      sx[best] = sx[best]! + xs[i]!;
-      sy[best] = sy[best]! + ys[i]!;
+      sx[best] = sx[best]! + x;
+      sy[best] = sy[best]! + y;
       sn[best] = sn[best]! + 1;
     }
     for (let c = 0; c < k; c++) if (sn[c]! > 0) (cx[c] = sx[c]! / sn[c]!), (cy[c] = sy[c]! / sn[c]!);
