@@ -6,6 +6,9 @@
  *   --crop:  {"file":…,"face":"4","confidence":0.97,"uncertain":false}   (each image is one die)
  *   errors:  {"file":…,"error":"…"}   (that file only; the others are still read; exit code 1)
  *
+ * "color" is left out where the picture is grey (a monochrome camera) and the palette has colours
+ * with a hue: a grey picture cannot show them.
+ *
  * --set takes dice set ids (comma-separated for several; then each die also says its "set").
  * --calibration DIR applies a calibration from labelled crops DIR/<face>/*.jpg first (the whole
  * net adapted; --calibrate head refits only the last layer, faster and weaker).

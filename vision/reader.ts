@@ -16,6 +16,7 @@ import { shiftBox, withoutFlatBars } from './image/padding.js';
 import { overheadUp, upAngle, uprightCrop } from './image/upright.js';
 import { boxArea, intersection, overlap } from './locate/boxes.js';
 import { bodyColour, dieColor, GUESSED_BOX_SCORE, locateDice, nearestColor, type LocateOptions, type TrayFit, type TrayReference } from './locate/index.js';
+import { hasHue, isGreyImage } from './locate/grey.js';
 import { differingShares } from './locate/tray-reference.js';
 import { learnEmptyTray } from './empty-tray.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
@@ -527,7 +528,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     }
     return readings.map((r, i) => {
       const { box, ...rest } = r;
-      if (opts.palette && opts.palette.length > 0) rest.color = dieColor(crops[i]!, box, opts.palette);
+      if (opts.palette && opts.palette.length > 0 && !hueUnseen(crops[i]!, opts.palette)) rest.color = dieColor(crops[i]!, box, opts.palette);
       return rest;
     });
   };
@@ -727,6 +728,7 @@ function stripProbabilities<T extends { probabilities: Record<string, number>; b
  * settled against a near rival is marked "check".
  */
 function nameColours(image: RgbImage, readings: DieReading[], palette: string[], expect: RollExpectation | undefined): void {
+  if (hueUnseen(image, palette)) return;
   if (palette.length === 1 || !expect) {
     for (const r of readings) r.color = dieColor(image, r.box, palette);
     return;
@@ -737,6 +739,20 @@ function nameColours(image: RgbImage, readings: DieReading[], palette: string[],
     r.color = fit ? fit.colors[i]! : nearestColor(bodies[i]!, palette);
     if (fit?.doubtful[i]) r.uncertain = true;
   });
+}
+
+/** Every GREY_SAMPLE_STEP-th pixel is looked at to tell a grey picture (a 12 MP photo: 1.7 million). */
+const GREY_SAMPLE_STEP = 7;
+
+/**
+ * Whether the picture is grey (a monochrome camera, a webcam's black-and-white mode) while the
+ * palette holds colours with a hue: a die's colour is then left out, since a guess by lightness
+ * would name a red die black or an ivory one white. The face is still read, and marked only for
+ * its own doubt; a game that needs the colour says so ("some die colours are unknown: confirm
+ * them", "die 1 has no colour; the colour says whose bid it is").
+ */
+function hueUnseen(image: RgbImage, palette: readonly string[]): boolean {
+  return palette.length > 1 && palette.some(hasHue) && isGreyImage(image, GREY_SAMPLE_STEP);
 }
 
 /** Every face's probability of one set, from the probabilities over all classes. */

@@ -8,9 +8,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../vision/image/decode.js';
-import { isGreyFrame } from '../../vision/locate/grey.js';
+import { hasHue, isGreyImage } from '../../vision/locate/grey.js';
 import { locateDice } from '../../vision/locate/index.js';
-import { toLabPlanes } from '../../vision/locate/lab.js';
 import { iou } from '../../vision/stream.js';
 import type { Box, RgbImage } from '../../vision/types.js';
 
@@ -27,26 +26,34 @@ beforeAll(async () => {
   colour = await decodeImage(readFileSync(path.join(fixtures, 'frame.jpg')));
 });
 
-describe('isGreyFrame', () => {
+describe('isGreyImage', () => {
   it('is true for a frame with R = G = B, false for a real colour frame', async () => {
-    expect(isGreyFrame(toLabPlanes(await greyJpeg('frame.jpg')))).toBe(true);
-    expect(isGreyFrame(toLabPlanes(colour))).toBe(false);
+    expect(isGreyImage(await greyJpeg('frame.jpg'))).toBe(true);
+    expect(isGreyImage(colour)).toBe(false);
+    expect(isGreyImage(colour, 7)).toBe(false);
   });
 
   it('lets a few coloured pixels pass (0.3 %), not 1 %', async () => {
     const grey = await greyJpeg('frame.jpg');
     const tinted = (share: number): RgbImage => {
       const data = Uint8Array.from(grey.data);
-      const n = grey.width * grey.height;
-      for (let k = 0; k < Math.round(share * n); k++) data[3 * Math.floor((k * n) / Math.round(share * n))] = 250; // red
+      const n = grey.width * grey.height, k = Math.round(share * n);
+      for (let j = 0; j < k; j++) data[3 * Math.floor((j * n) / k)] = 250; // red
       return { ...grey, data };
     };
-    expect(isGreyFrame(toLabPlanes(tinted(0.003)))).toBe(true);
-    expect(isGreyFrame(toLabPlanes(tinted(0.01)))).toBe(false);
+    expect(isGreyImage(tinted(0.003))).toBe(true);
+    expect(isGreyImage(tinted(0.01))).toBe(false);
   });
 
-  it('is false for an empty frame', () => {
-    expect(isGreyFrame(toLabPlanes({ width: 0, height: 0, data: new Uint8Array(0) }))).toBe(false);
+  it('is false for an empty picture', () => {
+    expect(isGreyImage({ width: 0, height: 0, data: new Uint8Array(0) })).toBe(false);
+  });
+});
+
+describe('hasHue', () => {
+  it('tells the colours a grey picture cannot show from white, grey and black', () => {
+    expect(['red', 'yellow', 'ivory', 'blue', 'brown'].map(hasHue)).toEqual([true, true, true, true, true]);
+    expect(['white', 'grey', 'black', 'no such colour'].map(hasHue)).toEqual([false, false, false, false]);
   });
 });
 

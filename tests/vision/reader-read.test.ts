@@ -70,6 +70,26 @@ describe('reading', () => {
     }
   });
 
+  it('names no colour with a hue in a grey frame (a monochrome camera), where it would be a guess; white and black it still names', async () => {
+    const grey = await decodeImage(new Uint8Array(await sharp(path.join(fixtures, 'frame.jpg')).greyscale().jpeg({ quality: 90 }).toBuffer()));
+    const hued = await reader.read(grey, { sets: ['d6'], palette: ['red', 'yellow', 'ivory', 'white'] });
+    expect(hued.length).toBeGreaterThan(0);
+    for (const d of hued) {
+      expect(d.color).toBeUndefined();
+      expect(d.uncertain).toBe(d.confidence < reader.uncertainBelow || d.guessed === true);
+    }
+    const plain = await reader.read(grey, { sets: ['d6'], palette: ['white', 'black'] });
+    expect(plain.map((d) => d.box)).toEqual(hued.map((d) => d.box));
+    for (const d of plain) expect(['white', 'black']).toContain(d.color);
+    // A picture of one die likewise; the same crop in colour is named.
+    const crop = crops[0]!.image;
+    const greyCrop = await decodeImage(new Uint8Array(await sharp(Buffer.from(crop.data), { raw: { width: crop.width, height: crop.height, channels: 3 } }).greyscale().png().toBuffer()));
+    const [asGrey] = await reader.readCrops([greyCrop], { sets: ['d6'], palette: ['red', 'yellow'] });
+    expect(asGrey!.color).toBeUndefined();
+    const [asTaken] = await reader.readCrops([crop], { sets: ['d6'], palette: ['red', 'yellow'] });
+    expect(['red', 'yellow']).toContain(asTaken!.color);
+  });
+
   it('finds both dice of the real frame shrunk to 432–576 px wide, as at its own 960 px (it is enlarged to the working size first)', async () => {
     // Halved as they came, such frames gave the segmentation their 17–24 px dice at 8–12 px:
     // 0 of 2 found at 432 and 480 px, 1 at 576 (all 16 Catan dice: 8, 11 and 13 of 16).

@@ -4,29 +4,41 @@
  * die must stand out by its lightness alone. Red and ivory dice on brown wood differ from it
  * little in lightness: the real Catan frames in grey lost 13 of their 16 dice at the usual
  * lightness floor, which is set for frames where chroma carries most dice. Where there is no
- * chroma at all, the floor is lowered (docs/notes/vision-locate.md, "Grey frames").
+ * chroma at all, the floor is lowered; and the reader names no colour with a hue, which a grey
+ * picture cannot show (docs/notes/vision-locate.md, "Grey frames").
  */
-import type { LabPlanes } from './lab.js';
+import { DIE_COLORS } from '../../shared/dice.js';
+import type { RgbImage } from '../types.js';
 
-/** Chroma (|a| or |b|, Lab units) a grey frame's pixels stay within: a camera's rounding, JPEG's. */
-const GREY_CHROMA = 1;
+/** How far a grey frame's channels stay apart (a camera's rounding, JPEG's), of 255. */
+const GREY_CHANNEL_SPREAD = 2;
 /** Share of pixels that may pass it (a few coloured pixels do not make a colour frame). */
 const GREY_SHARE_ALLOWED = 0.005;
 
-/** Whether the frame has no chroma: all but a few of its pixels within ±`GREY_CHROMA` in a and b. */
-export function isGreyFrame(lab: LabPlanes): boolean {
-  const { a, b } = lab;
-  const n = a.length;
+/**
+ * Whether the picture has no colour: all but a few of its pixels (every `step`-th looked at)
+ * with R, G and B within `GREY_CHANNEL_SPREAD` of each other.
+ */
+export function isGreyImage(image: RgbImage, step = 1): boolean {
+  const { data } = image;
+  const n = Math.floor(data.length / 3);
   if (n === 0) return false;
-  const allowed = GREY_SHARE_ALLOWED * n;
+  const allowed = (GREY_SHARE_ALLOWED * n) / step;
   let coloured = 0;
-  for (let i = 0; i < n; i++) {
-    if (Math.abs(a[i]!) > GREY_CHROMA || Math.abs(b[i]!) > GREY_CHROMA) {
-      if (++coloured > allowed) return false;
-    }
+  for (let p = 0; p < data.length; p += 3 * step) {
+    const r = data[p]!, g = data[p + 1]!, b = data[p + 2]!;
+    if (Math.max(r, g, b) - Math.min(r, g, b) > GREY_CHANNEL_SPREAD && ++coloured > allowed) return false;
   }
   return true;
 }
+
+/** A die colour with a hue, which a grey picture cannot tell from a grey of its lightness (ivory included). */
+export function hasHue(color: string): boolean {
+  const rgb = DIE_COLORS[color];
+  return rgb !== undefined && Math.max(...rgb) - Math.min(...rgb) > HUE_SPREAD;
+}
+/** Channel spread (of 255) above which a palette colour has a hue: ivory's is 40, white's 5, grey's 0. */
+const HUE_SPREAD = 20;
 
 /**
  * The lightness floor of a grey frame, for the mask and the boxes alike (the usual one is

@@ -13,7 +13,7 @@ import type { DieDetector } from './detector/index.js';
 import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
 import { edgeEvidence, FineEvidence, trayEvidence, type EvidenceOptions } from './evidence.js';
-import { GREY_NOISE_FLOOR, isGreyFrame } from './grey.js';
+import { GREY_NOISE_FLOOR, isGreyImage } from './grey.js';
 import { trimShadow, type ShadowTrimOptions } from './shadow.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
 import { withoutColourNoise } from './chroma-noise.js';
@@ -290,7 +290,7 @@ function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: Rgb
  * that the palette explains, else against the smooth tray model; and the matching evidence for
  * measuring boxes on the fine frame. The smooth model is only made where it is used (2–3 ms).
  */
-function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions, input?: RgbImage): { masks: DiceMasks; evidence: FineContext['evidence'] } {
+function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions, input?: RgbImage, grey = false): { masks: DiceMasks; evidence: FineContext['evidence'] } {
   const tray = input && options.tray;
   if (tray) {
     if (!sameView(tray, input, options.maxSide ?? 640)) options.onTray?.({ used: false, differing: 0, misaligned: 0, reason: 'size' });
@@ -326,7 +326,7 @@ function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: L
   const plain = (options.chromaDenoise === false ? undefined : withoutColourNoise(lab)) ?? lab;
   const bg = estimateBackground(plain);
   // A grey frame's dice stand out by lightness alone: a lower lightness floor (grey.ts).
-  const floors = options.greyFloor !== false && isGreyFrame(lab) ? { noiseFloor: GREY_NOISE_FLOOR } : {};
+  const floors = grey ? { noiseFloor: GREY_NOISE_FLOOR } : {};
   return { masks: diceMask(plain, { bg, floors }, options), evidence: new FineEvidence(fine, bg, step, floors) };
 }
 
@@ -350,7 +350,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
     minSide: (options.minSize ?? 14) * toCoarse,
     maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
   };
-  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options, image);
+  const grey = options.greyFloor !== false && isGreyImage(coarse);
+  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options, image, grey);
   const { mask, edgeStrength } = masks;
   const { labels, regions } = labelRegions(mask);
   const found: LocatedDie[] = [];
