@@ -19,6 +19,7 @@ import { DICE_SETS, DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/d
 import { createRng } from '../shared/rng.js';
 import { CROP_SCALE, squareAround, squareCrop } from '../vision/image/crop.js';
 import { createImage, cropRect, paste } from '../vision/image/image.js';
+import { greyToRgb, toGrey } from '../vision/image/color.js';
 import { resize } from '../vision/image/resize.js';
 import { uprightCrop } from '../vision/image/upright.js';
 import { classOf } from '../vision/faces/classes.js';
@@ -380,6 +381,10 @@ if (view === 'any') {
   say(`| ${scales.map((s) => `${Math.round(w * s)} px wide`).join(' | ')} | ${2 * w} px, tiled |`);
   say(`|${scales.map(() => '---').join('|')}|---|`);
   say(`| ${cells.join(' | ')} |`);
+  say();
+  // In grey, as a monochrome camera (or a webcam's black-and-white mode) gives them.
+  const grey = await count((f) => greyToRgb(toGrey(f), f.width, f.height), (b) => [b]);
+  say(`The same frames in grey (R = G = B, as a monochrome camera gives them; a grey frame's evidence takes a lower lightness floor, vision-locate.md "Grey frames"), read as pictures: dice found, boxes on no die, read right: ${grey}.`);
   say();
 }
 
