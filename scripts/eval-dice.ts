@@ -572,11 +572,13 @@ if (emptyScenes > 0) {
       {
         modelled: (im) => locateDice(im).map((d) => d.box),
         empty: (im, empty) => locateDice(im, { tray: learnTray(empty!) }).map((d) => d.box),
+        // The same scenes as a monochrome camera gives them (vision-locate.md, "Grey frames").
+        grey: (im) => locateDice(greyToRgb(toGrey(im), im.width, im.height)).map((d) => d.box),
       },
       { seed, scenesPerCase: emptyScenes, withEmpty: true },
     ),
   );
-  const cell = (name: 'modelled' | 'empty', c?: string) => {
+  const cell = (name: 'modelled' | 'empty' | 'grey', c?: string) => {
     let dice = 0, found = 0, extra = 0;
     for (const r of runs) {
       const t = c ? r[name]!.cases[c]! : r[name]!.all;
@@ -590,6 +592,8 @@ if (emptyScenes > 0) {
   say('|---|---|---|---|');
   for (const c of EVAL_CASES) say(`| ${c.about} | ${cell('modelled', c.name).dice} | ${cell('modelled', c.name).text} | ${cell('empty', c.name).text} |`);
   say(`| **all** | ${cell('modelled').dice} | ${cell('modelled').text} | **${cell('empty').text}** |`);
+  say();
+  say(`The same scenes in grey (R = G = B, as a monochrome camera gives them), the tray modelled: found of ${cell('grey').dice}, boxes on no die: ${cell('grey').text}.`);
   say();
   say('A camera fixed over the tray can be shown the tray empty once (`npm run dice -- --tray FILE`, the dashboard\'s Teach screen); the dice are then what differs from it.');
   say();
