@@ -725,7 +725,8 @@ function stripProbabilities<T extends { probabilities: Record<string, number>; b
 /**
  * Each die's colour from the palette: one by one, or, where the game's slots name colours and as
  * many dice were read as it asks for, fitted to them (`fitColours`); a die whose colour that fit
- * settled against a near rival is marked "check".
+ * settled against a near rival is marked "check". None in a grey picture whose palette has hues
+ * (`hueUnseen`).
  */
 function nameColours(image: RgbImage, readings: DieReading[], palette: string[], expect: RollExpectation | undefined): void {
   if (hueUnseen(image, palette)) return;
