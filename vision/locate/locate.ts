@@ -159,7 +159,9 @@ export interface DiceMasks {
  * What the frame is compared with: the smooth tray model (with its evidence floors, where not
  * the usual ones), a patterned cloth's palette, or the empty tray itself.
  */
-export type TrayModel = { bg: Background; floors?: Pick<EvidenceOptions, 'noiseFloor' | 'chromaFloor'> } | { palette: ClothPalette } | { reference: TrayReference; match: TrayMatch };
+export type TrayModel = { bg: Background; floors?: SmoothModelFloors } | { palette: ClothPalette } | { reference: TrayReference; match: TrayMatch };
+/** The smooth tray model's evidence floors, where not evidence.ts's defaults. */
+type SmoothModelFloors = Pick<EvidenceOptions, 'noiseFloor' | 'chromaFloor'>;
 
 export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions = {}): DiceMasks {
   const { width, height } = lab;
@@ -218,8 +220,7 @@ function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: Loc
   const whenNone = options.lookCloserWhenNone === true && !options.tray;
   if (seen(found) > 0 || !(whenNone || found.some((d) => d.fromPips))) return found;
   const long = Math.max(image.width, image.height);
-  // The learned detector's rescue, if any, is added once, by the caller, at the working size;
-  // the empty tray was learnt at the working size.
+  // The learned detector's rescue, if any, is added once, by the caller, at the working size.
   const { detector: _detector, tray: _tray, onTray: _onTray, ...classical } = options;
   let best = found;
   let size = options.maxSide ?? 640;
@@ -290,7 +291,7 @@ function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: Rgb
  * that the palette explains, else against the smooth tray model; and the matching evidence for
  * measuring boxes on the fine frame. The smooth model is only made where it is used (2–3 ms).
  */
-function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions, input?: RgbImage, grey = false): { masks: DiceMasks; evidence: FineContext['evidence'] } {
+function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions, input?: RgbImage, floors: SmoothModelFloors = {}): { masks: DiceMasks; evidence: FineContext['evidence'] } {
   const tray = input && options.tray;
   if (tray) {
     if (!sameView(tray, input, options.maxSide ?? 640)) options.onTray?.({ used: false, differing: 0, misaligned: 0, reason: 'size' });
@@ -325,8 +326,6 @@ function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: L
   // above the frame as it is: smoothing made more boxes on a rendered camouflage cloth's blots).
   const plain = (options.chromaDenoise === false ? undefined : withoutColourNoise(lab)) ?? lab;
   const bg = estimateBackground(plain);
-  // A grey frame's dice stand out by lightness alone: a lower lightness floor (grey.ts).
-  const floors = grey ? { noiseFloor: GREY_NOISE_FLOOR } : {};
   return { masks: diceMask(plain, { bg, floors }, options), evidence: new FineEvidence(fine, bg, step, floors) };
 }
 
@@ -350,8 +349,9 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
     minSide: (options.minSize ?? 14) * toCoarse,
     maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
   };
-  const grey = options.greyFloor !== false && isGreyImage(coarse);
-  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options, image, grey);
+  // A grey frame's dice stand out by lightness alone: a lower lightness floor (grey.ts).
+  const floors = options.greyFloor !== false && isGreyImage(coarse) ? { noiseFloor: GREY_NOISE_FLOOR } : {};
+  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options, image, floors);
   const { mask, edgeStrength } = masks;
   const { labels, regions } = labelRegions(mask);
   const found: LocatedDie[] = [];
