@@ -31,7 +31,7 @@ import { DEFAULT_PREPROCESSING } from '../vision/model/preprocess.js';
 import { trainClassifierParallel } from '../vision/model/parallel-trainer.js';
 import { fitViewAny, type FittedViewAny } from '../vision/model/orientation-fit.js';
 import { predictCrops, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
-import { RECIPE } from '../vision/model/recipe.js';
+import { RECIPE, NETS, netNamed } from '../vision/model/recipe.js';
 
 const program = new Command()
   .name('train')
@@ -45,13 +45,14 @@ const program = new Command()
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .option('--real-crops <dir>', 'real labelled crops: DIR/<set>/<face>/*.jpg')
   .option('--backend <name>', 'tfjs backend (wasm, cpu, tensorflow)', 'wasm')
+  .option('--net <name>', `the net: ${Object.keys(NETS).join(' or ')} (recipe: the committed model's; resnet10: deeper, about three times the training time)`, 'recipe')
   .option('--quick', 'a tiny run to check the pipeline (not the committed model)')
   .option('--pin-renderer <label>', 'experiments: reuse cached crops under this label whatever the renderer source')
   .option('--difficulty <lo,hi>', 'renderer difficulty range', RECIPE.difficulty.join(','))
   .option('--from-weights <dir>', 'skip training: take the trained net in DIR (made by this recipe) and redo only the steps after training (temperature, test scores, orientation head, meta.json)')
   .parse();
 
-const opts = program.opts<{ seed: string; out: string; trainCount: string; epochs: string; threads: string; workers: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string; fromWeights?: string }>();
+const opts = program.opts<{ seed: string; out: string; trainCount: string; epochs: string; threads: string; workers: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string; fromWeights?: string; net: string }>();
 
 function positiveInt(name: string, value: string): number {
   const n = Number(value);
@@ -66,6 +67,7 @@ const quick = Boolean(opts.quick);
 const trainCount = quick ? 256 : positiveInt('train-count', opts.trainCount);
 const epochs = quick ? 1 : positiveInt('epochs', opts.epochs);
 const threads = positiveInt('threads', opts.threads);
+const net = netNamed(opts.net);
 const workers = positiveInt('workers', opts.workers);
 const valCount = quick ? 128 : RECIPE.valCount;
 const testCount = quick ? 128 : RECIPE.testCount;
@@ -102,7 +104,7 @@ async function previousRun(dir: string): Promise<{ model: LayersModel; training:
   // The weights must come from this recipe: everything but what is done after training (the
   // read-time views, the orientation head) must match.
   const { views: _oldViews, orientation: _oldOrientation, ...oldRecipe } = (old.training.recipe ?? {}) as Record<string, unknown>;
-  const { views: _views, orientation: _orientation, ...recipe } = { ...RECIPE, trainCount, epochs } as Record<string, unknown>;
+  const { views: _views, orientation: _orientation, ...recipe } = { ...RECIPE, net, trainCount, epochs } as Record<string, unknown>;
   if (JSON.stringify(oldRecipe) !== JSON.stringify(JSON.parse(JSON.stringify(recipe)))) {
     throw new Error(`--from-weights ${dir}: those weights were trained with another recipe than vision/model/recipe.ts; train afresh`);
   }
@@ -139,7 +141,7 @@ if (opts.fromWeights) {
 
   const config: TrainConfig = {
     seed: opts.seed,
-    net: RECIPE.net,
+    net,
     epochs,
     batchSize: RECIPE.batchSize,
     learningRate: RECIPE.learningRate,
@@ -159,11 +161,11 @@ if (opts.fromWeights) {
     ? await trainClassifier(train, config, { onEpoch })
     : await trainClassifierParallel(train, config, { workers, backend: backend.name }, { onEpoch });
   const trainSeconds = (performance.now() - trainStart) / 1000;
-  model = foldForInference(trained, RECIPE.net, FACE_CLASSES.length);
+  model = foldForInference(trained, net, FACE_CLASSES.length);
   trained.dispose();
   training = {
     seed: opts.seed,
-    recipe: { ...RECIPE, trainCount, epochs },
+    recipe: { ...RECIPE, net, trainCount, epochs },
     renderer: opts.pinRenderer ?? rendererHash(),
     difficulty,
     backend: backend.name,
@@ -203,8 +205,8 @@ const meta: ModelMeta = {
   temperature,
   views: RECIPE.views,
   ...(RECIPE.upright ? { upright: { roll: RECIPE.knobs.roll, ...(orientation ? { orientation: orientation.head } : {}) } } : {}),
-  net: RECIPE.net,
-  training: { ...training, recipe: { ...RECIPE, trainCount, epochs } },
+  net,
+  training: { ...training, recipe: { ...RECIPE, net, trainCount, epochs } },
   metrics: {
     syntheticTest: {
       crops: test.count,

@@ -112,7 +112,8 @@ def evaluate(model, x, y, st):
     model.train()
     return ok.float().mean().item() * 100, per, pred, conf
 
-def run(name, model, n_train, epochs, lr, bs=256, wd=5e-4, smooth=0.05):
+def fit_sgd(model, n_train, epochs, lr, bs=256, wd=5e-4, smooth=0.05):
+    """SGD with Nesterov momentum and a one-cycle schedule on the first n_train crops; (model, seconds)."""
     t0 = time.time()
     model = model.to(dev).to(memory_format=torch.channels_last)
     opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, nesterov=True, weight_decay=wd)
@@ -127,7 +128,10 @@ def run(name, model, n_train, epochs, lr, bs=256, wd=5e-4, smooth=0.05):
             loss = F.cross_entropy(lg.float(), ytr[idx], label_smoothing=smooth)
             opt.zero_grad(set_to_none=True); loss.backward(); opt.step(); sched.step(); step += 1
     if dev == 'cuda': torch.cuda.synchronize()
-    secs = time.time() - t0
+    return model, time.time() - t0
+
+def run(name, model, n_train, epochs, lr, bs=256, wd=5e-4, smooth=0.05):
+    model, secs = fit_sgd(model, n_train, epochs, lr, bs, wd, smooth)
     tr, _, _, _ = evaluate(model, xtr[:8000], ytr[:8000], str_[:8000])
     va, _, _, _ = evaluate(model, xva, yva, sva)
     te, per, pred, conf = evaluate(model, xte, yte, ste)

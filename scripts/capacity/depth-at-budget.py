@@ -40,7 +40,8 @@ class Net(nn.Module):
         return s.h(F.relu(s.eb(s.e(x.permute(0, 2, 3, 1).flatten(1)))))
 
 
-def train(name, model, epochs, lr=5e-3, bs=64, wd=1e-4, smooth=0.05, warm=0.03):
+def fit_adamw(name, model, epochs, lr=5e-3, bs=64, wd=1e-4, smooth=0.05, warm=0.03, after_step=None):
+    """clew's recipe on all training crops (validation accuracy printed each epoch); (model, seconds)."""
     t0 = time.time(); n = len(ytr)
     model = model.to(dev).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=wd)
@@ -57,9 +58,15 @@ def train(name, model, epochs, lr=5e-3, bs=64, wd=1e-4, smooth=0.05, warm=0.03):
             idx = perm[i:i + bs]
             loss = F.cross_entropy(model(prep(xtr[idx], True)), ytr[idx], label_smoothing=smooth)
             opt.zero_grad(set_to_none=True); loss.backward(); opt.step(); step += 1
+            if after_step: after_step()
         print(f'  {name} epoch {ep + 1} val {evaluate(model, xva, yva, sva)[0]:.2f} {time.time() - t0:.0f} s', flush=True)
+    return model, time.time() - t0
+
+
+def train(name, model, epochs, **recipe):
+    model, secs = fit_adamw(name, model, epochs, **recipe)
     te, per, _, _ = evaluate(model, xte, yte, ste)
-    row = dict(name=name, params=sum(p.numel() for p in model.parameters()), epochs=epochs, seconds=round(time.time() - t0), test_acc=round(te, 2), per_set=per)
+    row = dict(name=name, params=sum(p.numel() for p in model.parameters()), epochs=epochs, seconds=round(secs), test_acc=round(te, 2), per_set=per)
     print(json.dumps(row), flush=True)
     with open(os.path.join(OUT, 'depth-at-budget.jsonl'), 'a') as f: f.write(json.dumps(row) + '\n')
 

@@ -20,6 +20,7 @@ import { loadModel, saveModel } from '../../vision/model/io.js';
 import { buildNet, foldForInference, type NetConfig } from '../../vision/model/net.js';
 import { RECIPE } from '../../vision/model/recipe.js';
 import { makeBatch, predictCrops, trainClassifier } from '../../vision/model/trainer.js';
+import { worstRelative } from '../support/numbers.js';
 
 const NET: NetConfig = { ...RECIPE.net, dropout: 0 }; // dropout draws random masks: keep the step deterministic
 const data = renderDatasetInline({ seed: 'model-train-test', split: 'train', count: 16, difficulty: [0.3, 0.8] });
@@ -54,14 +55,6 @@ async function oneStep(backend: 'wasm' | 'cpu', init: { shape: number[]; values:
   tf.dispose([x, y, value, ...Object.values(grads)]);
   model.dispose();
   return result;
-}
-
-function worstRelative(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let scale = 1e-3;
-  for (let i = 0; i < b.length; i++) scale = Math.max(scale, Math.abs(b[i]!));
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
-  return worst / scale;
 }
 
 beforeAll(async () => {

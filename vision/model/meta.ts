@@ -23,7 +23,7 @@ export const ModelMetaSchema = z.object({
    */
   upright: z.object({ roll: z.number().min(0).max(180), orientation: OrientationHeadSchema.optional() }).optional(),
   net: z.object({
-    blocks: z.array(z.object({ filters: z.number().int().positive(), kernel: z.number().int().positive(), stride: z.number().int().positive() })),
+    blocks: z.array(z.object({ filters: z.number().int().positive(), kernel: z.number().int().positive(), stride: z.number().int().positive(), residual: z.boolean().optional() })),
     batchNorm: z.boolean(),
     dropout: z.number(),
     head: z.enum(['gap', 'dense']).optional(),

@@ -5,9 +5,12 @@
  * the flattened last map ('dense', keeps where features are); a dense layer gives one logit per
  * class. Outputs: [logits, embedding].
  *
+ * A block may instead be a residual basic block (two convolutions and a shortcut, as in ResNet):
+ * the deeper nets `npm run train -- --net` offers (recipe.ts `NETS`).
+ *
  * With batch normalisation, training uses conv → BN → ReLU (and dense → BN → ReLU for the dense
  * embedding); `foldForInference` merges each BN into the layer before it, so inference runs one
- * fused conv+bias+ReLU per block and one dense+bias+ReLU for the embedding.
+ * fused conv+bias(+ReLU) per convolution and one dense+bias+ReLU for the embedding.
  */
 import * as tf from '@tensorflow/tfjs';
 
@@ -18,6 +21,13 @@ export interface NetBlock {
   filters: number;
   kernel: number;
   stride: number;
+  /**
+   * A residual basic block instead of one convolution: conv (stride) → BN → ReLU → conv → BN,
+   * added to its input (through a 1×1 convolution + BN where the stride or width changes), then
+   * ReLU, as in ResNet. Deeper at full resolution: docs/notes/vision-model.md, "Real photos and
+   * the net's size".
+   */
+  residual?: boolean;
 }
 
 export interface NetConfig {
@@ -66,24 +76,39 @@ export function buildNet(config: NetConfig, numClasses: number, forInference = f
   validateNetConfig(config);
   const input = tf.input({ shape: [64, 64, 3], name: 'crop' });
   let x: tf.SymbolicTensor = input;
+  let channels = 3;
   const bn = config.batchNorm && !forInference;
-  config.blocks.forEach((b, i) => {
+  /** Convolution `conv<id>`, then (training with BN) `bn<id>`; ReLU'd if `relu`. */
+  const convUnit = (from: tf.SymbolicTensor, id: string, filters: number, kernel: number, stride: number, relu: boolean, plain = false): tf.SymbolicTensor => {
     const conv = tf.layers.conv2d({
-      name: `conv${i + 1}`,
-      filters: b.filters,
-      kernelSize: b.kernel,
-      strides: b.stride,
+      name: `conv${id}`,
+      filters,
+      kernelSize: kernel,
+      strides: stride,
       padding: 'same',
       useBias: !bn,
-      activation: bn ? 'linear' : 'relu',
+      activation: bn || !relu ? 'linear' : 'relu',
       kernelInitializer: 'heNormal',
     });
-    if (i === 0 && bn) convolvePlainly(conv, b.stride);
-    x = conv.apply(x) as tf.SymbolicTensor;
+    if (plain && bn) convolvePlainly(conv, stride);
+    let y = conv.apply(from) as tf.SymbolicTensor;
     if (bn) {
-      x = tf.layers.batchNormalization({ name: `bn${i + 1}`, momentum: 0.9 }).apply(x) as tf.SymbolicTensor;
-      x = tf.layers.reLU({ name: `relu${i + 1}` }).apply(x) as tf.SymbolicTensor;
+      y = tf.layers.batchNormalization({ name: `bn${id}`, momentum: 0.9 }).apply(y) as tf.SymbolicTensor;
+      if (relu) y = tf.layers.reLU({ name: `relu${id}` }).apply(y) as tf.SymbolicTensor;
     }
+    return y;
+  };
+  config.blocks.forEach((b, i) => {
+    const id = `${i + 1}`;
+    if (!b.residual) {
+      x = convUnit(x, id, b.filters, b.kernel, b.stride, true, i === 0);
+    } else {
+      const inner = convUnit(convUnit(x, id, b.filters, b.kernel, b.stride, true, i === 0), `${id}b`, b.filters, b.kernel, 1, false);
+      const shortcut = b.stride === 1 && channels === b.filters ? x : convUnit(x, `${id}s`, b.filters, 1, b.stride, false);
+      const sum = tf.layers.add({ name: `add${id}` }).apply([inner, shortcut]) as tf.SymbolicTensor;
+      x = tf.layers.reLU({ name: `relu${id}_out` }).apply(sum) as tf.SymbolicTensor;
+    }
+    channels = b.filters;
   });
   let embedding: tf.SymbolicTensor;
   if ((config.head ?? 'gap') === 'gap') {
@@ -131,18 +156,20 @@ function convolvePlainly(conv: ReturnType<typeof tf.layers.conv2d>, stride: numb
 export function foldForInference(trained: tf.LayersModel, config: NetConfig, numClasses: number): tf.LayersModel {
   const inference = buildNet(config, numClasses, true);
   tf.tidy(() => {
-    config.blocks.forEach((_, i) => {
-      const conv = trained.getLayer(`conv${i + 1}`);
+    // Every convolution of the inference graph (a residual block has two or three), by name.
+    const convs = inference.layers.map((l) => l.name).filter((n) => n.startsWith('conv'));
+    convs.forEach((name) => {
+      const conv = trained.getLayer(name);
       const [kernel, maybeBias] = conv.getWeights();
       if (!config.batchNorm) {
-        inference.getLayer(`conv${i + 1}`).setWeights([kernel!, maybeBias!]);
+        inference.getLayer(name).setWeights([kernel!, maybeBias!]);
         return;
       }
-      const bnLayer = trained.getLayer(`bn${i + 1}`);
+      const bnLayer = trained.getLayer(`bn${name.slice('conv'.length)}`);
       const [gamma, beta, mean, variance] = bnLayer.getWeights();
       const epsilon = (bnLayer.getConfig() as { epsilon?: number }).epsilon ?? 1e-3;
       const scale = tf.div(gamma!, tf.sqrt(tf.add(variance!, epsilon)));
-      inference.getLayer(`conv${i + 1}`).setWeights([tf.mul(kernel!, scale), tf.sub(beta!, tf.mul(mean!, scale))]);
+      inference.getLayer(name).setWeights([tf.mul(kernel!, scale), tf.sub(beta!, tf.mul(mean!, scale))]);
     });
     inference.getLayer('logits').setWeights(trained.getLayer('logits').getWeights());
     if (config.head === 'dense') {

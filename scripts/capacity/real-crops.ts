@@ -1,0 +1,48 @@
+/**
+ * The real photos' crops as the committed net sees them, for scripts/capacity/real-transfer.py:
+ * each picture of one die framed as `readCrops` frames it (the die found inside it, framed as
+ * loosely as the model was trained), 64×64, in the dataset cache's record format (class, set,
+ * 64×64×3 bytes) as DIR/real.bin. Prints the committed net's accuracy on exactly these inputs,
+ * one view and no second look, the way capacity.py scores its nets.
+ *
+ * Evaluation only: nothing here trains on the real photos.
+ *
+ *   node --import tsx scripts/capacity/real-crops.ts DIR [REAL_DIR (default ../shared/dice-real)]
+ */
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { loadClassifier } from '../../vision/model/classifier.js';
+import { frameDieImage } from '../../vision/model/framing.js';
+import { trainingFraming } from '../../vision/reader.js';
+import { decodeImage } from '../../vision/image/decode.js';
+import { FACE_CLASSES, classOf } from '../../vision/faces/classes.js';
+import { DICE_SET_IDS } from '../../shared/dice.js';
+import { classMask } from '../../vision/model/postprocess.js';
+import { CROP_PIXELS } from '../../vision/model/dataset.js';
+
+const [dir, realArg] = process.argv.slice(2);
+if (!dir) throw new Error('usage: real-crops.ts DIR [REAL_DIR]');
+const real = realArg ?? '../shared/dice-real';
+const rows = (await readFile(path.join(real, 'labels.csv'), 'utf8')).trim().split(/\r?\n/).slice(1).map((r) => r.split(','));
+const classifier = await loadClassifier();
+const scale = classifier.meta.crop.scale * trainingFraming(classifier.meta);
+const setIndex = DICE_SET_IDS.indexOf('d6');
+const framed = await Promise.all(rows.map(async ([file]) => frameDieImage(await decodeImage(new Uint8Array(await readFile(path.join(real, file!)))), 'locate', {}, { scale }).crop));
+const out = new Uint8Array(rows.length * (2 + CROP_PIXELS));
+rows.forEach(([, face], i) => {
+  out[i * (2 + CROP_PIXELS)] = FACE_CLASSES.indexOf(classOf('d6', face!));
+  out[i * (2 + CROP_PIXELS) + 1] = setIndex;
+  out.set(framed[i]!.data, i * (2 + CROP_PIXELS) + 2);
+});
+await mkdir(dir, { recursive: true });
+await writeFile(path.join(dir, 'real.bin'), out);
+const mask = classMask(['d6']);
+const { logits } = classifier.score(framed);
+const wrong: string[] = [];
+logits.forEach((l, i) => {
+  let best = -1;
+  for (let c = 0; c < l.length; c++) if (mask[c] && (best < 0 || l[c]! > l[best]!)) best = c;
+  if (FACE_CLASSES[best] !== classOf('d6', rows[i]![1]!)) wrong.push(`${path.basename(rows[i]![0]!)} ${rows[i]![1]} as ${FACE_CLASSES[best]}`);
+});
+console.log(JSON.stringify({ name: 'committed (tfjs)', real_acc: Math.round((1 - wrong.length / rows.length) * 1e4) / 100, real_n: rows.length, wrong }));
+classifier.dispose();
