@@ -16,8 +16,8 @@ size". With DIR holding the splits (render-splits.ts) and real.bin (real-crops.t
     RUNS="plain:1,resnet10w16,plain:2" BUDGET_S=400 python3 scripts/capacity/real-transfer.py DIR
 
 Runs: plain (the committed shape, clew's recipe), res1 (the same with a residual 3x3 conv after
-its first block), resnet10w16-clew (ResNet-10 of width 16, clew's recipe), resnet10w16 and
-resnet18w16 (capacity.py's SGD recipe, 30 epochs); `name:seed`. Each run prints one JSON line
+its first block), resnet10w16-clew and resnet10w8-clew (ResNet-10 of width 16 or 8, clew's
+recipe), resnet10w16 and resnet18w16 (capacity.py's SGD recipe, 30 epochs); `name:seed`. Each run prints one JSON line
 (also appended to $OUT/real-transfer.jsonl). The twenty-first session's GPU runs were made before
 the training loops were shared with depth-at-budget.py and capacity.py (the same recipes; its
 AdamW was fused and scored in float32)."""
@@ -113,11 +113,12 @@ RUNS = {
     # ResNets' full-resolution stage at a fraction of its cost.
     'res1': lambda seed: train_clew(f'res1-s{seed}', Net((0,)), EPOCHS or 9, seed),
     'resnet10w16-clew': lambda seed: train_clew(f'resnet10w16-clew-s{seed}', ResNet(16, 2, blocks=1), EPOCHS or 9, seed),
+    'resnet10w8-clew': lambda seed: train_clew(f'resnet10w8-clew-s{seed}', ResNet(8, 2, blocks=1), EPOCHS or 9, seed),
     'resnet18w16': lambda seed: train_sgd('resnet18w16', ResNet(16, 2), EPOCHS or 30, seed),
     'resnet18w64': lambda seed: train_sgd('resnet18w64', ResNet(64, 2), EPOCHS or 30, seed),
 }
 # Seconds each run is expected to take on the GPU, so a run that cannot finish is not started.
-COST = {'plain': 90, 'res1': 120, 'resnet10w16-clew': 120, 'resnet10w16': 90, 'resnet18w16': 110, 'resnet18w64': 130}
+COST = {'plain': 90, 'resnet10w8-clew': 90, 'res1': 120, 'resnet10w16-clew': 120, 'resnet10w16': 90, 'resnet18w16': 110, 'resnet18w64': 130}
 for spec in os.environ.get('RUNS', 'plain:1').split(','):
     name, _, seed = spec.partition(':')
     left = budget - (time.time() - t_start)

@@ -61,10 +61,11 @@ describe('residual blocks', () => {
     net.dispose();
   });
 
-  it('npm run train names its nets: the recipe\'s by default, resnet10, and refuses others with the choices', () => {
+  it('npm run train names its nets: the recipe\'s by default, resnet10 and resnet10w8 (PyTorch\'s parameter counts), and refuses others with the choices', () => {
     expect(netNamed('recipe')).toBe(RECIPE.net);
     expect(netNamed('resnet10').blocks.filter((b) => b.residual)).toHaveLength(4);
-    expect(() => netNamed('resnet50')).toThrow(/--net must be one of recipe, resnet10, got "resnet50"/);
+    expect(trainable(buildNet(netNamed('resnet10w8'), FACE_CLASSES.length))).toBe(79_172);
+    expect(() => netNamed('resnet50')).toThrow(/--net must be one of recipe, resnet10, resnet10w8, got "resnet50"/);
   });
 
   it('leaves the committed recipe\'s plain net as it was: four conv, batch-norm and ReLU layers, no adds', () => {
