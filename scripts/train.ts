@@ -68,6 +68,8 @@ const trainCount = quick ? 256 : positiveInt('train-count', opts.trainCount);
 const epochs = quick ? 1 : positiveInt('epochs', opts.epochs);
 const threads = positiveInt('threads', opts.threads);
 const net = netNamed(opts.net);
+/** The recipe as this run follows it (recorded in meta.json; --from-weights must match it). */
+const recipeRun = { ...RECIPE, net, trainCount, epochs };
 const workers = positiveInt('workers', opts.workers);
 const valCount = quick ? 128 : RECIPE.valCount;
 const testCount = quick ? 128 : RECIPE.testCount;
@@ -104,7 +106,7 @@ async function previousRun(dir: string): Promise<{ model: LayersModel; training:
   // The weights must come from this recipe: everything but what is done after training (the
   // read-time views, the orientation head) must match.
   const { views: _oldViews, orientation: _oldOrientation, ...oldRecipe } = (old.training.recipe ?? {}) as Record<string, unknown>;
-  const { views: _views, orientation: _orientation, ...recipe } = { ...RECIPE, net, trainCount, epochs } as Record<string, unknown>;
+  const { views: _views, orientation: _orientation, ...recipe } = recipeRun as Record<string, unknown>;
   if (JSON.stringify(oldRecipe) !== JSON.stringify(JSON.parse(JSON.stringify(recipe)))) {
     throw new Error(`--from-weights ${dir}: those weights were trained with another recipe than vision/model/recipe.ts; train afresh`);
   }
@@ -165,7 +167,7 @@ if (opts.fromWeights) {
   trained.dispose();
   training = {
     seed: opts.seed,
-    recipe: { ...RECIPE, net, trainCount, epochs },
+    recipe: recipeRun,
     renderer: opts.pinRenderer ?? rendererHash(),
     difficulty,
     backend: backend.name,
@@ -206,7 +208,7 @@ const meta: ModelMeta = {
   views: RECIPE.views,
   ...(RECIPE.upright ? { upright: { roll: RECIPE.knobs.roll, ...(orientation ? { orientation: orientation.head } : {}) } } : {}),
   net,
-  training: { ...training, recipe: { ...RECIPE, net, trainCount, epochs } },
+  training: { ...training, recipe: recipeRun },
   metrics: {
     syntheticTest: {
       crops: test.count,

@@ -17,7 +17,7 @@ import { trainingFraming } from '../../vision/reader.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import { FACE_CLASSES, classOf } from '../../vision/faces/classes.js';
 import { DICE_SET_IDS } from '../../shared/dice.js';
-import { classMask } from '../../vision/model/postprocess.js';
+import { bestFace, classMask, maskedSoftmax } from '../../vision/model/postprocess.js';
 import { CROP_PIXELS } from '../../vision/model/dataset.js';
 
 const [dir, realArg] = process.argv.slice(2);
@@ -40,9 +40,8 @@ const mask = classMask(['d6']);
 const { logits } = classifier.score(framed);
 const wrong: string[] = [];
 logits.forEach((l, i) => {
-  let best = -1;
-  for (let c = 0; c < l.length; c++) if (mask[c] && (best < 0 || l[c]! > l[best]!)) best = c;
-  if (FACE_CLASSES[best] !== classOf('d6', rows[i]![1]!)) wrong.push(`${path.basename(rows[i]![0]!)} ${rows[i]![1]} as ${FACE_CLASSES[best]}`);
+  const { face } = bestFace(maskedSoftmax(l, mask), ['d6']);
+  if (face !== rows[i]![1]) wrong.push(`${path.basename(rows[i]![0]!)} ${rows[i]![1]} as ${face}`);
 });
 console.log(JSON.stringify({ name: 'committed (tfjs)', real_acc: Math.round((1 - wrong.length / rows.length) * 1e4) / 100, real_n: rows.length, wrong }));
 classifier.dispose();

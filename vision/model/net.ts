@@ -76,7 +76,6 @@ export function buildNet(config: NetConfig, numClasses: number, forInference = f
   validateNetConfig(config);
   const input = tf.input({ shape: [64, 64, 3], name: 'crop' });
   let x: tf.SymbolicTensor = input;
-  let channels = 3;
   const bn = config.batchNorm && !forInference;
   /** Convolution `conv<id>`, then (training with BN) `bn<id>`; ReLU'd if `relu`. */
   const convUnit = (from: tf.SymbolicTensor, id: string, filters: number, kernel: number, stride: number, relu: boolean, plain = false): tf.SymbolicTensor => {
@@ -104,11 +103,11 @@ export function buildNet(config: NetConfig, numClasses: number, forInference = f
       x = convUnit(x, id, b.filters, b.kernel, b.stride, true, i === 0);
     } else {
       const inner = convUnit(convUnit(x, id, b.filters, b.kernel, b.stride, true, i === 0), `${id}b`, b.filters, b.kernel, 1, false);
+      const channels = i === 0 ? 3 : config.blocks[i - 1]!.filters;
       const shortcut = b.stride === 1 && channels === b.filters ? x : convUnit(x, `${id}s`, b.filters, 1, b.stride, false);
       const sum = tf.layers.add({ name: `add${id}` }).apply([inner, shortcut]) as tf.SymbolicTensor;
       x = tf.layers.reLU({ name: `relu${id}_out` }).apply(sum) as tf.SymbolicTensor;
     }
-    channels = b.filters;
   });
   let embedding: tf.SymbolicTensor;
   if ((config.head ?? 'gap') === 'gap') {
