@@ -8,6 +8,9 @@
  * Evaluation only: nothing here trains on the real photos.
  *
  *   node --import tsx scripts/capacity/real-crops.ts DIR [REAL_DIR (default ../shared/dice-real)]
+ *
+ * With CUTS="1.3,1.45" it also writes DIR/real-cut1.3.bin …: the same pictures cut looser round
+ * their centre and framed whole, as eval:dice's "cut tighter or looser" row frames them.
  */
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +22,8 @@ import { FACE_CLASSES, classOf } from '../../vision/faces/classes.js';
 import { DICE_SET_IDS } from '../../shared/dice.js';
 import { bestFace, classMask, maskedSoftmax } from '../../vision/model/postprocess.js';
 import { CROP_PIXELS } from '../../vision/model/dataset.js';
+import { CROP_SCALE, squareCrop } from '../../vision/image/crop.js';
+import type { RgbImage } from '../../vision/types.js';
 
 const [dir, realArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: real-crops.ts DIR [REAL_DIR]');
@@ -27,15 +32,24 @@ const rows = (await readFile(path.join(real, 'labels.csv'), 'utf8')).trim().spli
 const classifier = await loadClassifier();
 const scale = classifier.meta.crop.scale * trainingFraming(classifier.meta);
 const setIndex = DICE_SET_IDS.indexOf('d6');
-const framed = await Promise.all(rows.map(async ([file]) => frameDieImage(await decodeImage(new Uint8Array(await readFile(path.join(real, file!)))), 'locate', {}, { scale }).crop));
-const out = new Uint8Array(rows.length * (2 + CROP_PIXELS));
-rows.forEach(([, face], i) => {
-  out[i * (2 + CROP_PIXELS)] = FACE_CLASSES.indexOf(classOf('d6', face!));
-  out[i * (2 + CROP_PIXELS) + 1] = setIndex;
-  out.set(framed[i]!.data, i * (2 + CROP_PIXELS) + 2);
-});
+const pictures = await Promise.all(rows.map(async ([file]) => decodeImage(new Uint8Array(await readFile(path.join(real, file!))))));
+const framed = pictures.map((p) => frameDieImage(p, 'locate', {}, { scale }).crop);
+/** The crops in the dataset cache's record format. */
+const records = (crops: RgbImage[]): Uint8Array => {
+  const out = new Uint8Array(rows.length * (2 + CROP_PIXELS));
+  rows.forEach(([, face], i) => {
+    out[i * (2 + CROP_PIXELS)] = FACE_CLASSES.indexOf(classOf('d6', face!));
+    out[i * (2 + CROP_PIXELS) + 1] = setIndex;
+    out.set(crops[i]!.data, i * (2 + CROP_PIXELS) + 2);
+  });
+  return out;
+};
 await mkdir(dir, { recursive: true });
-await writeFile(path.join(dir, 'real.bin'), out);
+await writeFile(path.join(dir, 'real.bin'), records(framed));
+for (const cut of (process.env.CUTS ?? '').split(',').filter(Boolean).map(Number)) {
+  if (!(cut > 0)) throw new Error(`CUTS: positive factors, got ${process.env.CUTS}`);
+  await writeFile(path.join(dir, `real-cut${cut}.bin`), records(pictures.map((c) => squareCrop(c, [0, 0, c.width, c.height], { size: 64, scale: CROP_SCALE * cut }))));
+}
 const mask = classMask(['d6']);
 const { logits } = classifier.score(framed);
 const wrong: string[] = [];

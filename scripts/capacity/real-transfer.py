@@ -17,7 +17,10 @@ size". With DIR holding the splits (render-splits.ts) and real.bin (real-crops.t
 
 Runs: plain (the committed shape, clew's recipe), res1 (the same with a residual 3x3 conv after
 its first block), resnet10w16-clew and resnet10w8-clew (ResNet-10 of width 16 or 8, clew's
-recipe), resnet10w16 and resnet18w16 (capacity.py's SGD recipe, 30 epochs); `name:seed`. Each run prints one JSON line
+recipe), resnet10w8dense-clew (the width-8 ResNet-10 with the committed net's dense head over its
+last map instead of pooling), resnet10w16 and resnet18w16 (capacity.py's SGD recipe, 30 epochs);
+`name:seed`. Real crops cut looser (DIR/real-cut*.bin from real-crops.ts with CUTS) are scored
+too, one figure each. Each run prints one JSON line
 (also appended to $OUT/real-transfer.jsonl). The twenty-first session's GPU runs were made before
 the training loops were shared with depth-at-budget.py and capacity.py (the same recipes; its
 AdamW was fused and scored in float32)."""
@@ -34,6 +37,13 @@ xre = torch.from_numpy(raw[:, 2:].copy()).view(-1, 64, 64, 3).permute(0, 3, 1, 2
 yre = torch.from_numpy(raw[:, 0].astype(np.int64)).to(dev)
 sre = torch.from_numpy(raw[:, 1].astype(np.int64)).to(dev)
 print(f'real crops {len(yre)}', flush=True)
+# The same pictures cut looser (real-crops.ts with CUTS), when DIR has them: {label: (x, y, set)}.
+loose = {}
+for fname in sorted(os.listdir(D)):
+    if fname.startswith('real-cut') and fname.endswith('.bin'):
+        r = np.fromfile(os.path.join(D, fname), dtype=np.uint8).reshape(-1, 2 + meta['cropBytes'])
+        loose[fname[len('real-'):-len('.bin')]] = (torch.from_numpy(r[:, 2:].copy()).view(-1, 64, 64, 3).permute(0, 3, 1, 2).contiguous().to(dev),
+                                                   torch.from_numpy(r[:, 0].astype(np.int64)).to(dev), torch.from_numpy(r[:, 1].astype(np.int64)).to(dev))
 
 _k = torch.tensor([1., 2., 1.], device=dev)
 BLUR = (_k[:, None] * _k[None, :] / 16).expand(3, 1, 3, 3).contiguous()
@@ -74,7 +84,8 @@ def report(name, model, secs, extra):
     te, per, _, _ = evaluate(model, xte, yte, ste)
     _, _, pred, conf = evaluate(model, xre, yre, sre)
     wrong = [f'{i}:{meta["classes"][yre[i]]}->{meta["classes"][pred[i]]}@{conf[i]:.2f}' for i in range(len(yre)) if pred[i] != yre[i]]
-    row = dict(name=name, params=sum(p.numel() for p in model.parameters()), seconds=round(secs), test_acc=round(te, 2), per_set=per, real_acc=round(100 * (1 - len(wrong) / len(yre)), 2), real_wrong=wrong, **extra)
+    cuts = {f'real_{k}_acc': round(evaluate(model, *v)[0], 2) for k, v in loose.items()}
+    row = dict(name=name, params=sum(p.numel() for p in model.parameters()), seconds=round(secs), test_acc=round(te, 2), per_set=per, real_acc=round(100 * (1 - len(wrong) / len(yre)), 2), real_wrong=wrong, **cuts, **extra)
     print(json.dumps(row), flush=True)
     with open(os.path.join(OUT, 'real-transfer.jsonl'), 'a') as f: f.write(json.dumps(row) + '\n')
 
@@ -102,6 +113,17 @@ def train_sgd(name, model, epochs, seed):
     report(name, model, secs, dict(seed=seed, epochs=epochs))
 
 
+class DenseHeadResNet(ResNet):
+    """A ResNet whose head is the committed net's: its last map flattened (so the head knows where
+    in the crop each feature lies, where pooling does not), a 96-wide embedding with batch norm,
+    then the classes."""
+    def __init__(s, width, emb=96):
+        super().__init__(width, 2, blocks=1)
+        s.head = nn.Sequential(nn.Linear(8 * width * 16, emb, bias=False), nn.BatchNorm1d(emb), nn.ReLU(inplace=True), nn.Linear(emb, C))
+    def forward(s, x):
+        return s.head(s.body(s.stem(x)).permute(0, 2, 3, 1).flatten(1))
+
+
 EPOCHS = int(os.environ.get('EPOCHS', '0'))
 SMOKE_N = 512
 if SMOKE:
@@ -114,11 +136,12 @@ RUNS = {
     'res1': lambda seed: train_clew(f'res1-s{seed}', Net((0,)), EPOCHS or 9, seed),
     'resnet10w16-clew': lambda seed: train_clew(f'resnet10w16-clew-s{seed}', ResNet(16, 2, blocks=1), EPOCHS or 9, seed),
     'resnet10w8-clew': lambda seed: train_clew(f'resnet10w8-clew-s{seed}', ResNet(8, 2, blocks=1), EPOCHS or 9, seed),
+    'resnet10w8dense-clew': lambda seed: train_clew(f'resnet10w8dense-clew-s{seed}', DenseHeadResNet(8), EPOCHS or 9, seed),
     'resnet18w16': lambda seed: train_sgd('resnet18w16', ResNet(16, 2), EPOCHS or 30, seed),
     'resnet18w64': lambda seed: train_sgd('resnet18w64', ResNet(64, 2), EPOCHS or 30, seed),
 }
 # Seconds each run is expected to take on the GPU, so a run that cannot finish is not started.
-COST = {'plain': 90, 'resnet10w8-clew': 90, 'res1': 120, 'resnet10w16-clew': 120, 'resnet10w16': 90, 'resnet18w16': 110, 'resnet18w64': 130}
+COST = {'plain': 90, 'resnet10w8-clew': 90, 'resnet10w8dense-clew': 90, 'res1': 120, 'resnet10w16-clew': 120, 'resnet10w16': 90, 'resnet18w16': 110, 'resnet18w64': 130}
 for spec in os.environ.get('RUNS', 'plain:1').split(','):
     name, _, seed = spec.partition(':')
     left = budget - (time.time() - t_start)
