@@ -35,7 +35,11 @@ torch.backends.cuda.matmul.allow_tf32 = True
 torch.backends.cudnn.allow_tf32 = True
 
 def load(name):
-    raw = np.fromfile(os.path.join(D, meta['files'][name]), dtype=np.uint8)
+    return load_file(meta['files'][name])
+
+def load_file(fname):
+    """A file of DIR in the dataset cache's record format: crops, classes, sets (on dev)."""
+    raw = np.fromfile(os.path.join(D, fname), dtype=np.uint8)
     rec = 2 + meta['cropBytes']  # class, set, then the crop's RGB bytes
     raw = raw[: (raw.size // rec) * rec].reshape(-1, rec)
     x = torch.from_numpy(raw[:, 2:].copy()).view(-1, 64, 64, 3).permute(0, 3, 1, 2).contiguous()

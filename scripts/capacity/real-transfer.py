@@ -32,18 +32,10 @@ _here = os.path.dirname(os.path.abspath(__file__))
 # The `prep` below replaces capacity.py's, so all of them train and score on clew's input.
 exec(open(os.path.join(_here, 'depth-at-budget.py')).read().split('\nfor spec in os.environ')[0])
 
-raw = np.fromfile(os.path.join(D, 'real.bin'), dtype=np.uint8).reshape(-1, 2 + meta['cropBytes'])
-xre = torch.from_numpy(raw[:, 2:].copy()).view(-1, 64, 64, 3).permute(0, 3, 1, 2).contiguous().to(dev)
-yre = torch.from_numpy(raw[:, 0].astype(np.int64)).to(dev)
-sre = torch.from_numpy(raw[:, 1].astype(np.int64)).to(dev)
+xre, yre, sre = load_file('real.bin')
 print(f'real crops {len(yre)}', flush=True)
 # The same pictures cut looser (real-crops.ts with CUTS), when DIR has them: {label: (x, y, set)}.
-loose = {}
-for fname in sorted(os.listdir(D)):
-    if fname.startswith('real-cut') and fname.endswith('.bin'):
-        r = np.fromfile(os.path.join(D, fname), dtype=np.uint8).reshape(-1, 2 + meta['cropBytes'])
-        loose[fname[len('real-'):-len('.bin')]] = (torch.from_numpy(r[:, 2:].copy()).view(-1, 64, 64, 3).permute(0, 3, 1, 2).contiguous().to(dev),
-                                                   torch.from_numpy(r[:, 0].astype(np.int64)).to(dev), torch.from_numpy(r[:, 1].astype(np.int64)).to(dev))
+loose = {f[len('real-'):-len('.bin')]: load_file(f) for f in sorted(os.listdir(D)) if f.startswith('real-cut') and f.endswith('.bin')}
 
 _k = torch.tensor([1., 2., 1.], device=dev)
 BLUR = (_k[:, None] * _k[None, :] / 16).expand(3, 1, 3, 3).contiguous()

@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../../shared/rng.js';
 import { FACE_CLASSES } from '../../vision/faces/classes.js';
 import { initBackend } from '../../vision/model/backend.js';
 import { registerLeanBatchNormGradient } from '../../vision/model/batchnorm-gradient.js';
@@ -18,8 +17,9 @@ import { renderDatasetInline } from '../../vision/model/dataset-store.js';
 import { loadModel, saveModel } from '../../vision/model/io.js';
 import { buildNet, foldForInference, type NetConfig } from '../../vision/model/net.js';
 import { NETS, RECIPE, netNamed } from '../../vision/model/recipe.js';
-import { makeBatch, predictCrops, trainClassifier } from '../../vision/model/trainer.js';
+import { predictCrops, trainClassifier } from '../../vision/model/trainer.js';
 import { worstRelative } from '../support/numbers.js';
+import { oneTrainingStep, seededWeights } from '../support/training-step.js';
 
 /** ResNet-10 of width 16 as real-transfer.py trained it: a 3×3 stem of stride 2, four basic blocks, pooled. */
 const RESNET10 = NETS.resnet10;
@@ -77,24 +77,9 @@ describe('residual blocks', () => {
   });
 
   it('one training step of a residual net on wasm equals the same step on cpu (loss, every gradient)', async () => {
-    const rng = createRng('residual-init');
-    const shapes = buildNet(SMALL, FACE_CLASSES.length);
-    const init = shapes.getWeights().map((w) => ({ shape: w.shape, values: Float32Array.from({ length: w.size }, () => (w.shape.length > 1 ? 0.2 * rng.normal() : 0.05 * rng.normal())) }));
-    shapes.dispose();
-    const step = async (backend: 'wasm' | 'cpu') => {
-      await tf.setBackend(backend);
-      const model = buildNet(SMALL, FACE_CLASSES.length);
-      model.setWeights(init.map((w) => tf.tensor(w.values, w.shape)));
-      const { x, y } = makeBatch(data, [1, 6, 11], createRng('residual-batch'), 0.5);
-      const vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
-      const { value, grads } = tf.variableGrads(() => tf.losses.softmaxCrossEntropy(y, (model.apply(x, { training: true }) as tf.Tensor[])[0]!) as tf.Scalar, vars);
-      const out = { loss: value.dataSync()[0]!, grads: vars.map((v) => grads[v.name]!.dataSync() as Float32Array) };
-      tf.dispose([x, y, value, ...Object.values(grads)]);
-      model.dispose();
-      return out;
-    };
-    const wasm = await step('wasm');
-    const cpu = await step('cpu');
+    const init = seededWeights(SMALL, 'residual-init');
+    const wasm = await oneTrainingStep('wasm', SMALL, init, data, [1, 6, 11], 'residual-batch');
+    const cpu = await oneTrainingStep('cpu', SMALL, init, data, [1, 6, 11], 'residual-batch');
     await tf.setBackend('wasm');
     expect(Math.abs(wasm.loss - cpu.loss)).toBeLessThan(1e-4 * Math.max(1, cpu.loss));
     // Kernels of 1 + 2 + 3 convolutions, each with a batch norm's gamma and beta; the dense

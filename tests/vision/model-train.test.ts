@@ -21,41 +21,11 @@ import { buildNet, foldForInference, type NetConfig } from '../../vision/model/n
 import { RECIPE } from '../../vision/model/recipe.js';
 import { makeBatch, predictCrops, trainClassifier } from '../../vision/model/trainer.js';
 import { worstRelative } from '../support/numbers.js';
+import { oneTrainingStep, seededWeights } from '../support/training-step.js';
 
 const NET: NetConfig = { ...RECIPE.net, dropout: 0 }; // dropout draws random masks: keep the step deterministic
 const data = renderDatasetInline({ seed: 'model-train-test', split: 'train', count: 16, difficulty: [0.3, 0.8] });
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'clew-model-'));
-
-/** Seeded initial weights for the net, as plain arrays (so both backends start identical). */
-function initialWeights(): { shape: number[]; values: Float32Array }[] {
-  const rng = createRng('init');
-  const model = buildNet(NET, FACE_CLASSES.length);
-  const out = model.getWeights().map((w) => ({ shape: w.shape, values: Float32Array.from({ length: w.size }, () => (w.shape.length > 1 ? 0.2 * rng.normal() : 0.05 * rng.normal())) }));
-  model.dispose();
-  return out;
-}
-
-interface StepResult { loss: number; grads: Float32Array[]; after: Float32Array[] }
-
-async function oneStep(backend: 'wasm' | 'cpu', init: { shape: number[]; values: Float32Array }[]): Promise<StepResult> {
-  await tf.setBackend(backend);
-  const model = buildNet(NET, FACE_CLASSES.length);
-  model.setWeights(init.map((w) => tf.tensor(w.values, w.shape)));
-  // A small batch: the cpu backend's convolution gradients are plain JavaScript loops.
-  const { x, y } = makeBatch(data, [0, 5, 10, 15], createRng('batch'), 0.5);
-  const vars = model.trainableWeights.map((w) => (w as unknown as { val: tf.Variable }).val);
-  const { value, grads } = tf.variableGrads(() => {
-    const [logits] = model.apply(x, { training: true }) as tf.Tensor[];
-    return tf.losses.softmaxCrossEntropy(y, logits!) as tf.Scalar;
-  }, vars);
-  // Variable names get per-model suffixes: compare gradients in the model's variable order.
-  const gradValues = vars.map((v) => grads[v.name]!.dataSync() as Float32Array);
-  tf.train.sgd(0.1).applyGradients(grads);
-  const result = { loss: value.dataSync()[0]!, grads: gradValues, after: model.getWeights().map((w) => w.dataSync() as Float32Array) };
-  tf.dispose([x, y, value, ...Object.values(grads)]);
-  model.dispose();
-  return result;
-}
 
 beforeAll(async () => {
   await initBackend('wasm');
@@ -66,9 +36,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('training the real net', () => {
   it('one training step on wasm equals the same step on cpu (loss, every gradient, updated weights)', async () => {
-    const init = initialWeights();
-    const wasm = await oneStep('wasm', init);
-    const cpu = await oneStep('cpu', init);
+    const init = seededWeights(NET, 'init');
+    // A small batch: the cpu backend's convolution gradients are plain JavaScript loops.
+    const wasm = await oneTrainingStep('wasm', NET, init, data, [0, 5, 10, 15], 'batch');
+    const cpu = await oneTrainingStep('cpu', NET, init, data, [0, 5, 10, 15], 'batch');
     await tf.setBackend('wasm');
     expect(Math.abs(wasm.loss - cpu.loss)).toBeLessThan(1e-4 * Math.max(1, cpu.loss));
     // One gradient per trainable variable, counted from the config: a kernel per conv (no bias
@@ -85,7 +56,7 @@ describe('training the real net', () => {
     // The net runs its first conv as plain tf.conv2d (the fused op's gradient also computes the
     // gradient of its input, here the crops, and throws it away). Against the fused op: three
     // Adam steps give identical weights, and one step has one transposed convolution fewer.
-    const init = initialWeights();
+    const init = seededWeights(NET, 'init');
     const build = (fused: boolean) => {
       const model = buildNet(NET, FACE_CLASSES.length);
       if (fused) delete (model.getLayer('conv1') as unknown as { call?: unknown }).call; // the prototype's fused path
