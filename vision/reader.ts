@@ -50,6 +50,11 @@ export interface LoadDiceReaderOptions {
   /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json (an upright model reads one). */
   views?: 1 | 2 | 4;
   /**
+   * Threads that share each batch of crops, this one included (default CLEW_READER_THREADS, or
+   * the cores up to 4; wasm backend only). The readings are the same bit for bit with any number.
+   */
+  threads?: number;
+  /**
    * Dice whose calibrated confidence after those views is below this are read once more, closer
    * (and another quarter turn round, unless the model reads upright: `scoreWithSecondLook`), all
    * views averaged (default 0.7; 0 turns it off). On the synthetic test split 0.7 is the lowest
@@ -156,6 +161,10 @@ export interface ClewDiceReader extends DiceReader {
   readonly uncertainBelow: number;
   /** Dice read below this confidence are read once more, closer (and a quarter turn round, unless the model reads upright). */
   readonly secondLookBelow: number;
+  /** Threads that share each batch of crops now, this one included (1 until the others are ready). */
+  readonly threads: number;
+  /** Settles when the reading threads hold the shipped net (or were left out). Reads never need to wait for it. */
+  readonly threadsReady: Promise<void>;
 }
 
 /** In view 'any', a doubtful die's second look reads the turns the orientation head gives at least this weight (and always the most upright one). */
@@ -207,7 +216,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   if (locatedFraming !== undefined && !(locatedFraming > 0 && Number.isFinite(locatedFraming))) {
     throw new RangeError(`loadDiceReader: locatedFraming must be a positive number, got ${String(locatedFraming)}`);
   }
-  const classifier = await loadClassifier({ modelDir: options.modelDir, backend: options.backend, views: options.views });
+  const classifier = await loadClassifier({ modelDir: options.modelDir, backend: options.backend, views: options.views, threads: options.threads });
   // The detector loads on the first frame that needs it: reading crops never does.
   let detector: DieDetector | undefined;
   let detectorLoading: Promise<DieDetector> | undefined;
@@ -255,12 +264,21 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
         throw error;
       }
     }
-    nets.get(set)?.dispose();
+    const old = nets.get(set);
+    if (old) {
+      classifier.unshareNet(old);
+      old.dispose();
+    }
     nets.delete(set);
     active.delete(set);
     if (!cal) return;
     active.set(set, cal);
-    if (built) nets.set(set, built);
+    if (built) {
+      // Its weights are final now, so the reading threads may take a copy (in the background:
+      // until they hold it, this thread reads it alone, with the same results).
+      void classifier.shareNet(built);
+      nets.set(set, built);
+    }
   };
   if (store) {
     for (const cal of await store.list()) {
@@ -668,10 +686,17 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     readDetailed,
     readCropsDetailed,
     learnTray: (picture) => learnEmptyTray(picture, options.locate?.maxSide),
+    get threads() {
+      return classifier.threads;
+    },
+    threadsReady: classifier.threadsReady,
     read: async (image, opts) => (await readDetailed(image, opts)).map(stripProbabilities),
     readCrops: async (crops, opts) => (await readCropsDetailed(crops, opts)).map(stripProbabilities),
     dispose: () => {
-      for (const net of nets.values()) net.dispose();
+      for (const net of nets.values()) {
+        classifier.unshareNet(net);
+        net.dispose();
+      }
       nets.clear();
       classifier.dispose();
       detector?.dispose();

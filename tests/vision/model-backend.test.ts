@@ -1,6 +1,7 @@
 /**
  * The backend clew starts leaves the process's own error handling alone: the wasm module's glue
  * adds handlers that only rethrow, which made any crash print its 38 KB minified source line.
+ * Started twice at once (two readers loaded together), it still ends on wasm.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -24,5 +25,11 @@ describe('initBackend (wasm)', () => {
     expect(run.stderr).toMatch(/Error: a rejection nobody handles/);
     expect(run.stderr.length).toBeLessThan(2000);
     expect(Math.max(...run.stderr.split('\n').map((l) => l.length))).toBeLessThan(300);
+  });
+
+  it('started twice at once, both calls and tfjs end on wasm (they ended on cpu: the slow backend, reading a little differently)', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'tests/fixtures/vision/init-twice.ts')], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).not.toMatch(/Hi, looks like you are running TensorFlow.js in Node.js/);
+    expect(run.stdout).toBe('wasm wasm wasm\n');
   });
 });

@@ -82,10 +82,20 @@ const STARTERS: Record<BackendName, () => Promise<void>> = {
  * Starts the first backend that works, beginning with `preferred` when given (then falling back
  * in the usual order). Safe to call more than once; switching backends moves live tensors.
  */
-export async function initBackend(preferred?: BackendName): Promise<BackendInfo> {
+export function initBackend(preferred?: BackendName): Promise<BackendInfo> {
   if (preferred !== undefined && !BACKEND_NAMES.includes(preferred)) {
-    throw new Error(`unknown tfjs backend "${String(preferred)}" (expected one of ${BACKEND_NAMES.join(', ')})`);
+    return Promise.reject(new Error(`unknown tfjs backend "${String(preferred)}" (expected one of ${BACKEND_NAMES.join(', ')})`));
   }
+  // One start at a time: two readers loaded at once each started the backends in turn, and one
+  // could end on the cpu backend (the wasm one still starting), reading a little differently.
+  const run = starting.then(() => startBackend(preferred));
+  starting = run.catch(() => undefined);
+  return run;
+}
+
+let starting: Promise<unknown> = Promise.resolve();
+
+async function startBackend(preferred?: BackendName): Promise<BackendInfo> {
   if (current && tf.getBackend() === current.name && (preferred === undefined || current.name === preferred)) return current;
   const order = preferred ? [preferred, ...BACKEND_NAMES.filter((b) => b !== preferred)] : [...BACKEND_NAMES];
   const skipped: string[] = [];

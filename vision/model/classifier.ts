@@ -13,6 +13,7 @@ import { loadModel } from './io.js';
 import { parseModelMeta, type ModelMeta } from './meta.js';
 import { preprocessCrops } from './preprocess.js';
 import { orientationDim, type OrientationHead } from './orientation.js';
+import { defaultReaderThreads, startForwardPool } from './forward-pool.js';
 import { closerCrop, flipCrop, perCrop, shiftCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf } from './views.js';
 
 export const DEFAULT_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
@@ -49,6 +50,14 @@ export interface Classifier {
   scoreEachTurn(crops: readonly RgbImage[], turns: readonly number[]): CropScores[];
   /** As `scoreEachTurn`, with another copy of the net. */
   scoreEachTurnWith(net: tf.LayersModel, crops: readonly RgbImage[], turns: readonly number[]): CropScores[];
+  /** Threads that read a batch of crops (forward-pool.ts): this one and the workers that hold the shipped net. */
+  readonly threads: number;
+  /** Settles when the reading threads hold the shipped net (or were left out). */
+  readonly threadsReady: Promise<void>;
+  /** Lets the reading threads read `net` too (an adapted copy whose weights will not change again); resolves when they hold it. */
+  shareNet(net: tf.LayersModel): Promise<void>;
+  /** Drops the reading threads' copies of `net`; call it before disposing a shared net. */
+  unshareNet(net: tf.LayersModel): void;
   dispose(): void;
 }
 
@@ -75,10 +84,17 @@ export interface LoadClassifierOptions {
    * ~0.43 ms.
    */
   imagesPerPass?: number;
+  /**
+   * Threads that read a batch of crops, this one included (default `defaultReaderThreads()`:
+   * CLEW_READER_THREADS, or the cores up to 4). Only the wasm backend uses more than one.
+   */
+  threads?: number;
 }
 
 export async function loadClassifier(options: LoadClassifierOptions = {}): Promise<Classifier> {
   const dir = options.modelDir ?? DEFAULT_MODEL_DIR;
+  const threads = options.threads ?? defaultReaderThreads();
+  if (!(Number.isInteger(threads) && threads >= 1)) throw new RangeError(`threads must be a whole number ≥ 1, got ${threads}`);
   const metaFile = path.join(dir, 'meta.json');
   let raw: unknown;
   try {
@@ -102,6 +118,11 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
     throw new Error(`${metaFile}: upright.orientation takes ${orientationDim(orientation)} values, the net's embedding has ${head.dim}`);
   }
   let disposed = false;
+  const pool = backend.name === 'wasm' && threads > 1 ? await startForwardPool({ modelDir: dir, size: meta.preprocessing.size, threads }) : undefined;
+  // The workers take the shipped net in the background (about a second here to start tfjs in
+  // each): reads before that run on this thread, with the same results.
+  const threadsReady = pool ? pool.share(model).catch(() => undefined) : Promise.resolve();
+  const runs = (net: tf.LayersModel) => pool?.forward(net) ?? net;
 
   /** Standardised pixels of the crops and the crops per pass for these turns. */
   const prepare = (crops: readonly RgbImage[], at: readonly number[]) => {
@@ -111,12 +132,12 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
 
   const scoreWith = (net: tf.LayersModel, crops: readonly RgbImage[], at: readonly number[] = turns): CropScores => {
     const { pixels, perPass } = prepare(crops, at);
-    return perCrop(predictTurns(net, pixels, crops.length, meta.preprocessing.size, at, perPass), crops.length);
+    return perCrop(predictTurns(runs(net), pixels, crops.length, meta.preprocessing.size, at, perPass), crops.length);
   };
 
   const scoreEachTurnWith = (net: tf.LayersModel, crops: readonly RgbImage[], at: readonly number[]): CropScores[] => {
     const { pixels, perPass } = prepare(crops, at);
-    return predictEachTurn(net, pixels, crops.length, meta.preprocessing.size, at, perPass).map((scores) => perCrop(scores, crops.length));
+    return predictEachTurn(runs(net), pixels, crops.length, meta.preprocessing.size, at, perPass).map((scores) => perCrop(scores, crops.length));
   };
 
   return {
@@ -133,9 +154,18 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
     scoreEachTurn: (crops, at) => scoreEachTurnWith(model, crops, at),
     scoreEachTurnWith,
     copyNet: () => loadModel(dir),
+    get threads() {
+      return pool?.threads ?? 1;
+    },
+    threadsReady,
+    shareNet: async (net) => {
+      await pool?.share(net).catch(() => undefined);
+    },
+    unshareNet: (net) => pool?.forget(net),
     dispose() {
       if (disposed) return;
       disposed = true;
+      pool?.dispose();
       model.dispose();
     },
   };

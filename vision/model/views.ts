@@ -168,11 +168,35 @@ export function secondLookTurns(turns: readonly number[]): number[] {
   return rest.includes(2) ? [2] : [rest[0]!];
 }
 
+/** The net's two outputs for a batch: logits (`classes` a row) and embeddings (`dim` a row). */
+export interface ForwardOutput {
+  logits: Float32Array;
+  embeddings: Float32Array;
+}
+
+/**
+ * One forward pass of a net over `images` standardised crops (NHWC in `input`, size × size × 3
+ * each). A net on this thread (`netForward`), or the same net with the batch shared among threads
+ * (`forward-pool.ts`).
+ */
+export type Forward = (input: Float32Array, images: number) => ForwardOutput;
+
+/** What reads crops in predictTurns & co: a net run here, or a Forward. */
+export type Net = tf.LayersModel | Forward;
+
+/** A forward pass of `model` on this thread. */
+export function netForward(model: tf.LayersModel, size: number): Forward {
+  return (input, images) => tf.tidy(() => {
+    const [l, e] = model.predict(tf.tensor4d(input, [images, size, size, 3])) as tf.Tensor[];
+    return { logits: l!.dataSync() as Float32Array, embeddings: e!.dataSync() as Float32Array };
+  });
+}
+
 /**
  * Logits and embeddings of `n` standardised crops (NHWC in `pixels`), averaged over `views`
  * evenly spaced quarter turns (1, 2 or 4), `batch` crops (times the views) per forward pass.
  */
-export function predictViews(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, views: 1 | 2 | 4, batch = 64): ViewScores {
+export function predictViews(model: Net, pixels: Float32Array, n: number, size: number, views: 1 | 2 | 4, batch = 64): ViewScores {
   return predictTurns(model, pixels, n, size, turnsOf(views), batch);
 }
 
@@ -182,12 +206,13 @@ export function predictViews(model: tf.LayersModel, pixels: Float32Array, n: num
  * turned by turns[v].
  */
 function runTurns(
-  model: tf.LayersModel, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch: number, caller: string,
+  model: Net, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch: number, caller: string,
   take: (start: number, m: number, logits: Float32Array, embeddings: Float32Array, classes: number, dim: number) => void,
 ): void {
   const per = size * size * 3;
   if (pixels.length !== n * per) throw new Error(`${caller}: ${pixels.length} values for ${n} crops of ${size}×${size}×3`);
   if (turns.length === 0 || turns.some((t) => !Number.isInteger(t) || t < 0 || t > 3)) throw new Error(`${caller}: turns must be quarter turns 0–3, got [${turns.join(', ')}]`);
+  const forward = typeof model === 'function' ? model : netForward(model, size);
   const views = turns.length;
   for (let start = 0; start < n; start += batch) {
     const m = Math.min(batch, n - start);
@@ -195,17 +220,13 @@ function runTurns(
     for (let k = 0; k < m; k++) {
       for (let v = 0; v < views; v++) turnCropInto(pixels, (start + k) * per, input, (k * views + v) * per, size, turns[v]!);
     }
-    tf.tidy(() => {
-      const [l, e] = model.predict(tf.tensor4d(input, [m * views, size, size, 3])) as tf.Tensor[];
-      const lv = l!.dataSync() as Float32Array;
-      const ev = e!.dataSync() as Float32Array;
-      take(start, m, lv, ev, lv.length / (m * views), ev.length / (m * views));
-    });
+    const { logits: lv, embeddings: ev } = forward(input, m * views);
+    take(start, m, lv, ev, lv.length / (m * views), ev.length / (m * views));
   }
 }
 
 /** As predictViews, for an explicit list of quarter turns (each 0–3, each read once). */
-export function predictTurns(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch = 64): ViewScores {
+export function predictTurns(model: Net, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch = 64): ViewScores {
   const views = turns.length;
   let logits = new Float32Array(0);
   let embeddings = new Float32Array(0);
@@ -231,7 +252,7 @@ export function predictTurns(model: tf.LayersModel, pixels: Float32Array, n: num
  * As predictTurns, but each turn's logits and embeddings kept apart (`[turn]`), not averaged: what
  * view 'any' weighs turn by turn. All turns of a crop go through the net in the same pass.
  */
-export function predictEachTurn(model: tf.LayersModel, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch = 64): ViewScores[] {
+export function predictEachTurn(model: Net, pixels: Float32Array, n: number, size: number, turns: readonly number[], batch = 64): ViewScores[] {
   const views = turns.length;
   let out: ViewScores[] = [];
   runTurns(model, pixels, n, size, turns, batch, 'predictEachTurn', (start, m, lv, ev, classes, dim) => {
