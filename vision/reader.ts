@@ -50,8 +50,9 @@ export interface LoadDiceReaderOptions {
   /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json (an upright model reads one). */
   views?: 1 | 2 | 4;
   /**
-   * Threads that share each batch of crops, this one included (default CLEW_READER_THREADS, or
-   * the cores up to 4; wasm backend only). The readings are the same bit for bit with any number.
+   * Threads that share each batch of crops, this one included (default CLEW_READER_THREADS, else
+   * 1; wasm backend only; each further thread about 100 MB). The readings are the same bit for
+   * bit with any number.
    */
   threads?: number;
   /**

@@ -23,6 +23,14 @@ describe('config', () => {
     expect(() => parseConfig({ vision: { workingSize: 700.5 } }, {})).toThrow(/vision\.workingSize:/);
   });
 
+  it('the companion reads dice on one thread unless told more (each further thread costs about 100 MB), up to 8', () => {
+    expect(parseConfig(undefined, {}).vision.threads).toBe(1);
+    expect(parseConfig({ vision: { threads: 3 } }, {}).vision.threads).toBe(3);
+    expect(() => parseConfig({ vision: { threads: 0 } }, {})).toThrow(/vision\.threads:/);
+    expect(() => parseConfig({ vision: { threads: 1.5 } }, {})).toThrow(/vision\.threads:/);
+    expect(() => parseConfig({ vision: { threads: 9 } }, {})).toThrow(/vision\.threads:/);
+  });
+
   it('the environment wins over the file: PORT, HOST, CLEW_DATA, CLEW_LOG_LEVEL', () => {
     const c = parseConfig({ port: 9000, dataDir: '/srv/clew' }, { PORT: '8123', HOST: '127.0.0.1', CLEW_DATA: '/tmp/d', CLEW_LOG_LEVEL: 'debug' });
     expect(c).toMatchObject({ port: 8123, host: '127.0.0.1', dataDir: '/tmp/d', logLevel: 'debug' });

@@ -5,6 +5,7 @@
  * workers either.
  */
 import * as tf from '@tensorflow/tfjs';
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { initBackend } from '../../vision/model/backend.js';
@@ -48,13 +49,13 @@ describe('chunks of a pass', () => {
 });
 
 describe('threads by default', () => {
-  it('CLEW_READER_THREADS when set, else the cores up to 4; nonsense is refused with the variable named', () => {
+  it('one, unless CLEW_READER_THREADS says a number or "cores" (up to 4); nonsense is refused with the variable named', () => {
+    expect(defaultReaderThreads({})).toBe(1);
     expect(defaultReaderThreads({ CLEW_READER_THREADS: '3' })).toBe(3);
     expect(defaultReaderThreads({ CLEW_READER_THREADS: '1' })).toBe(1);
-    const cores = defaultReaderThreads({});
-    expect(cores).toBeGreaterThanOrEqual(1);
-    expect(cores).toBeLessThanOrEqual(4);
-    for (const bad of ['0', '-2', '1.5', 'two', '65']) expect(() => defaultReaderThreads({ CLEW_READER_THREADS: bad })).toThrow(/CLEW_READER_THREADS must be a whole number from 1 to 64, got "/);
+    const cores = defaultReaderThreads({ CLEW_READER_THREADS: 'cores' });
+    expect(cores).toBe(Math.min(4, availableParallelism()));
+    for (const bad of ['0', '-2', '1.5', 'two', '65']) expect(() => defaultReaderThreads({ CLEW_READER_THREADS: bad })).toThrow(/CLEW_READER_THREADS must be a whole number from 1 to 64 or "cores", got "/);
   });
 });
 

@@ -86,7 +86,7 @@ export interface LoadClassifierOptions {
   imagesPerPass?: number;
   /**
    * Threads that read a batch of crops, this one included (default `defaultReaderThreads()`:
-   * CLEW_READER_THREADS, or the cores up to 4). Only the wasm backend uses more than one.
+   * CLEW_READER_THREADS, else 1). Only the wasm backend uses more than one.
    */
   threads?: number;
 }

@@ -116,14 +116,17 @@ export interface ForwardPool {
 }
 
 /**
- * The threads the dice reader uses by default: CLEW_READER_THREADS when set, else the machine's
- * cores up to 4 (a Raspberry Pi 4 or 5 has 4; the net's passes are too short to gain from more).
+ * The threads the dice reader uses by default: CLEW_READER_THREADS when set ('cores': the
+ * machine's cores up to 4), else 1. One by default because each further thread holds its own
+ * TensorFlow.js, about 100 MB more resident memory, for a 25-dice frame 10–20 % sooner on two
+ * cores here (docs/notes/vision-model.md, "Reading on more than one core").
  */
 export function defaultReaderThreads(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.CLEW_READER_THREADS;
-  if (raw === undefined || raw === '') return Math.min(4, availableParallelism());
+  if (raw === undefined || raw === '') return 1;
+  if (raw === 'cores') return Math.min(4, availableParallelism());
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`CLEW_READER_THREADS must be a whole number from 1 to 64, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`CLEW_READER_THREADS must be a whole number from 1 to 64 or "cores", got "${raw}"`);
   return n;
 }
 

@@ -75,6 +75,13 @@ export const configSchema = z
         /** Training steps when the whole net adapts (fewer: faster and weaker). */
         adaptSteps: z.number().int().min(1).max(1000).default(60),
         /**
+         * Threads that read the dice, this one included (vision/model/forward-pool.ts). 1 by
+         * default: each further thread holds its own TensorFlow.js, about 100 MB more resident,
+         * and the companion's target is 300 MB. 2–4 on a Pi with 2 GB or more reads a frame's
+         * dice faster (a 25-dice frame 10–20 % sooner on two cores here), with the same readings.
+         */
+        threads: z.number().int().min(1).max(8).default(1),
+        /**
          * How the tray camera looks at the dice: 'overhead' (the default: straight down, as a Pi
          * camera over the tray and the shipped replay; side faces show towards the frame's
          * centre), 'side' (from above and to one side, as a webcam on a stand or a photo; side

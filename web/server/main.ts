@@ -150,6 +150,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
                 calibrationDir,
                 calibrate: config.vision.calibrate,
                 adapt: { steps: config.vision.adaptSteps },
+                threads: config.vision.threads,
                 locate: { maxSide: config.vision.workingSize },
                 ...(config.vision.modelDir ? { modelDir: config.vision.modelDir } : {}),
               });
