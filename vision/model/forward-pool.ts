@@ -282,7 +282,7 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
         for (let k = 0; k < chunks; k++) {
           if (mine.has(k)) continue;
           const from = k * chunk, n = Math.min(chunk, count - from);
-          if (finished(k, pass)) {
+          if (!broken && finished(k, pass)) {
             // A worker writes a chunk's logits then its embeddings at the chunk's first image.
             const at = from * MAX_OUTPUTS;
             logits.set(output.subarray(at, at + n * classes), from * classes);
