@@ -63,7 +63,8 @@ export function lazyReader(
       return loading;
     },
     loaded: () => reader,
-    status: () => state,
+    // The reading threads start after the reader loads, so their number is told as it stands.
+    status: () => (reader && reader.threads > 1 ? { ...state, message: `${state.message}, ${reader.threads} reading threads` } : state),
     dispose() {
       reader?.dispose();
       reader = null;
