@@ -67,7 +67,8 @@ export const NETS = {
    * its training step on one thread. Trained in PyTorch with clew's input and recipe it read the
    * real Catan crops at 90.7–94.0 % (four seeds, against 86.1–90.1 % for the committed shape).
    * Trained by `npm run train` (58 min on a slow machine) it read them at 98.0 % but the real
-   * frames worse than the committed net (14 against 16 of 16), so it was not switched.
+   * frames worse than the committed net (14 against 16 of 16), so it was not switched; a second
+   * seed (56 min) read them at 95.4 % and the frames 13 of 16.
    */
   resnet10w8: resNet10(8),
 } as const satisfies Record<string, NetConfig>;
