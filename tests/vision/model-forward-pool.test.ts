@@ -152,6 +152,37 @@ describe('a pool whose workers cannot work', () => {
     }
   });
 
+  for (const fault of ['fail', 'stuck'] as const) {
+    it(`a worker whose chunk ${fault === 'fail' ? 'fails' : 'never finishes'}: that chunk is read here, with a warning, and the pool stops sharing`, async () => {
+      await initBackend('wasm');
+      const net = await loadModel(DEFAULT_MODEL_DIR);
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.message);
+      process.on('warning', onWarning);
+      const pool = await startForwardPool({ modelDir: fault, size: SIZE, threads: 2, timeoutMs: 200, workerUrl: new URL('../fixtures/vision/faulty-forward-worker.ts', import.meta.url) });
+      try {
+        await pool.share(net);
+        expect(pool.threads).toBe(2);
+        const here = netForward(net, SIZE), shared = pool.forward(net);
+        // The worker spins, so it claims in the first pass; a few more in case this thread was quicker.
+        for (let i = 0; i < 10 && pool.threads === 2; i++) {
+          const x = images(`pool:${fault}:${i}`, 64);
+          expect(Buffer.from(shared(x, 64).logits.buffer).equals(Buffer.from(here(x, 64).logits.buffer))).toBe(true);
+        }
+        expect(pool.threads).toBe(1);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(warnings.join('\n')).toMatch(/a reading thread did not finish its share within 200 ms or failed; reading on the main thread only from now on/);
+        // From now on everything is read here, still right.
+        const x = images(`pool:${fault}:after`, 32);
+        expect(Buffer.from(shared(x, 32).embeddings.buffer).equals(Buffer.from(here(x, 32).embeddings.buffer))).toBe(true);
+      } finally {
+        process.off('warning', onWarning);
+        pool.dispose();
+        net.dispose();
+      }
+    });
+  }
+
   it('a disposed pool reads here and refuses to share', async () => {
     await initBackend('wasm');
     const net = await loadModel(DEFAULT_MODEL_DIR);

@@ -95,6 +95,9 @@ export interface ForwardPoolOptions {
   threads: number;
   /** Images a shared pass holds at most (default 128; the classifier's passes hold 32); larger passes are read here. */
   capacity?: number;
+  /** Tests: how long a pass waits for a worker's chunk (default WORKER_TIMEOUT_MS), and another worker module. */
+  timeoutMs?: number;
+  workerUrl?: URL;
 }
 
 export interface ForwardPool {
@@ -140,6 +143,7 @@ export function chunking(images: number, threads: number): { size: number; chunk
 export async function startForwardPool(options: ForwardPoolOptions): Promise<ForwardPool> {
   const { modelDir, size } = options;
   const capacity = options.capacity ?? 128;
+  const timeoutMs = options.timeoutMs ?? WORKER_TIMEOUT_MS;
   const per = size * size * 3;
   const controlBuffer = new SharedArrayBuffer(CONTROL.slots * 4);
   const data = new SharedArrayBuffer(capacity * (per + MAX_OUTPUTS) * 4);
@@ -167,7 +171,7 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
 
   for (let k = 0; k < options.threads - 1; k++) {
     const init: ForwardWorkerInit = { modelDir, size, capacity, control: controlBuffer, data };
-    const w: PoolWorker = { worker: startTsWorker(new URL('./forward-worker.ts', import.meta.url), init), nets: new Set(), alive: true };
+    const w: PoolWorker = { worker: startTsWorker(options.workerUrl ?? new URL('./forward-worker.ts', import.meta.url), init), nets: new Set(), alive: true };
     const index = workers.length;
     w.worker.on('message', (m: FromWorker) => {
       const p = waiting.get(`${index}:${m.id}`);
@@ -184,7 +188,7 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
 
   /** Waits until a worker has finished chunk `k` of pass `p`; false when it did not in time. */
   const finished = (k: number, p: number): boolean => {
-    const deadline = performance.now() + WORKER_TIMEOUT_MS;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const done = Atomics.load(control, CONTROL.done + k);
       if (done === p) return Atomics.load(control, CONTROL.failed + k) === 0;
@@ -291,7 +295,7 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
           }
           if (!broken) {
             broken = true;
-            process.emitWarning(`dice reader: a reading thread did not finish its share within ${WORKER_TIMEOUT_MS} ms or failed; reading on the main thread only from now on`);
+            process.emitWarning(`dice reader: a reading thread did not finish its share within ${timeoutMs} ms or failed; reading on the main thread only from now on`);
           }
           readHere(k);
         }
