@@ -253,6 +253,11 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const nets = new Map<DiceSetId, LayersModel>();
   const pending = new Map<DiceSetId, { face: string; crop: RgbImage }[]>();
   const committing = new Set<DiceSetId>();
+  /** An adapted net out of use: the reading threads' copies dropped, then its own weights. */
+  const release = (net: LayersModel) => {
+    classifier.unshareNet(net);
+    net.dispose();
+  };
   /** Puts `cal` in force for its set (undefined: the shipped model), building its net if it has one. */
   const activate = async (set: DiceSetId, cal: Calibration | undefined, net?: LayersModel): Promise<void> => {
     let built = net;
@@ -266,10 +271,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       }
     }
     const old = nets.get(set);
-    if (old) {
-      classifier.unshareNet(old);
-      old.dispose();
-    }
+    if (old) release(old);
     nets.delete(set);
     active.delete(set);
     if (!cal) return;
@@ -694,10 +696,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     read: async (image, opts) => (await readDetailed(image, opts)).map(stripProbabilities),
     readCrops: async (crops, opts) => (await readCropsDetailed(crops, opts)).map(stripProbabilities),
     dispose: () => {
-      for (const net of nets.values()) {
-        classifier.unshareNet(net);
-        net.dispose();
-      }
+      for (const net of nets.values()) release(net);
       nets.clear();
       classifier.dispose();
       detector?.dispose();
