@@ -121,7 +121,7 @@ export interface ForwardPool {
 /**
  * The threads the dice reader uses by default: CLEW_READER_THREADS when set ('cores': the
  * machine's cores up to 4), else 1. One by default because each further thread holds its own
- * TensorFlow.js, about 100 MB more resident memory, for a 25-dice frame 10–20 % sooner on two
+ * TensorFlow.js, about 100 MB more resident memory, for a 25-dice frame up to 20 % sooner on two
  * cores here (docs/notes/vision-model.md, "Reading on more than one core").
  */
 export function defaultReaderThreads(env: NodeJS.ProcessEnv = process.env): number {

@@ -78,7 +78,7 @@ export const configSchema = z
          * Threads that read the dice, this one included (vision/model/forward-pool.ts). 1 by
          * default: each further thread holds its own TensorFlow.js, about 100 MB more resident,
          * and the companion's target is 300 MB. 2–4 on a Pi with 2 GB or more reads a frame's
-         * dice faster (a 25-dice frame 10–20 % sooner on two cores here), with the same readings.
+         * dice faster (a 25-dice frame up to 20 % sooner on two cores here), with the same readings.
          */
         threads: z.number().int().min(1).max(8).default(1),
         /**
