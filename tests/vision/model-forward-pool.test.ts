@@ -88,6 +88,17 @@ describe('a pool of two threads with the shipped net', () => {
     }
   });
 
+  it('a pass on this thread (execute) reads as predict does, bit for bit, under, at and over predict\'s batches of 32', () => {
+    const here = netForward(net, SIZE);
+    for (const n of [1, 25, 32, 33, 100]) {
+      const x = images(`execute:${n}`, n);
+      const a = here(x, n);
+      const [l, e] = tf.tidy(() => (net.predict(tf.tensor4d(x, [n, SIZE, SIZE, 3])) as tf.Tensor[]).map((t) => t.dataSync() as Float32Array));
+      expect(Buffer.from(a.logits.buffer).equals(Buffer.from(l!.buffer))).toBe(true);
+      expect(Buffer.from(a.embeddings.buffer).equals(Buffer.from(e!.buffer))).toBe(true);
+    }
+  });
+
   it('a batch larger than the shared memory is read here', () => {
     const x = images('pool:big', 130);
     const a = netForward(net, SIZE)(x, 130), b = pool.forward(net)(x, 130);
