@@ -13,6 +13,7 @@ import type { DieDetector } from './detector/index.js';
 import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
 import { edgeEvidence, FineEvidence, trayEvidence, type EvidenceOptions } from './evidence.js';
+import { stretchedExposure } from './exposure.js';
 import { GREY_NOISE_FLOOR, isGreyImage } from './grey.js';
 import { trimShadow, type ShadowTrimOptions } from './shadow.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
@@ -102,6 +103,8 @@ export interface LocateOptions {
    * smooth tray model (chroma-noise.ts; default true).
    */
   chromaDenoise?: boolean;
+  /** Stretch a dim or flat frame to the usual range before locating it (exposure.ts; default true). */
+  stretchExposure?: boolean;
   /** Lower the lightness floor of the smooth tray model's evidence in a grey frame (grey.ts; default true). */
   greyFloor?: boolean;
   /** Take a die's soft shadow off its box (shadow.ts; default true). */
@@ -176,9 +179,12 @@ export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions
   return { colour, edges, edgeStrength, evidence, enclosed, mask };
 }
 
-export function locateDice(image: RgbImage, options: LocateOptions = {}): LocatedDie[] {
-  checkImage(image);
-  if (image.width < 16 || image.height < 16) return [];
+export function locateDice(input: RgbImage, options: LocateOptions = {}): LocatedDie[] {
+  checkImage(input);
+  if (input.width < 16 || input.height < 16) return [];
+  // A dim or flat frame is located stretched to the usual range (exposure.ts). Not against the
+  // empty tray: that was learnt as the camera gave it, and is compared with the frame as it comes.
+  const image = (options.stretchExposure !== false && !options.tray && stretchedExposure(input)?.image) || input;
   const pyr = buildPyramid(image, options.maxSide ?? 640);
   if (options.detector && options.detectorOnly) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
   const bigRegions: Box[] = [];
