@@ -28,7 +28,7 @@ import { CalibrationStore } from './model/calibration-store.js';
 import { averageIn, headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_CROPS, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
 import { turnSquare } from './model/views.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
-import { frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
+import { cameraEvidence, frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
@@ -376,6 +376,9 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     // Weights from the first read only: the second look below averages the scores in place.
     const ownWeights = framed.map((_, i) => uprightWeights(head, first.shipped.map((s) => s.embeddings[i]!)));
     const firstWeights = frame ? judgedTogether(ownWeights, boxes, frame) : ownWeights;
+    if (frame && opts.onCameraEvidence && framed.length >= 2) {
+      opts.onCameraEvidence({ logLikelihood: cameraEvidence(ownWeights, boxes.map((b) => overheadUp(b, frame.width, frame.height))), dice: framed.length });
+    }
     const weightsOf = (i: number) => firstWeights[i]!;
     /** The turns a second look reads die i in. */
     const lookTurns = (i: number) => {

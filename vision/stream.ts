@@ -227,6 +227,8 @@ export interface DiceStreamOptions {
   /** The empty tray this camera sees, and who is told whether each frame fitted it (ReadOptions). */
   tray?: ReadOptions['tray'];
   onTray?: ReadOptions['onTray'];
+  /** Told what each frame read in view 'any' says about the camera (ReadOptions.onCameraEvidence). */
+  onCameraEvidence?: ReadOptions['onCameraEvidence'];
   /** The dice the game asks for (ReadOptions.expect): each frame's dice are fitted to them. */
   expect?: ReadOptions['expect'];
   settle?: Partial<SettleConfig>;
@@ -261,7 +263,7 @@ export class DiceStream {
    * One frame, taken at `at` (ms). `frame` may give this frame's empty tray instead of the
    * stream's own (a tray shown empty or forgotten while the stream runs).
    */
-  async push(image: RgbImage, at: number, frame?: Pick<DiceStreamOptions, 'tray' | 'onTray'>): Promise<StreamEvent | undefined> {
+  async push(image: RgbImage, at: number, frame?: Pick<DiceStreamOptions, 'tray' | 'onTray' | 'onCameraEvidence'>): Promise<StreamEvent | undefined> {
     const thumb = greyThumbnail(image, this.options.thumbnailSide ?? 80);
     const motion = this.previous ? motionBetween(this.previous, thumb) : undefined;
     this.previous = thumb;
@@ -272,8 +274,8 @@ export class DiceStream {
     if (step.event === 'moving') this.reads = [];
     if (step.read) {
       const { sets, palette, view, expect } = this.options;
-      const { tray, onTray } = frame ?? this.options;
-      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}), ...(expect ? { expect } : {}) }));
+      const { tray, onTray, onCameraEvidence } = frame ?? this.options;
+      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}), ...(expect ? { expect } : {}) }));
       if (this.reads.length > this.settle.voteFrames) this.reads.shift();
     }
     if (step.event === 'moving') return { type: 'moving', at };

@@ -97,6 +97,12 @@ export interface ReadOptions {
    * die's size (`LocateOptions.expectedDice`). Frames only.
    */
   expect?: RollExpectation;
+  /**
+   * View 'any', a frame of two or more dice: told what its dice say about the camera (the summed
+   * log-likelihood of each of CAMERA_HYPOTHESES, frame-up.ts), for learning a camera's view over
+   * many frames (view-learner.ts).
+   */
+  onCameraEvidence?: (evidence: { logLikelihood: Float64Array; dice: number }) => void;
 }
 
 export interface DiceReader {

@@ -14,7 +14,7 @@ import type { TableSnapshot } from '../../shared/protocol.js';
 import { decodeImage, encodeJpeg } from '../../vision/image/decode.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading } from '../../vision/types.js';
-import { readOptions, sameRoll, toRolled } from '../../web/server/camera.js';
+import { readOptions, sameRoll, toRolled, withViewLearning } from '../../web/server/camera.js';
 import { cozyDiceRequest } from '../../shared/games/worm-and-cozy/dice.js';
 import { DEFAULT_CHAPTER_ID, loadChapter } from '../../shared/games/worm-and-cozy/chapters.js';
 import { registryLookup } from '../../web/server/main.js';
@@ -247,6 +247,36 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
       left.splice(left.indexOf(d.face), 1);
     }
     if (s.roll!.dice.some((d) => d.uncertain)) expect(s.roll!.needsConfirmation).toBe(true);
+  });
+
+  it('vision.view auto: the tray camera is read "any" while its view is learnt, each settled roll counted once, and /api/health says how far it got', async () => {
+    const views = new Set<string | undefined>();
+    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.add(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+    server = await startTestServer({
+      games: registryLookup,
+      game: 'the-worm-is-drawn',
+      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
+      config: { vision: { enabled: true, view: 'auto' } },
+      adapters: { camera: pacedReplay() },
+      start: { loadReader: spying },
+    });
+    const phone = await server.phone();
+    const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
+    expect([...views]).toEqual(['any']);
+    expect(s.roll!.dice.map((d) => d.face).sort()).toEqual(faces(anyWay));
+    // The replay loops the same roll: it is one roll's evidence, however many frames show it.
+    await new Promise((r) => setTimeout(r, 1500));
+    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { camera: { message: string } };
+    expect(health.camera.message).toMatch(/learning its view \(read "any" meanwhile\): 1 rolls, 4 dice, (side|side turned \d|overhead) ahead by \d+\.\d/);
+  });
+
+  it('a camera\'s status says what it learnt of its view', () => {
+    const learning = { learnt: null, leader: 'overhead' as const, margin: 3.14, rolls: 2, dice: 7 };
+    expect(withViewLearning({ kind: 'replay', ok: true, message: 'frames from x' }, learning).message).toBe('frames from x; learning its view (read "any" meanwhile): 2 rolls, 7 dice, overhead ahead by 3.1');
+    expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'overhead', rolls: 20 }).message).toBe('view learnt from 20 rolls: overhead');
+    expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'side turned 1' }).message).toBe('view learnt from 2 rolls: side turned 1 (read "any")');
+    const camera = { kind: 'replay', ok: true, message: 'x' };
+    expect(withViewLearning(camera, null)).toBe(camera);
   });
 
   it('the table camera takes a still, empty tray as its empty tray by itself; dice rolled onto it are then found against it', async () => {

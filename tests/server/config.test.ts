@@ -31,6 +31,12 @@ describe('config', () => {
     expect(() => parseConfig({ vision: { threads: 9 } }, {})).toThrow(/vision\.threads:/);
   });
 
+  it('the tray camera is read from overhead unless told side, any, or auto (learn its view from the rolls)', () => {
+    expect(parseConfig(undefined, {}).vision.view).toBe('overhead');
+    for (const view of ['side', 'any', 'auto'] as const) expect(parseConfig({ vision: { view } }, {}).vision.view).toBe(view);
+    expect(() => parseConfig({ vision: { view: 'sideways' } }, {})).toThrow(/vision\.view:/);
+  });
+
   it('the environment wins over the file: PORT, HOST, CLEW_DATA, CLEW_LOG_LEVEL', () => {
     const c = parseConfig({ port: 9000, dataDir: '/srv/clew' }, { PORT: '8123', HOST: '127.0.0.1', CLEW_DATA: '/tmp/d', CLEW_LOG_LEVEL: 'debug' });
     expect(c).toMatchObject({ port: 8123, host: '127.0.0.1', dataDir: '/tmp/d', logLevel: 'debug' });

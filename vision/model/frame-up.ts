@@ -47,6 +47,32 @@ export function hypothesisTurns(up: number | null, slack: number): Float64Array[
   return [...side, spread(overhead)];
 }
 
+/** The five camera hypotheses of `frameUprightWeights`, in its order. */
+export const CAMERA_HYPOTHESES = ['side', 'side turned 1', 'side turned 2', 'side turned 3', 'overhead'] as const;
+export type CameraHypothesis = (typeof CAMERA_HYPOTHESES)[number];
+
+/**
+ * Per die, the log-likelihood of each camera hypothesis given its upright weights: log of how
+ * much of its weight lies where the hypothesis expects its up (up to a constant per die).
+ */
+function dieLogLikelihoods(weights: readonly ArrayLike<number>[], ups: readonly (number | null)[], slack: number): number[][] {
+  const turns = ups.map((up) => hypothesisTurns(up, slack));
+  return weights.map((w, j) => turns[j]!.map((q) => Math.log(Math.max(1e-12, q.reduce((s, qt, t) => s + qt * w[t]!, 0)))));
+}
+
+/**
+ * What a frame's dice say about the camera: the sum over its dice of each hypothesis'
+ * log-likelihood (CAMERA_HYPOTHESES order), the evidence `frameUprightWeights` weighs one frame
+ * by. Summed over many frames, it tells a camera's view (view-learner.ts).
+ */
+export function cameraEvidence(weights: readonly ArrayLike<number>[], ups: readonly (number | null)[], options: Pick<FrameUpOptions, 'slack'> = {}): Float64Array {
+  if (weights.length !== ups.length) throw new Error(`cameraEvidence: ${weights.length} dice's weights for ${ups.length} up angles`);
+  const slack = options.slack ?? FRAME_UP_DEFAULTS.slack;
+  const total = new Float64Array(5);
+  for (const l of dieLogLikelihoods(weights, ups, slack)) l.forEach((v, h) => (total[h]! += v));
+  return total;
+}
+
 /**
  * The dice's upright weights (one array of four per die) revised by the other dice of the same
  * frame. `ups[i]` is die i's up angle were the camera overhead (`upAngle`), or null near the
@@ -62,7 +88,7 @@ export function frameUprightWeights(weights: readonly ArrayLike<number>[], ups: 
   if (weights.length < 2 || evidence === 0) return weights.map(copy);
   const turns = ups.map((up) => hypothesisTurns(up, slack));
   // log P(die j's weights | hypothesis h), up to a constant: how much of its weight lies where h expects its up.
-  const logLike = weights.map((w, j) => turns[j]!.map((q) => Math.log(Math.max(1e-12, q.reduce((s, qt, t) => s + qt * w[t]!, 0)))));
+  const logLike = dieLogLikelihoods(weights, ups, slack);
   const total = new Float64Array(5);
   for (const l of logLike) l.forEach((v, h) => (total[h]! += v));
   return weights.map((w, i) => {

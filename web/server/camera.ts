@@ -8,10 +8,12 @@
 import type { CameraFrame, FrameSource } from '../../device/types.js';
 import { DIE_COLORS, type ObservedDie } from '../../shared/dice.js';
 import type { DiceRequest, Result } from '../../shared/game.js';
+import type { HardwareStatus } from '../../shared/protocol.js';
 import { fail, ok } from '../../shared/game.js';
 import type { TrayFit, TrayReference } from '../../vision/locate/tray-reference.js';
 import { expectationOf } from '../../vision/fit-roll.js';
 import type { CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
+import { createViewLearner, viewOf, type ViewLearner, type ViewLearnerState } from '../../vision/view-learner.js';
 import type { Logger } from './logger.js';
 import type { TableSession } from './session.js';
 import type { GameLookup, RolledDie } from './table.js';
@@ -39,8 +41,11 @@ export interface PipelineOptions {
   /** The stream reader, created on first use (loading the model is slow and big). */
   stream(): Promise<RollStream>;
   logger: Logger;
-  /** How this source's camera looks at the tray (default 'side'; ReadOptions.view). */
-  view?: CameraView;
+  /**
+   * How this source's camera looks at the tray (default 'side'; ReadOptions.view), or 'auto':
+   * read 'any' and learn the view from the settled rolls (vision/view-learner.ts), then read in it.
+   */
+  view?: CameraView | 'auto';
   /** Called when frames start or stop fitting the empty tray (the phones see whether it still fits). */
   onTrayFit?: () => void;
   /** Called with a frame that settled a still tray with no dice on it (the empty tray may be taken from it). */
@@ -86,6 +91,17 @@ export function sameRoll(a: RolledDie[], pending: RolledDie[] | undefined, remov
   return left.every((k, i) => k === right[i]);
 }
 
+type CameraStatus = HardwareStatus['camera'];
+
+/** A camera's status with what it has learnt of its view, when its view is 'auto'. */
+export function withViewLearning(camera: CameraStatus, learning: ViewLearnerState | null): CameraStatus {
+  if (!learning) return camera;
+  const said = learning.learnt
+    ? `view learnt from ${learning.rolls} rolls: ${learning.learnt}${viewOf(learning.learnt) === 'any' ? ' (read "any")' : ''}`
+    : `learning its view (read "any" meanwhile): ${learning.rolls} rolls, ${learning.dice} dice${learning.leader ? `, ${learning.leader} ahead by ${learning.margin.toFixed(1)}` : ''}`;
+  return { ...camera, message: camera.message ? `${camera.message}; ${said}` : said };
+}
+
 /** The last frame the pipeline decoded and what it read there (calibration crops come from it). */
 export interface LastRead {
   image: RgbImage;
@@ -107,8 +123,13 @@ export class CameraPipeline {
   private trayFit: TrayFit | null = null;
   /** How many frames were decoded and how many skipped (behind, or no dice expected). */
   readonly counts = { decoded: 0, skipped: 0, rolls: 0 };
+  /** With view 'auto': what the settled rolls say about the camera, and the last frame's word. */
+  private readonly learner: ViewLearner | null;
+  private frameEvidence: { logLikelihood: Float64Array; dice: number } | null = null;
 
-  constructor(private readonly opts: PipelineOptions) {}
+  constructor(private readonly opts: PipelineOptions) {
+    this.learner = opts.view === 'auto' ? createViewLearner() : null;
+  }
 
   start(): void {
     if (this.running) return;
@@ -129,9 +150,15 @@ export class CameraPipeline {
     return this.lastRead;
   }
 
-  /** How this source's camera looks at the tray: the view its frames are read in. */
+  /** How this source's camera looks at the tray: the view its frames are read in (with 'auto', 'any' until the view is learnt). */
   get view(): CameraView {
-    return this.opts.view ?? 'side';
+    if (this.learner) return viewOf(this.learner.state().learnt);
+    return this.opts.view === 'auto' ? 'any' : this.opts.view ?? 'side';
+  }
+
+  /** With view 'auto': what has been learnt about the camera so far; null when the view is set. */
+  viewLearning(): ViewLearnerState | null {
+    return this.learner?.state() ?? null;
   }
 
   /** The frame whose readings became the last roll this pipeline gave the table (calibration crops). */
@@ -168,12 +195,25 @@ export class CameraPipeline {
   /** Reader options for a frame of this camera: the game's dice, the camera's view, the empty tray. */
   private frameOptions(request: DiceRequest): ReadOptions {
     const tray = this.tray;
-    return { ...readOptions(request), view: this.view, ...(tray ? { tray, onTray: (fit: TrayFit) => this.noteFit(tray, fit) } : {}) };
+    const learning = this.learner && !this.learner.state().learnt ? { onCameraEvidence: (e: { logLikelihood: Float64Array; dice: number }) => (this.frameEvidence = e) } : {};
+    return { ...readOptions(request), view: this.view, ...learning, ...(tray ? { tray, onTray: (fit: TrayFit) => this.noteFit(tray, fit) } : {}) };
+  }
+
+  /** A new roll was settled and taken: its frame's evidence about the camera counts (once a roll: a still tray's frames say the same thing). */
+  private learnFrom(evidence: { logLikelihood: Float64Array; dice: number } | null): void {
+    if (!this.learner || !evidence || this.learner.state().learnt) return;
+    this.learner.add(evidence);
+    const state = this.learner.state();
+    if (state.learnt) {
+      this.opts.logger.info(`camera ${this.opts.source.kind}: view learnt from ${state.rolls} rolls (${state.dice} dice): ${state.learnt}${viewOf(state.learnt) === 'any' ? ' (read "any": no reader view turns a frame)' : ''}`);
+    }
   }
 
   private noteFit(tray: TrayReference, fit: TrayFit): void {
     if (tray !== this.tray) return; // forgotten or replaced meanwhile
     // Said once when the frames stop fitting (the camera moved), not at every frame.
+    // The camera moved: what was learnt about its view may no longer hold.
+    if (!fit.used && fit.reason !== 'size' && this.trayFit?.used !== false) this.learner?.reset();
     if (!fit.used && this.trayFit?.used !== false) this.opts.logger.warn(`camera ${this.opts.source.kind}: the frames no longer fit the empty tray (${fit.reason === 'size' ? 'another frame size' : 'the camera moved, the tray changed, or it was not empty when shown'}): the tray is modelled from each frame until it is shown empty again`);
     const changed = this.trayFit?.used !== fit.used;
     this.trayFit = fit;
@@ -233,10 +273,11 @@ export class CameraPipeline {
         const stream = await this.opts.stream();
         const image = await this.opts.decode(frame.jpeg);
         this.counts.decoded++;
+        this.frameEvidence = null;
         const readings = await stream.push(image, frame.at, this.frameOptions(request));
         if (readings) {
           this.lastRead = { image, readings, at: frame.at };
-          await this.offer(this.lastRead);
+          if (await this.offer(this.lastRead)) this.learnFrom(this.frameEvidence);
           if (readings.length === 0) this.opts.onSettledEmpty?.({ jpeg: frame.jpeg, image });
         }
         this.problem = null;
@@ -252,16 +293,18 @@ export class CameraPipeline {
   }
 
   /** A settled roll: becomes the pending roll unless it is the one already pending. */
-  private async offer(read: LastRead): Promise<void> {
+  /** Whether the table took it as a new roll. */
+  private async offer(read: LastRead): Promise<boolean> {
     const dice = toRolled(read.readings);
-    if (dice.length === 0) return;
+    if (dice.length === 0) return false;
     const pending = this.opts.session.table.roll;
-    if (sameRoll(dice, pending?.dice, pending?.removed)) return;
+    if (sameRoll(dice, pending?.dice, pending?.removed)) return false;
     const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
     if (ack.ok) {
       this.counts.rolls++;
       this.offered = read;
     } else this.opts.logger.info(`camera ${this.opts.source.kind}: roll not used: ${ack.message}`);
+    return ack.ok;
   }
 
   /** READ: read the newest frame now, settled or not. */

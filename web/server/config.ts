@@ -87,10 +87,12 @@ export const configSchema = z
          * centre), 'side' (from above and to one side, as a webcam on a stand or a photo; side
          * faces show below each die's top) or 'any' (not known: each die read in its four quarter
          * turns, weighted by how upright each looks, a frame's dice judged together; as good as
-         * the right view on rendered trays, at about a third more time a frame). A phone's
-         * camera, held any way, is always read 'any'.
+         * the right view on rendered trays, at about a third more time a frame), or 'auto' (read
+         * 'any' and learn the view from the settled rolls' dice, then read in it: for a camera
+         * whose mounting is not known; vision/view-learner.ts). A phone's camera, held any way,
+         * is always read 'any'.
          */
-        view: z.enum(CAMERA_VIEWS).default('overhead'),
+        view: z.enum([...CAMERA_VIEWS, 'auto']).default('overhead'),
         /**
          * The locator's working size: frames are located fitted within this many pixels (smaller
          * ones enlarged to it from above half of it). 640 suits dice of about 20–300 px in frames

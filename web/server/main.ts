@@ -17,7 +17,7 @@ import type { DiceSetId } from '../../shared/dice.js';
 import type { HardwareStatus } from '../../shared/protocol.js';
 import { TableCalibration } from './calibration.js';
 import { TableTray } from './tray.js';
-import { CameraPipeline, type RollStream } from './camera.js';
+import { CameraPipeline, withViewLearning, type RollStream } from './camera.js';
 import { loadCodes, type TableCodes } from './codes.js';
 import { lazyReader, noReader, type ReaderHolder } from './dice-reader.js';
 import type { ServerConfig } from './config.js';
@@ -230,7 +230,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       const log = session.logStatus();
       return {
         // A reader that cannot load is the model's problem (below), not the camera's.
-        camera: problem && reader.status().ok ? { ...camera, ok: false, message: problem } : camera,
+        camera: problem && reader.status().ok ? { ...camera, ok: false, message: problem } : withViewLearning(camera, pipelines.get('camera')?.viewLearning() ?? null),
         buttons: adapters.buttons.map((b) => b.status()),
         model: reader.status(),
         log: { ok: log.ok, path: log.path, entries: log.entries, ...(log.message !== undefined ? { message: log.message } : {}) },

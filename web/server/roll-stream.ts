@@ -17,15 +17,17 @@ export function visionRollStream(reader: ClewDiceReader, tuning: Pick<DiceStream
   let asked = '';
   return {
     async push(image, at, options: ReadOptions) {
-      // The empty tray is passed on as it is: it changes how dice are found, not which dice the
-      // stream votes on (and is far too big to serialise at every frame).
-      const { tray, onTray, ...dice } = options;
+      // The empty tray is passed on as it is, frame by frame: it changes how dice are found, not
+      // which dice the stream votes on (and is far too big to serialise at every frame).
+      const { tray, onTray, onCameraEvidence, ...dice } = options;
       const key = JSON.stringify(dice);
       if (!stream || key !== asked) {
         stream = new DiceStream(reader, { ...dice, ...tuning, vote: { uncertainBelow: reader.uncertainBelow, ...tuning.vote } });
         asked = key;
       }
-      const event = await stream.push(image, at, tray ? { tray, ...(onTray ? { onTray } : {}) } : undefined);
+      // So is what each frame's dice say about the camera (view 'auto', camera.ts).
+      const frame = { ...(tray ? { tray, ...(onTray ? { onTray } : {}) } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}) };
+      const event = await stream.push(image, at, Object.keys(frame).length > 0 ? frame : undefined);
       return event?.type === 'settled' ? event.dice.map(votedToReading) : null;
     },
     readNow: (image, options) => reader.read(image, options),
