@@ -152,8 +152,8 @@ export class CameraPipeline {
 
   /** How this source's camera looks at the tray: the view its frames are read in (with 'auto', 'any' until the view is learnt). */
   get view(): CameraView {
-    if (this.learner) return viewOf(this.learner.state().learnt);
-    return this.opts.view === 'auto' ? 'any' : this.opts.view ?? 'side';
+    const view = this.opts.view ?? 'side';
+    return view === 'auto' ? viewOf(this.learner!.state().learnt) : view;
   }
 
   /** With view 'auto': what has been learnt about the camera so far; null when the view is set. */
@@ -211,9 +211,9 @@ export class CameraPipeline {
 
   private noteFit(tray: TrayReference, fit: TrayFit): void {
     if (tray !== this.tray) return; // forgotten or replaced meanwhile
-    // Said once when the frames stop fitting (the camera moved), not at every frame.
     // The camera moved: what was learnt about its view may no longer hold.
     if (!fit.used && fit.reason !== 'size' && this.trayFit?.used !== false) this.learner?.reset();
+    // Said once when the frames stop fitting (the camera moved), not at every frame.
     if (!fit.used && this.trayFit?.used !== false) this.opts.logger.warn(`camera ${this.opts.source.kind}: the frames no longer fit the empty tray (${fit.reason === 'size' ? 'another frame size' : 'the camera moved, the tray changed, or it was not empty when shown'}): the tray is modelled from each frame until it is shown empty again`);
     const changed = this.trayFit?.used !== fit.used;
     this.trayFit = fit;
@@ -292,8 +292,7 @@ export class CameraPipeline {
     }
   }
 
-  /** A settled roll: becomes the pending roll unless it is the one already pending. */
-  /** Whether the table took it as a new roll. */
+  /** A settled roll: becomes the pending roll unless it is the one already pending. Says whether the table took it as a new roll. */
   private async offer(read: LastRead): Promise<boolean> {
     const dice = toRolled(read.readings);
     if (dice.length === 0) return false;
