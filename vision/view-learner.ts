@@ -22,6 +22,8 @@ export interface ViewLearnerOptions {
   margin?: number;
   /** Dice that must have been seen first. */
   minDice?: number;
+  /** A view learnt before (kept over a restart): the learner starts settled on it. */
+  known?: { learnt: CameraHypothesis; rolls: number; dice: number };
 }
 
 export const VIEW_LEARNER_DEFAULTS = { margin: 25, minDice: 12 } as const;
@@ -35,6 +37,8 @@ export interface ViewLearnerState {
   /** Rolls and dice the evidence came from. */
   rolls: number;
   dice: number;
+  /** The view was learnt before and given back (`known`), not learnt from this run's rolls. */
+  remembered: boolean;
 }
 
 export interface ViewLearner {
@@ -54,11 +58,16 @@ export function createViewLearner(options: ViewLearnerOptions = {}): ViewLearner
   const { margin: needed, minDice } = { ...VIEW_LEARNER_DEFAULTS, ...options };
   if (!(needed > 0 && Number.isFinite(needed))) throw new RangeError(`view learner: margin must be a positive number, got ${needed}`);
   if (!(Number.isInteger(minDice) && minDice >= 0)) throw new RangeError(`view learner: minDice must be a whole number ≥ 0, got ${minDice}`);
+  const known = options.known;
+  if (known && !CAMERA_HYPOTHESES.includes(known.learnt)) throw new RangeError(`view learner: a known view is one of ${CAMERA_HYPOTHESES.join(', ')}, got "${String(known.learnt)}"`);
   let total = new Float64Array(CAMERA_HYPOTHESES.length);
-  let rolls = 0, dice = 0;
-  let learnt: CameraHypothesis | null = null;
+  let rolls = known?.rolls ?? 0, dice = known?.dice ?? 0;
+  let learnt: CameraHypothesis | null = known?.learnt ?? null;
+  // Rolls whose evidence is in `total` (a known view brings its counts, not its evidence).
+  let added = 0;
+  let remembered = known !== undefined;
   const standing = () => {
-    if (rolls === 0) return { leader: null, margin: 0 };
+    if (added === 0) return { leader: null, margin: 0 };
     let best = 0, second = -1;
     for (let h = 1; h < total.length; h++) {
       if (total[h]! > total[best]!) (second = best), (best = h);
@@ -73,19 +82,22 @@ export function createViewLearner(options: ViewLearnerOptions = {}): ViewLearner
       if (l.length !== CAMERA_HYPOTHESES.length) throw new Error(`view learner: ${CAMERA_HYPOTHESES.length} log-likelihoods expected (${CAMERA_HYPOTHESES.join(', ')}), got ${l.length}`);
       for (let h = 0; h < l.length; h++) if (!Number.isFinite(l[h]!)) throw new Error(`view learner: log-likelihood ${h} is not a finite number (${l[h]})`);
       for (let h = 0; h < l.length; h++) total[h]! += l[h]!;
+      added++;
       rolls++;
       dice += evidence.dice;
       const { leader, margin } = standing();
       if (leader && margin >= needed && dice >= minDice) learnt = leader;
     },
     state() {
-      return { learnt, ...standing(), rolls, dice };
+      return { learnt, ...standing(), rolls, dice, remembered };
     },
     reset() {
       total = new Float64Array(CAMERA_HYPOTHESES.length);
+      added = 0;
       rolls = 0;
       dice = 0;
       learnt = null;
+      remembered = false;
     },
   };
 }

@@ -270,10 +270,32 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(health.camera.message).toMatch(/learning its view \(read "any" meanwhile\): 1 rolls, 4 dice, (side|side turned \d|overhead) ahead by \d+\.\d/);
   });
 
+  it('vision.view auto: a view learnt before the restart is read from the first frame, and /api/health says so', async () => {
+    const dataDir = scratchDir('clew-view-auto-');
+    await writeFile(path.join(dataDir, 'camera-view.json'), JSON.stringify({ learnt: 'side', rolls: 9, dice: 31, at: '2026-11-28T05:00:00Z' }));
+    const views = new Set<string | undefined>();
+    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.add(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+    server = await startTestServer({
+      games: registryLookup,
+      game: 'the-worm-is-drawn',
+      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
+      dataDir,
+      config: { vision: { enabled: true, view: 'auto' } },
+      adapters: { camera: pacedReplay() },
+      start: { loadReader: spying },
+    });
+    const phone = await server.phone();
+    await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
+    expect([...views]).toEqual(['side']);
+    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { camera: { message: string } };
+    expect(health.camera.message).toMatch(/view learnt from 9 rolls \(before the restart\): side$/);
+  });
+
   it('a camera\'s status says what it learnt of its view', () => {
-    const learning = { learnt: null, leader: 'overhead' as const, margin: 3.14, rolls: 2, dice: 7 };
+    const learning = { learnt: null, leader: 'overhead' as const, margin: 3.14, rolls: 2, dice: 7, remembered: false };
     expect(withViewLearning({ kind: 'replay', ok: true, message: 'frames from x' }, learning).message).toBe('frames from x; learning its view (read "any" meanwhile): 2 rolls, 7 dice, overhead ahead by 3.1');
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'overhead', rolls: 20 }).message).toBe('view learnt from 20 rolls: overhead');
+    expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'side', rolls: 9, remembered: true }).message).toBe('view learnt from 9 rolls (before the restart): side');
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'side turned 1' }).message).toBe('view learnt from 2 rolls: side turned 1 (read "any")');
     const camera = { kind: 'replay', ok: true, message: 'x' };
     expect(withViewLearning(camera, null)).toBe(camera);

@@ -39,7 +39,7 @@ describe('cameraEvidence', () => {
 describe('createViewLearner', () => {
   it('learns the hypothesis ahead by the margin over enough dice, and not before', () => {
     const learner = createViewLearner();
-    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0 });
+    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0, remembered: false });
     learner.add(favouring(4, 30, 3)); // far ahead, but only 3 dice
     expect(learner.state()).toMatchObject({ learnt: null, leader: 'overhead', rolls: 1, dice: 3 });
     expect(learner.state().margin).toBeCloseTo(30, 9);
@@ -58,9 +58,19 @@ describe('createViewLearner', () => {
     learner.add(favouring(4, 100, 4));
     expect(learner.state()).toMatchObject({ learnt: 'side', rolls: 1 });
     learner.reset();
-    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0 });
+    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0, remembered: false });
     learner.add(favouring(2, 11, 4));
     expect(learner.state().learnt).toBe('side turned 2');
+  });
+
+  it('starts settled on a view learnt before, and forgets it on reset', () => {
+    const learner = createViewLearner({ known: { learnt: 'overhead', rolls: 20, dice: 151 } });
+    expect(learner.state()).toEqual({ learnt: 'overhead', leader: null, margin: 0, rolls: 20, dice: 151, remembered: true });
+    learner.add(favouring(0, 100));
+    expect(learner.state().learnt).toBe('overhead');
+    learner.reset();
+    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0, remembered: false });
+    expect(() => createViewLearner({ known: { learnt: 'upside down' as 'side', rolls: 1, dice: 2 } })).toThrow(/a known view is one of side, side turned 1, side turned 2, side turned 3, overhead, got "upside down"/);
   });
 
   it('refuses evidence it cannot use, saying why, and keeps what it had', () => {

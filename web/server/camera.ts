@@ -15,6 +15,7 @@ import { expectationOf } from '../../vision/fit-roll.js';
 import type { CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import { createViewLearner, viewOf, type ViewLearner, type ViewLearnerState } from '../../vision/view-learner.js';
 import type { Logger } from './logger.js';
+import type { ViewMemory } from './view-memory.js';
 import type { TableSession } from './session.js';
 import type { GameLookup, RolledDie } from './table.js';
 
@@ -46,6 +47,8 @@ export interface PipelineOptions {
    * read 'any' and learn the view from the settled rolls (vision/view-learner.ts), then read in it.
    */
   view?: CameraView | 'auto';
+  /** With view 'auto': where the learnt view is kept over a restart (view-memory.ts). */
+  viewMemory?: ViewMemory;
   /** Called when frames start or stop fitting the empty tray (the phones see whether it still fits). */
   onTrayFit?: () => void;
   /** Called with a frame that settled a still tray with no dice on it (the empty tray may be taken from it). */
@@ -97,7 +100,7 @@ type CameraStatus = HardwareStatus['camera'];
 export function withViewLearning(camera: CameraStatus, learning: ViewLearnerState | null): CameraStatus {
   if (!learning) return camera;
   const said = learning.learnt
-    ? `view learnt from ${learning.rolls} rolls: ${learning.learnt}${viewOf(learning.learnt) === 'any' ? ' (read "any")' : ''}`
+    ? `view learnt from ${learning.rolls} rolls${learning.remembered ? ' (before the restart)' : ''}: ${learning.learnt}${viewOf(learning.learnt) === 'any' ? ' (read "any")' : ''}`
     : `learning its view (read "any" meanwhile): ${learning.rolls} rolls, ${learning.dice} dice${learning.leader ? `, ${learning.leader} ahead by ${learning.margin.toFixed(1)}` : ''}`;
   return { ...camera, message: camera.message ? `${camera.message}; ${said}` : said };
 }
@@ -128,7 +131,8 @@ export class CameraPipeline {
   private frameEvidence: { logLikelihood: Float64Array; dice: number } | null = null;
 
   constructor(private readonly opts: PipelineOptions) {
-    this.learner = opts.view === 'auto' ? createViewLearner() : null;
+    const known = opts.view === 'auto' ? opts.viewMemory?.load() : null;
+    this.learner = opts.view === 'auto' ? createViewLearner(known ? { known } : {}) : null;
   }
 
   start(): void {
@@ -205,14 +209,23 @@ export class CameraPipeline {
     this.learner.add(evidence);
     const state = this.learner.state();
     if (state.learnt) {
+      this.remember(state);
       this.opts.logger.info(`camera ${this.opts.source.kind}: view learnt from ${state.rolls} rolls (${state.dice} dice): ${state.learnt}${viewOf(state.learnt) === 'any' ? ' (read "any": no reader view turns a frame)' : ''}`);
     }
+  }
+
+  /** Keeps the learnt view over a restart, or forgets it; a failure to write is said, not fatal. */
+  private remember(state: ViewLearnerState): void {
+    this.opts.viewMemory?.save(state).catch((error: Error) => this.opts.logger.warn(`camera ${this.opts.source.kind}: the learnt view could not be kept: ${error.message}`));
   }
 
   private noteFit(tray: TrayReference, fit: TrayFit): void {
     if (tray !== this.tray) return; // forgotten or replaced meanwhile
     // The camera moved: what was learnt about its view may no longer hold.
-    if (!fit.used && fit.reason !== 'size' && this.trayFit?.used !== false) this.learner?.reset();
+    if (!fit.used && fit.reason !== 'size' && this.trayFit?.used !== false && this.learner) {
+      this.learner.reset();
+      this.remember(this.learner.state());
+    }
     // Said once when the frames stop fitting (the camera moved), not at every frame.
     if (!fit.used && this.trayFit?.used !== false) this.opts.logger.warn(`camera ${this.opts.source.kind}: the frames no longer fit the empty tray (${fit.reason === 'size' ? 'another frame size' : 'the camera moved, the tray changed, or it was not empty when shown'}): the tray is modelled from each frame until it is shown empty again`);
     const changed = this.trayFit?.used !== fit.used;

@@ -17,6 +17,7 @@ import type { DiceSetId } from '../../shared/dice.js';
 import type { HardwareStatus } from '../../shared/protocol.js';
 import { TableCalibration } from './calibration.js';
 import { TableTray } from './tray.js';
+import { viewMemory } from './view-memory.js';
 import { CameraPipeline, withViewLearning, type RollStream } from './camera.js';
 import { loadCodes, type TableCodes } from './codes.js';
 import { lazyReader, noReader, type ReaderHolder } from './dice-reader.js';
@@ -185,6 +186,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
             stream: async () => (stream ??= makeStream(await reader.get())),
             logger,
             view: source === adapters.phoneCamera ? 'any' : config.vision.view,
+            ...(source !== adapters.phoneCamera ? { viewMemory: viewMemory(path.join(dataDir, 'camera-view.json'), logger) } : {}),
             onTrayFit: () => transport?.broadcast(),
             // The table's own camera may take a still frame with no dice as its empty tray (below).
             ...(source !== adapters.phoneCamera ? { onSettledEmpty: (frame: { jpeg: Uint8Array; image: RgbImage }) => void tray.settledEmpty(frame) } : {}),
