@@ -385,6 +385,25 @@ if (view === 'any') {
   // In grey, as a monochrome camera (or a webcam's black-and-white mode) gives them.
   const grey = await count((f) => greyToRgb(toGrey(f), f.width, f.height), (b) => [b]);
   say(`The same frames in grey (R = G = B, as a monochrome camera gives them; a grey frame's evidence takes a lower lightness floor, vision-locate.md "Grey frames"), read as pictures: dice found, boxes on no die, read right: ${grey}.`);
+  // Dim and flat (since 28 November, twenty-fourth session: such frames are stretched before
+  // they are located, vision-locate.md "Dim and flat frames"): each value scaled, or moved
+  // towards the frame's mean, then rounded.
+  const valuesOf = (f: RgbImage, to: (v: number) => number): RgbImage => ({ ...f, data: Uint8Array.from(f.data, (v) => Math.max(0, Math.min(255, Math.round(to(v))))) });
+  const meanOf = (f: RgbImage) => f.data.reduce((a, v) => a + v, 0) / f.data.length;
+  const dimmed: [string, (f: RgbImage) => RgbImage][] = [
+    ['half the light', (f) => valuesOf(f, (v) => v * 0.5)],
+    ['a third of the light', (f) => valuesOf(f, (v) => v * 0.35)],
+    ['0.6 of their contrast', (f) => { const m = meanOf(f); return valuesOf(f, (v) => m + 0.6 * (v - m)); }],
+    ['0.4 of their contrast', (f) => { const m = meanOf(f); return valuesOf(f, (v) => m + 0.4 * (v - m)); }],
+  ];
+  const dimCells: string[] = [];
+  for (const [, change] of dimmed) dimCells.push(await count(change, (b) => [b]));
+  say();
+  say('The same frames dim or flat, as a dark room or a washed-out webcam gives them (stretched to the usual range before they are located), read as pictures: dice found, boxes on no die, read right:');
+  say();
+  say(`| ${dimmed.map(([name]) => name).join(' | ')} |`);
+  say(`|${dimmed.map(() => '---').join('|')}|`);
+  say(`| ${dimCells.join(' | ')} |`);
   say();
 }
 
