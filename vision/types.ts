@@ -102,7 +102,15 @@ export interface ReadOptions {
    * log-likelihood of each of CAMERA_HYPOTHESES, frame-up.ts), for learning a camera's view over
    * many frames (view-learner.ts).
    */
-  onCameraEvidence?: (evidence: { logLikelihood: Float64Array; dice: number }) => void;
+  onCameraEvidence?: (evidence: CameraEvidence) => void;
+}
+
+/** What one frame's dice say about the camera (`ReadOptions.onCameraEvidence`). */
+export interface CameraEvidence {
+  /** Summed log-likelihood of each of CAMERA_HYPOTHESES (frame-up.ts), in that order. */
+  logLikelihood: Float64Array;
+  /** The dice it came from. */
+  dice: number;
 }
 
 export interface DiceReader {

@@ -167,6 +167,22 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   // the reader's readings faithfully (the replay's ground truth is in scene.json for vision).
   const faces = (from = direct) => from.map((d) => d.face).sort();
 
+  /** A table of The worm is drawn read from the paced replay in this view: the server, and the views its frames were read in. */
+  async function startReplayTable(opts: { view: 'side' | 'auto'; dataDir?: string }): Promise<{ table: TestServer; views: Set<string | undefined> }> {
+    const views = new Set<string | undefined>();
+    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.add(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+    server = await startTestServer({
+      games: registryLookup,
+      game: 'the-worm-is-drawn',
+      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
+      ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+      config: { vision: { enabled: true, view: opts.view } },
+      adapters: { camera: pacedReplay() },
+      start: { loadReader: spying },
+    });
+    return { table: server, views };
+  }
+
   it('the reader finds every die of the replay tray', () => {
     expect(direct).toHaveLength(4);
   });
@@ -223,17 +239,8 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   });
 
   it('the tray camera\'s frames are read in the view the config gives (vision.view: overhead by default, side here)', async () => {
-    const views = new Set<string | undefined>();
-    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.add(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
-    server = await startTestServer({
-      games: registryLookup,
-      game: 'the-worm-is-drawn',
-      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
-      config: { vision: { enabled: true, view: 'side' } },
-      adapters: { camera: pacedReplay() },
-      start: { loadReader: spying },
-    });
-    const phone = await server.phone();
+    const { table, views } = await startReplayTable({ view: 'side' });
+    const phone = await table.phone();
     const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
     expect([...views]).toEqual(['side']);
     // Read from the side, three of the four dice are doubtful on the last frame (the tilted one
@@ -250,44 +257,25 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   });
 
   it('vision.view auto: the tray camera is read "any" while its view is learnt, each settled roll counted once, and /api/health says how far it got', async () => {
-    const views = new Set<string | undefined>();
-    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.add(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
-    server = await startTestServer({
-      games: registryLookup,
-      game: 'the-worm-is-drawn',
-      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
-      config: { vision: { enabled: true, view: 'auto' } },
-      adapters: { camera: pacedReplay() },
-      start: { loadReader: spying },
-    });
-    const phone = await server.phone();
+    const { table, views } = await startReplayTable({ view: 'auto' });
+    const phone = await table.phone();
     const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
     expect([...views]).toEqual(['any']);
     expect(s.roll!.dice.map((d) => d.face).sort()).toEqual(faces(anyWay));
     // The replay loops the same roll: it is one roll's evidence, however many frames show it.
     await new Promise((r) => setTimeout(r, 1500));
-    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { camera: { message: string } };
+    const health = (await (await fetch(`${table.url}/api/health`)).json()) as { camera: { message: string } };
     expect(health.camera.message).toMatch(/learning its view \(read "any" meanwhile\): 1 rolls, 4 dice, (side|side turned \d|overhead) ahead by \d+\.\d/);
   });
 
   it('vision.view auto: a view learnt before the restart is read from the first frame, and /api/health says so', async () => {
     const dataDir = scratchDir('clew-view-auto-');
     await writeFile(path.join(dataDir, 'camera-view.json'), JSON.stringify({ learnt: 'side', rolls: 9, dice: 31, at: '2026-11-28T05:00:00Z' }));
-    const views = new Set<string | undefined>();
-    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.add(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
-    server = await startTestServer({
-      games: registryLookup,
-      game: 'the-worm-is-drawn',
-      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
-      dataDir,
-      config: { vision: { enabled: true, view: 'auto' } },
-      adapters: { camera: pacedReplay() },
-      start: { loadReader: spying },
-    });
-    const phone = await server.phone();
+    const { table, views } = await startReplayTable({ view: 'auto', dataDir });
+    const phone = await table.phone();
     await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
     expect([...views]).toEqual(['side']);
-    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { camera: { message: string } };
+    const health = (await (await fetch(`${table.url}/api/health`)).json()) as { camera: { message: string } };
     expect(health.camera.message).toMatch(/view learnt from 9 rolls \(before the restart\): side$/);
   });
 

@@ -12,7 +12,7 @@ import type { HardwareStatus } from '../../shared/protocol.js';
 import { fail, ok } from '../../shared/game.js';
 import type { TrayFit, TrayReference } from '../../vision/locate/tray-reference.js';
 import { expectationOf } from '../../vision/fit-roll.js';
-import type { CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
+import type { CameraEvidence, CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import { createViewLearner, viewOf, type ViewLearner, type ViewLearnerState } from '../../vision/view-learner.js';
 import type { Logger } from './logger.js';
 import type { ViewMemory } from './view-memory.js';
@@ -128,7 +128,7 @@ export class CameraPipeline {
   readonly counts = { decoded: 0, skipped: 0, rolls: 0 };
   /** With view 'auto': what the settled rolls say about the camera, and the last frame's word. */
   private readonly learner: ViewLearner | null;
-  private frameEvidence: { logLikelihood: Float64Array; dice: number } | null = null;
+  private frameEvidence: CameraEvidence | null = null;
 
   constructor(private readonly opts: PipelineOptions) {
     const known = opts.view === 'auto' ? opts.viewMemory?.load() : null;
@@ -199,12 +199,12 @@ export class CameraPipeline {
   /** Reader options for a frame of this camera: the game's dice, the camera's view, the empty tray. */
   private frameOptions(request: DiceRequest): ReadOptions {
     const tray = this.tray;
-    const learning = this.learner && !this.learner.state().learnt ? { onCameraEvidence: (e: { logLikelihood: Float64Array; dice: number }) => (this.frameEvidence = e) } : {};
+    const learning = this.learner && !this.learner.state().learnt ? { onCameraEvidence: (e: CameraEvidence) => (this.frameEvidence = e) } : {};
     return { ...readOptions(request), view: this.view, ...learning, ...(tray ? { tray, onTray: (fit: TrayFit) => this.noteFit(tray, fit) } : {}) };
   }
 
   /** A new roll was settled and taken: its frame's evidence about the camera counts (once a roll: a still tray's frames say the same thing). */
-  private learnFrom(evidence: { logLikelihood: Float64Array; dice: number } | null): void {
+  private learnFrom(evidence: CameraEvidence | null): void {
     if (!this.learner || !evidence || this.learner.state().learnt) return;
     this.learner.add(evidence);
     const state = this.learner.state();
