@@ -344,9 +344,12 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     return classifier.orientation;
   };
 
+  /** Each die's up were the camera overhead (null near the frame's centre). */
+  const upsIn = (boxes: Box[], frame: { width: number; height: number }) => boxes.map((b) => overheadUp(b, frame.width, frame.height));
+
   /** Dice of one frame share one camera: each die's upright weights revised by the other dice's (frame-up.ts). */
   const judgedTogether = (weights: Float64Array[], boxes: Box[], frame: { width: number; height: number }): Float64Array[] =>
-    frameUp === false ? weights : frameUprightWeights(weights, boxes.map((b) => overheadUp(b, frame.width, frame.height)), frameUp);
+    frameUp === false ? weights : frameUprightWeights(weights, upsIn(boxes, frame), frameUp);
 
   /**
    * View 'any' for an upright model: every die read in its four quarter turns, by every scorer,
@@ -377,7 +380,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const ownWeights = framed.map((_, i) => uprightWeights(head, first.shipped.map((s) => s.embeddings[i]!)));
     const firstWeights = frame ? judgedTogether(ownWeights, boxes, frame) : ownWeights;
     if (frame && opts.onCameraEvidence && framed.length >= 2) {
-      opts.onCameraEvidence({ logLikelihood: cameraEvidence(ownWeights, boxes.map((b) => overheadUp(b, frame.width, frame.height))), dice: framed.length });
+      opts.onCameraEvidence({ logLikelihood: cameraEvidence(ownWeights, upsIn(boxes, frame)), dice: framed.length });
     }
     const weightsOf = (i: number) => firstWeights[i]!;
     /** The turns a second look reads die i in. */
