@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, encodeJpeg, encodePng } from '../../vision/image/decode.js';
 import { squareAround, squareCrop } from '../../vision/image/crop.js';
-import { createImage, cropRect, pixelAt } from '../../vision/image/image.js';
+import { clampRound, createImage, cropRect, pixelAt } from '../../vision/image/image.js';
 import { resampleRect, resize } from '../../vision/image/resize.js';
 import { createRng } from '../../shared/rng.js';
 import { hsvToRgb, rgbToHsv, toGrey } from '../../vision/image/color.js';
@@ -154,6 +154,19 @@ describe('resize, cropRect, colour', () => {
         }
       }
     }
+  });
+
+  it('clampRound is Math.round clamped to a byte, ties and the values next to them included', () => {
+    const reference = (v: number) => Math.min(255, Math.max(0, Math.round(v)));
+    const rng = createRng('clamp-round');
+    const values = [NaN, -Infinity, -1, -0.5, -0, 0, 0.5, 254.5, 255, 255.49, 255.5, 256, 1e9, Infinity];
+    for (let k = 0; k <= 256; k++) {
+      // Each tie, the doubles on either side of it and of the integer.
+      for (const v of [k, k + 0.5]) values.push(v, v - 2 ** -44, v + 2 ** -44, v - Number.EPSILON * Math.max(1, v), v + Number.EPSILON * Math.max(1, v));
+    }
+    values.push(0.5 - 2 ** -54, 0.5 + 2 ** -53);
+    for (let i = 0; i < 20_000; i++) values.push(rng.range(-2, 258), Math.fround(rng.range(0, 255)) * Math.fround(rng.next()));
+    for (const v of values) expect(clampRound(v), String(v)).toBe(reference(v) || 0);
   });
 
   it('cropRect copies a clipped rectangle', () => {

@@ -19,6 +19,17 @@ export function createImage(width: number, height: number, fill: readonly [numbe
   return { width, height, data };
 }
 
+/**
+ * `Math.round(v)` clamped to a byte, the same value (v − ⌊v⌋ is exact, and a fraction of 0.5
+ * rounds up as Math.round does) in half its time: the call was half of a die crop's time.
+ */
+export function clampRound(v: number): number {
+  if (!(v > 0)) return 0;
+  if (v > 255) return 255;
+  const i = v | 0;
+  return i + +(v - i >= 0.5);
+}
+
 /** Throws a clear error when `image` is not a well-formed RgbImage. */
 export function assertImage(image: RgbImage, where = 'image'): void {
   if (!image || typeof image !== 'object') throw new TypeError(`${where}: not an image`);

@@ -3,11 +3,12 @@
  * 300 px die brought down to 64 px does not alias its pips away. Separable two-pass filter.
  */
 import type { RgbImage } from '../types.js';
-import { assertImage, createImage } from './image.js';
+import { assertImage, clampRound, createImage } from './image.js';
 
 interface Taps {
-  /** For each output index, the first entry in `index`/`weight`. */
-  start: Int32Array;
+  /** Taps per output index (the most any index needs; shorter ones padded, below). */
+  width: number;
+  /** Source index of output i's tap k at i·width + k. */
   index: Int32Array;
   weight: Float32Array;
 }
@@ -17,15 +18,21 @@ interface Taps {
  * pixel-edge coordinates; it averages n = ceil(step) evenly spaced bilinear samples of that span
  * (n = 1 when enlarging: plain bilinear at the pixel centre). Source indices are clamped, which
  * replicates the edge pixels outside the image.
+ *
+ * Every output index gets the same number of taps, so the passes below run fixed-length loops:
+ * an index with fewer repeats its last source index with weight 0 at the end, and adding that
+ * exact zero after the others leaves every sum as it was.
  */
 function axisTaps(origin: number, step: number, outSize: number, srcSize: number): Taps {
   const n = Math.max(1, Math.min(16, Math.ceil(step - 1e-9)));
-  const start = new Int32Array(outSize + 1);
-  const index: number[] = [];
-  const weight: number[] = [];
+  const span = n + 2;
+  const indices = new Int32Array(outSize * span);
+  const weights = new Float32Array(outSize * span);
+  const counts = new Int32Array(outSize);
   // Per output pixel the touched source indices span at most n + 1 neighbours: accumulate in a
   // small window starting at the first one (clamping keeps them in order).
-  const acc = new Float64Array(n + 2);
+  const acc = new Float64Array(span);
+  let width = 1;
   for (let i = 0; i < outSize; i++) {
     acc.fill(0);
     let first = -1;
@@ -40,19 +47,32 @@ function axisTaps(origin: number, step: number, outSize: number, srcSize: number
       acc[a - first] = acc[a - first]! + (1 - t) / n;
       acc[b - first] = acc[b - first]! + t / n;
     }
-    start[i] = index.length;
-    for (let j = 0; j < acc.length; j++) {
+    let c = 0;
+    for (let j = 0; j < span; j++) {
       if (acc[j]! <= 0) continue;
-      index.push(first + j);
-      weight.push(acc[j]!);
+      indices[i * span + c] = first + j;
+      weights[i * span + c] = acc[j]!;
+      c++;
+    }
+    counts[i] = c;
+    if (c > width) width = c;
+  }
+  const index = new Int32Array(outSize * width);
+  const weight = new Float32Array(outSize * width);
+  for (let i = 0; i < outSize; i++) {
+    const c = counts[i]!;
+    for (let k = 0; k < width; k++) {
+      index[i * width + k] = indices[i * span + Math.min(k, c - 1)]!;
+      weight[i * width + k] = k < c ? weights[i * span + k]! : 0;
     }
   }
-  start[outSize] = index.length;
-  return { start, index: Int32Array.from(index), weight: Float32Array.from(weight) };
+  return { width, index, weight };
 }
 
 let midScratch = new Float32Array(0);
 let sumScratch = new Float64Array(0);
+let offsetScratch = new Int32Array(0);
+
 
 /**
  * Resample the source rectangle with top-left (x0, y0) and size (w × h), in pixel-edge
@@ -79,14 +99,41 @@ export function resampleRect(image: RgbImage, x0: number, y0: number, w: number,
   const mid = midScratch;
   const src = image.data;
   const sw = image.width;
-  const xStart = tx.start, xIndex = tx.index, xWeight = tx.weight;
+  const tw = tx.width, xWeight = tx.weight;
+  // The taps' byte offsets within a row, worked out once for every row.
+  if (offsetScratch.length < tx.index.length) offsetScratch = new Int32Array(tx.index.length);
+  const xOffset = offsetScratch;
+  for (let k = 0; k < tx.index.length; k++) xOffset[k] = tx.index[k]! * 3;
   for (let r = 0; r < rows; r++) {
     const rowBase = (r + rowMin) * sw * 3;
     let m = r * outW * 3;
+    if (tw === 2) {
+      // Enlarging (and shrinking by under 1×): each output pixel between two source pixels.
+      for (let i = 0, k = 0; i < outW; i++, m += 3, k += 2) {
+        const p0 = rowBase + xOffset[k]!, w0 = xWeight[k]!;
+        const p1 = rowBase + xOffset[k + 1]!, w1 = xWeight[k + 1]!;
+        mid[m] = src[p0]! * w0 + src[p1]! * w1;
+        mid[m + 1] = src[p0 + 1]! * w0 + src[p1 + 1]! * w1;
+        mid[m + 2] = src[p0 + 2]! * w0 + src[p1 + 2]! * w1;
+      }
+      continue;
+    }
+    if (tw === 3) {
+      // Shrinking by up to 2×: a die's usual crop.
+      for (let i = 0, k = 0; i < outW; i++, m += 3, k += 3) {
+        const p0 = rowBase + xOffset[k]!, w0 = xWeight[k]!;
+        const p1 = rowBase + xOffset[k + 1]!, w1 = xWeight[k + 1]!;
+        const p2 = rowBase + xOffset[k + 2]!, w2 = xWeight[k + 2]!;
+        mid[m] = src[p0]! * w0 + src[p1]! * w1 + src[p2]! * w2;
+        mid[m + 1] = src[p0 + 1]! * w0 + src[p1 + 1]! * w1 + src[p2 + 1]! * w2;
+        mid[m + 2] = src[p0 + 2]! * w0 + src[p1 + 2]! * w1 + src[p2 + 2]! * w2;
+      }
+      continue;
+    }
     for (let i = 0; i < outW; i++, m += 3) {
       let sr = 0, sg = 0, sb = 0;
-      for (let k = xStart[i]!, end = xStart[i + 1]!; k < end; k++) {
-        const p = rowBase + xIndex[k]! * 3;
+      for (let k = i * tw, end = k + tw; k < end; k++) {
+        const p = rowBase + xOffset[k]!;
         const wgt = xWeight[k]!;
         sr += src[p]! * wgt;
         sg += src[p + 1]! * wgt;
@@ -104,9 +151,9 @@ export function resampleRect(image: RgbImage, x0: number, y0: number, w: number,
   const rowLen = outW * 3;
   if (sumScratch.length < rowLen) sumScratch = new Float64Array(rowLen);
   const sum = sumScratch;
-  const clampRound = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
+  const taps = ty.width;
   for (let j = 0; j < outH; j++) {
-    const k0 = ty.start[j]!, taps = ty.start[j + 1]! - k0;
+    const k0 = j * taps;
     const o = j * rowLen;
     if (taps === 2 || taps === 3) {
       // The usual cases (a die's crop: 2 taps enlarging, 3 shrinking by up to 2), summed in the

@@ -8,6 +8,7 @@
  * crop is turned so that direction points up before it is read.
  */
 import type { Box, CameraView, RgbImage } from '../types.js';
+import { clampRound } from './image.js';
 import { squareCrop, type SquareCropOptions, CROP_SCALE, CROP_SIZE } from './crop.js';
 
 /**
@@ -66,7 +67,7 @@ export function uprightCrop(image: RgbImage, box: Box, angle: number, options: S
       for (let k = 0; k < 3; k++) {
         const top = src[a + k]! + (src[a + 3 + k]! - src[a + k]!) * fx;
         const bottom = src[d + k]! + (src[d + 3 + k]! - src[d + k]!) * fx;
-        out[o + k] = Math.round(top + (bottom - top) * fy);
+        out[o + k] = clampRound(top + (bottom - top) * fy);
       }
     }
   }
