@@ -31,9 +31,9 @@ describe('config', () => {
     expect(() => parseConfig({ vision: { threads: 9 } }, {})).toThrow(/vision\.threads:/);
   });
 
-  it('the tray camera is read from overhead unless told side, any, or auto (learn its view from the rolls)', () => {
-    expect(parseConfig(undefined, {}).vision.view).toBe('overhead');
-    for (const view of ['side', 'any', 'auto'] as const) expect(parseConfig({ vision: { view } }, {}).vision.view).toBe(view);
+  it('the tray camera learns its view from the rolls unless told overhead, side or any', () => {
+    expect(parseConfig(undefined, {}).vision.view).toBe('auto');
+    for (const view of ['overhead', 'side', 'any'] as const) expect(parseConfig({ vision: { view } }, {}).vision.view).toBe(view);
     expect(() => parseConfig({ vision: { view: 'sideways' } }, {})).toThrow(/vision\.view:/);
   });
 

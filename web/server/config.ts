@@ -82,17 +82,18 @@ export const configSchema = z
          */
         threads: z.number().int().min(1).max(8).default(1),
         /**
-         * How the tray camera looks at the dice: 'overhead' (the default: straight down, as a Pi
-         * camera over the tray and the shipped replay; side faces show towards the frame's
-         * centre), 'side' (from above and to one side, as a webcam on a stand or a photo; side
-         * faces show below each die's top) or 'any' (not known: each die read in its four quarter
-         * turns, weighted by how upright each looks, a frame's dice judged together; as good as
-         * the right view on rendered trays, at about a third more time a frame), or 'auto' (read
-         * 'any' and learn the view from the settled rolls' dice, then read in it: for a camera
-         * whose mounting is not known; vision/view-learner.ts). A phone's camera, held any way,
-         * is always read 'any'.
+         * How the tray camera looks at the dice: 'auto' (the default since the twenty-fifth
+         * session: read 'any' and learn the view from the settled rolls' dice, then read in it;
+         * vision/view-learner.ts), 'overhead' (straight down, as a Pi camera over the tray and
+         * the shipped replay; side faces show towards the frame's centre), 'side' (from above and
+         * to one side, as a webcam on a stand or a photo; side faces show below each die's top)
+         * or 'any' (not known: each die read in its four quarter turns, weighted by how upright
+         * each looks, a frame's dice judged together). Why 'auto': read against the empty tray,
+         * 'any' reads rendered trays within a few dice of the right view in every pose, and a
+         * wrong view loses 10–15 points (docs/notes/vision-model.md, "Learning the tray camera's
+         * view"). A phone's camera, held any way, is always read 'any'.
          */
-        view: z.enum([...CAMERA_VIEWS, 'auto']).default('overhead'),
+        view: z.enum([...CAMERA_VIEWS, 'auto']).default('auto'),
         /**
          * The locator's working size: frames are located fitted within this many pixels (smaller
          * ones enlarged to it from above half of it). 640 suits dice of about 20–300 px in frames
