@@ -9,6 +9,11 @@
  * log-likelihoods of the hypotheses part, the right one ahead. Once the leader is ahead by
  * `margin` over `minDice` dice or more, the view is learnt, and the camera is read in it
  * (docs/notes/vision-model.md, "Learning the tray camera's view").
+ *
+ * Evidence given after that checks the view: it is summed apart, and a hypothesis that gets ahead
+ * of the learnt one by the same margin there is learnt instead. A view learnt wrong (never seen on
+ * rendered trays, but real cameras are not rendered ones) so mends itself instead of staying
+ * until the camera moves.
  */
 import { CAMERA_HYPOTHESES, type CameraHypothesis } from './model/frame-up.js';
 import type { CameraView } from './types.js';
@@ -39,10 +44,14 @@ export interface ViewLearnerState {
   dice: number;
   /** The view was learnt before and given back (`known`), not learnt from this run's rolls. */
   remembered: boolean;
+  /** Rolls that checked the learnt view since it was learnt. */
+  checked: number;
+  /** How far the best other hypothesis is ahead of the learnt one in those checks (below 0: behind; 0 before any). */
+  doubt: number;
 }
 
 export interface ViewLearner {
-  /** One settled roll's evidence (`ReadOptions.onCameraEvidence`). Ignored once a view is learnt. */
+  /** One settled roll's evidence (`ReadOptions.onCameraEvidence`): towards learning the view, or once learnt, checking it. */
   add(evidence: { logLikelihood: ArrayLike<number>; dice: number }): void;
   state(): ViewLearnerState;
   /** Forget everything (the camera moved). */
@@ -66,6 +75,16 @@ export function createViewLearner(options: ViewLearnerOptions = {}): ViewLearner
   // Rolls whose evidence is in `total` (a known view brings its counts, not its evidence).
   let added = 0;
   let remembered = known !== undefined;
+  // The checks of a learnt view: their evidence, rolls and dice, apart from what it was learnt from.
+  let since = new Float64Array(CAMERA_HYPOTHESES.length);
+  let checked = 0, checkedDice = 0;
+  const doubt = (): { rival: number; by: number } => {
+    if (!learnt || checked === 0) return { rival: -1, by: 0 };
+    const own = CAMERA_HYPOTHESES.indexOf(learnt);
+    let rival = -1;
+    for (let h = 0; h < since.length; h++) if (h !== own && (rival < 0 || since[h]! > since[rival]!)) rival = h;
+    return { rival, by: since[rival]! - since[own]! };
+  };
   const standing = () => {
     if (added === 0) return { leader: null, margin: 0 };
     let best = 0, second = -1;
@@ -77,10 +96,26 @@ export function createViewLearner(options: ViewLearnerOptions = {}): ViewLearner
   };
   return {
     add(evidence) {
-      if (learnt) return;
       const l = evidence.logLikelihood;
       if (l.length !== CAMERA_HYPOTHESES.length) throw new Error(`view learner: ${CAMERA_HYPOTHESES.length} log-likelihoods expected (${CAMERA_HYPOTHESES.join(', ')}), got ${l.length}`);
       for (let h = 0; h < l.length; h++) if (!Number.isFinite(l[h]!)) throw new Error(`view learner: log-likelihood ${h} is not a finite number (${l[h]})`);
+      if (learnt) {
+        for (let h = 0; h < l.length; h++) since[h]! += l[h]!;
+        checked++;
+        checkedDice += evidence.dice;
+        const { rival, by } = doubt();
+        if (by >= needed && checkedDice >= minDice) {
+          // Learnt again from the checks alone: what it was learnt from before is what they contradict.
+          learnt = CAMERA_HYPOTHESES[rival]!;
+          total = since;
+          added = rolls = checked;
+          dice = checkedDice;
+          remembered = false;
+          since = new Float64Array(CAMERA_HYPOTHESES.length);
+          checked = checkedDice = 0;
+        }
+        return;
+      }
       for (let h = 0; h < l.length; h++) total[h]! += l[h]!;
       added++;
       rolls++;
@@ -89,10 +124,12 @@ export function createViewLearner(options: ViewLearnerOptions = {}): ViewLearner
       if (leader && margin >= needed && dice >= minDice) learnt = leader;
     },
     state() {
-      return { learnt, ...standing(), rolls, dice, remembered };
+      return { learnt, ...standing(), rolls, dice, remembered, checked, doubt: doubt().by };
     },
     reset() {
       total = new Float64Array(CAMERA_HYPOTHESES.length);
+      since = new Float64Array(CAMERA_HYPOTHESES.length);
+      checked = checkedDice = 0;
       added = 0;
       rolls = 0;
       dice = 0;

@@ -14,7 +14,7 @@ import type { TableSnapshot } from '../../shared/protocol.js';
 import { decodeImage, encodeJpeg } from '../../vision/image/decode.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading } from '../../vision/types.js';
-import { readOptions, sameRoll, toRolled, withViewLearning } from '../../web/server/camera.js';
+import { readOptions, sameRoll, toRolled, VIEW_CHECK_EVERY, withViewLearning } from '../../web/server/camera.js';
 import { cozyDiceRequest } from '../../shared/games/worm-and-cozy/dice.js';
 import { DEFAULT_CHAPTER_ID, loadChapter } from '../../shared/games/worm-and-cozy/chapters.js';
 import { registryLookup } from '../../web/server/main.js';
@@ -279,12 +279,50 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(health.camera.message).toMatch(/view learnt from 9 rolls \(before the restart\): side$/);
   });
 
+  it('vision.view auto: a learnt view is checked, one new roll in VIEW_CHECK_EVERY read "any" again, and /api/health says so', async () => {
+    // Seven distinct rolls from one side (seven still frames each, so each settles), and a view
+    // remembered from before the restart: the rolls are read in it, but for every fifth.
+    const folder = scratchDir('clew-view-check-');
+    let k = 0;
+    for (let roll = 0; roll < 7; roll++) {
+      const scene = renderScene(createRng(`server-view-check-${roll}`), { width: 640, height: 480, sets: ['d6'], dice: 3 + (roll % 3), dieSize: [55, 75], difficulty: 0.2, knobs: { maxOblique: 40, roll: 5 } });
+      const jpeg = await encodeJpeg(scene.image, 92);
+      for (let f = 0; f < 7; f++) await writeFile(path.join(folder, `frame-${String(k++).padStart(3, '0')}.jpg`), jpeg);
+    }
+    const dataDir = scratchDir('clew-view-check-data-');
+    await writeFile(path.join(dataDir, 'camera-view.json'), JSON.stringify({ learnt: 'overhead', rolls: 20, dice: 160, at: '2026-11-28T05:00:00Z' }));
+    const views: (string | undefined)[] = [];
+    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.push(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+    server = await startTestServer({
+      games: registryLookup,
+      game: 'the-worm-is-drawn',
+      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
+      dataDir,
+      config: { vision: { enabled: true, view: 'auto' } },
+      adapters: { camera: new ReplayCamera({ folder, fps: 12, loop: false, clock: pacedClock(() => pipelinesBusy(server?.clew)) }) },
+      start: { loadReader: spying },
+    });
+    const rolls = () => server!.clew.pipelines.reduce((n, p) => n + p.counts.rolls, 0);
+    const deadline = Date.now() + 60_000;
+    while (rolls() < VIEW_CHECK_EVERY && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(rolls()).toBeGreaterThanOrEqual(VIEW_CHECK_EVERY);
+    // Up to the roll before the check, every frame was read in the view remembered; then "any".
+    const firstAny = views.indexOf('any');
+    expect(firstAny).toBeGreaterThan(0);
+    expect(new Set(views.slice(0, firstAny))).toEqual(new Set(['overhead']));
+    await pipelinesIdle();
+    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { camera: { message: string } };
+    expect(health.camera.message).toMatch(/view learnt from 20 rolls \(before the restart\): overhead; checked on 1 roll since/);
+  });
+
   it('a camera\'s status says what it learnt of its view', () => {
-    const learning = { learnt: null, leader: 'overhead' as const, margin: 3.14, rolls: 2, dice: 7, remembered: false };
+    const learning = { learnt: null, leader: 'overhead' as const, margin: 3.14, rolls: 2, dice: 7, remembered: false, checked: 0, doubt: 0 };
     expect(withViewLearning({ kind: 'replay', ok: true, message: 'frames from x' }, learning).message).toBe('frames from x; learning its view (read "any" meanwhile): 2 rolls, 7 dice, overhead ahead by 3.1');
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'overhead', rolls: 20 }).message).toBe('view learnt from 20 rolls: overhead');
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'side', rolls: 9, remembered: true }).message).toBe('view learnt from 9 rolls (before the restart): side');
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'side turned 1' }).message).toBe('view learnt from 2 rolls: side turned 1 (read "any")');
+    expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'overhead', rolls: 20, checked: 1, doubt: -4.2 }).message).toBe('view learnt from 20 rolls: overhead; checked on 1 roll since');
+    expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'overhead', rolls: 20, checked: 6, doubt: 7.25 }).message).toBe('view learnt from 20 rolls: overhead; checked on 6 rolls since, another view ahead by 7.3');
     const camera = { kind: 'replay', ok: true, message: 'x' };
     expect(withViewLearning(camera, null)).toBe(camera);
   });

@@ -1,7 +1,8 @@
 /**
  * Learning a tray camera's view (vision/view-learner.ts): each settled roll read in view 'any'
  * says which camera its dice fit (cameraEvidence, frame-up.ts); summed over rolls the right one
- * pulls ahead, and once it is far enough ahead over enough dice, the view is learnt.
+ * pulls ahead, and once it is far enough ahead over enough dice, the view is learnt. Evidence
+ * after that checks it, and a view the later rolls contradict by the same margin is learnt anew.
  */
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
@@ -39,7 +40,7 @@ describe('cameraEvidence', () => {
 describe('createViewLearner', () => {
   it('learns the hypothesis ahead by the margin over enough dice, and not before', () => {
     const learner = createViewLearner();
-    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0, remembered: false });
+    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0, remembered: false, checked: 0, doubt: 0 });
     learner.add(favouring(4, 30, 3)); // far ahead, but only 3 dice
     expect(learner.state()).toMatchObject({ learnt: null, leader: 'overhead', rolls: 1, dice: 3 });
     expect(learner.state().margin).toBeCloseTo(30, 9);
@@ -51,25 +52,41 @@ describe('createViewLearner', () => {
     expect(learner.state().margin).toBeGreaterThanOrEqual(VIEW_LEARNER_DEFAULTS.margin);
   });
 
-  it('keeps what it learnt until reset (the camera moved), then learns again', () => {
+  it('keeps what it learnt while the later rolls agree, until reset (the camera moved), then learns again', () => {
     const learner = createViewLearner({ margin: 10, minDice: 4 });
     learner.add(favouring(0, 12, 4));
     expect(learner.state().learnt).toBe('side');
-    learner.add(favouring(4, 100, 4));
-    expect(learner.state()).toMatchObject({ learnt: 'side', rolls: 1 });
+    learner.add(favouring(0, 100, 4));
+    expect(learner.state()).toMatchObject({ learnt: 'side', rolls: 1, checked: 1, doubt: -100 });
     learner.reset();
-    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0, remembered: false });
+    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0, remembered: false, checked: 0, doubt: 0 });
     learner.add(favouring(2, 11, 4));
     expect(learner.state().learnt).toBe('side turned 2');
   });
 
+  it('checks a learnt view with the rolls after it: another view ahead by the margin there is learnt instead, from those rolls alone', () => {
+    const learner = createViewLearner({ margin: 10, minDice: 4 });
+    learner.add(favouring(0, 12, 4));
+    expect(learner.state().learnt).toBe('side');
+    learner.add(favouring(4, 6, 2)); // overhead ahead of side by 6 in the checks: not yet
+    expect(learner.state()).toMatchObject({ learnt: 'side', checked: 1, doubt: 6 });
+    learner.add(favouring(4, 6, 1)); // 12 ahead, but over 3 dice
+    expect(learner.state()).toMatchObject({ learnt: 'side', checked: 2, doubt: 12 });
+    learner.add(favouring(4, 0.5, 1));
+    expect(learner.state()).toEqual({ learnt: 'overhead', leader: 'overhead', margin: 12.5, rolls: 3, dice: 4, remembered: false, checked: 0, doubt: 0 });
+    // A remembered view is checked the same way.
+    const known = createViewLearner({ margin: 10, minDice: 4, known: { learnt: 'overhead', rolls: 20, dice: 151 } });
+    known.add(favouring(0, 11, 4));
+    expect(known.state()).toMatchObject({ learnt: 'side', rolls: 1, dice: 4, remembered: false });
+  });
+
   it('starts settled on a view learnt before, and forgets it on reset', () => {
     const learner = createViewLearner({ known: { learnt: 'overhead', rolls: 20, dice: 151 } });
-    expect(learner.state()).toEqual({ learnt: 'overhead', leader: null, margin: 0, rolls: 20, dice: 151, remembered: true });
-    learner.add(favouring(0, 100));
-    expect(learner.state().learnt).toBe('overhead');
+    expect(learner.state()).toEqual({ learnt: 'overhead', leader: null, margin: 0, rolls: 20, dice: 151, remembered: true, checked: 0, doubt: 0 });
+    learner.add(favouring(4, 100));
+    expect(learner.state()).toMatchObject({ learnt: 'overhead', rolls: 20, checked: 1 });
     learner.reset();
-    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0, remembered: false });
+    expect(learner.state()).toEqual({ learnt: null, leader: null, margin: 0, rolls: 0, dice: 0, remembered: false, checked: 0, doubt: 0 });
     expect(() => createViewLearner({ known: { learnt: 'upside down' as 'side', rolls: 1, dice: 2 } })).toThrow(/a known view is one of side, side turned 1, side turned 2, side turned 3, overhead, got "upside down"/);
   });
 
