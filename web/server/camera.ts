@@ -107,10 +107,11 @@ export const VIEW_CHECK_EVERY = 5;
 /** A camera's status with what it has learnt of its view, when its view is 'auto'. */
 export function withViewLearning(camera: CameraStatus, learning: ViewLearnerState | null): CameraStatus {
   if (!learning) return camera;
-  const checks = learning.checked > 0 ? `; checked on ${learning.checked} roll${learning.checked === 1 ? '' : 's'} since${learning.doubt > 0 ? `, another view ahead by ${learning.doubt.toFixed(1)}` : ''}` : '';
+  const count = (n: number, one: string, more = `${one}s`) => `${n} ${n === 1 ? one : more}`;
+  const checks = learning.checked > 0 ? `; checked on ${count(learning.checked, 'roll')} since${learning.doubt > 0 ? `, another view ahead by ${learning.doubt.toFixed(1)}` : ''}` : '';
   const said = learning.learnt
-    ? `view learnt from ${learning.rolls} rolls${learning.remembered ? ' (before the restart)' : ''}: ${learning.learnt}${viewOf(learning.learnt) === 'any' ? ' (read "any")' : ''}${checks}`
-    : `learning its view (read "any" meanwhile): ${learning.rolls} rolls, ${learning.dice} dice${learning.leader ? `, ${learning.leader} ahead by ${learning.margin.toFixed(1)}` : ''}`;
+    ? `view learnt from ${count(learning.rolls, 'roll')}${learning.remembered ? ' (before the restart)' : ''}: ${learning.learnt}${viewOf(learning.learnt) === 'any' ? ' (read "any")' : ''}${checks}`
+    : `learning its view (read "any" meanwhile): ${count(learning.rolls, 'roll')}, ${count(learning.dice, 'die', 'dice')}${learning.leader ? `, ${learning.leader} ahead by ${learning.margin.toFixed(1)}` : ''}`;
   return { ...camera, message: camera.message ? `${camera.message}; ${said}` : said };
 }
 
