@@ -186,9 +186,11 @@ export interface TableSnapshot {
   tray: TrayStatus;
   /**
    * Who this phone is. The codes are only sent to the referee: `joinCode` for players to join,
-   * `refereeCode` to bring in a second referee.
+   * `refereeCode` to bring in a second referee, and `lanUrl`, where clew listens on every
+   * interface, the address other phones on the table's network reach it at (for the QR code
+   * when the referee opened clew as localhost).
    */
-  you: { role: 'referee' | 'player' | 'viewer'; player?: PlayerId; joinCode?: string; refereeCode?: string };
+  you: { role: 'referee' | 'player' | 'viewer'; player?: PlayerId; joinCode?: string; refereeCode?: string; lanUrl?: string };
 }
 
 export interface ErrorMessage {

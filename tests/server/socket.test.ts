@@ -7,6 +7,7 @@ import type { TableSnapshot } from '../../shared/protocol.js';
 import { connectPhone, type Phone } from '../support/phone.js';
 import type { RaceState } from '../support/race-game.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { lanAddresses, lanInvite } from '../../web/server/lan.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -43,6 +44,22 @@ describe('joining', () => {
     const { referee, ann } = await table();
     expect(referee.latest().you).toEqual({ role: 'referee', joinCode: server.clew.codes.joinCode, refereeCode: server.clew.codes.refereeCode });
     expect(ann.latest().you).toEqual({ role: 'player', player: 'ann' });
+  });
+
+  it('listening on every interface, the referee is also told the LAN address other phones reach clew at (for the QR code); a player is not', async () => {
+    await server.close();
+    server = await startTestServer({ config: { host: '0.0.0.0' } });
+    const { referee, ann } = await table();
+    const port = Number(new URL(server.url).port);
+    const lan = lanAddresses()[0];
+    expect(referee.latest().you).toEqual({ role: 'referee', joinCode: server.clew.codes.joinCode, refereeCode: server.clew.codes.refereeCode, ...(lan ? { lanUrl: `http://${lan}:${port}` } : {}) });
+    expect(ann.latest().you).toEqual({ role: 'player', player: 'ann' });
+    // The rule itself, whatever this machine's network.
+    expect(lanInvite('0.0.0.0', 8080, ['192.168.1.20', '10.0.0.5'])).toBe('http://192.168.1.20:8080');
+    expect(lanInvite('::', 8080, ['192.168.1.20'])).toBe('http://192.168.1.20:8080');
+    expect(lanInvite('0.0.0.0', 8080, [])).toBeNull();
+    expect(lanInvite('127.0.0.1', 8080, ['192.168.1.20'])).toBeNull();
+    expect(lanInvite('192.168.1.20', 8080, ['192.168.1.20'])).toBeNull();
   });
 
   it('codes are not case-sensitive', async () => {

@@ -27,6 +27,7 @@ import { createHttpApp } from './http.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { TableSession } from './session.js';
 import { attachSocket, type Transport } from './socket.js';
+import { lanInvite } from './lan.js';
 import type { GameLookup } from './table.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { RgbImage } from '../../vision/types.js';
@@ -256,10 +257,12 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     });
     const http = createServer(app);
     const phoneCamera = adapters.phoneCamera;
+    let lanUrl: string | null = null;
     transport = attachSocket(http, {
       session,
       games,
       codes,
+      lanUrl: () => lanUrl,
       surroundings,
       ...(phoneCamera ? { frame: (jpeg: Uint8Array) => phoneCamera.push(jpeg) } : {}),
       limits: config.limits,
@@ -277,6 +280,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       });
     });
     const port = (http.address() as AddressInfo).port;
+    lanUrl = lanInvite(config.host, port);
     const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
     logger.info(`http: listening on ${config.host}:${port}`);
 

@@ -39,6 +39,8 @@ export interface SocketDeps {
   session: TableSession;
   games: GameLookup;
   codes: TableCodes;
+  /** Where other phones on the table's network reach clew (lan.ts `lanInvite`), once it listens; told to the referee. */
+  lanUrl?(): string | null;
   /** Hardware and calibration status, read at each broadcast. */
   surroundings(): Surroundings;
   /** A phone used as the camera sent a frame. */
@@ -116,7 +118,7 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
   let shared: SharedSnapshot | null = null;
   const current = (): SharedSnapshot => (shared ??= sharedSnapshot(session.table, deps.games, deps.surroundings()));
 
-  const snapshotFor = (audience: Audience) => forAudience(current(), audience, deps.codes);
+  const snapshotFor = (audience: Audience) => forAudience(current(), audience, deps.codes, deps.lanUrl?.());
 
   const broadcast = (): void => {
     shared = null;
@@ -133,7 +135,7 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
     }
     for (const audience of audiences) {
       const room = roomOf(audience);
-      if (io.sockets.adapter.rooms.get(room)?.size) io.to(room).emit('snapshot', forAudience(base, audience, deps.codes));
+      if (io.sockets.adapter.rooms.get(room)?.size) io.to(room).emit('snapshot', forAudience(base, audience, deps.codes, deps.lanUrl?.()));
     }
   };
   // Through the transport object, so a wrapper (the bench's timing) sees every broadcast.

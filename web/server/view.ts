@@ -40,10 +40,10 @@ export function sharedSnapshot(table: TableState, games: GameLookup, around: Sur
   };
 }
 
-export function forAudience(shared: SharedSnapshot, audience: Audience, codes: TableCodes): TableSnapshot {
+export function forAudience(shared: SharedSnapshot, audience: Audience, codes: TableCodes, lanUrl?: string | null): TableSnapshot {
   const you: TableSnapshot['you'] =
     audience.role === 'referee'
-      ? { role: 'referee', joinCode: codes.joinCode, refereeCode: codes.refereeCode }
+      ? { role: 'referee', joinCode: codes.joinCode, refereeCode: codes.refereeCode, ...(lanUrl ? { lanUrl } : {}) }
       : audience.role === 'player'
         ? { role: 'player', player: audience.player }
         : { role: 'viewer' };

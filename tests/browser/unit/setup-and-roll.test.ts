@@ -4,7 +4,7 @@ import { GAMES } from '../../../shared/games/registry.js';
 import type { PendingRoll } from '../../../shared/protocol.js';
 import { inkOn, luminance } from '../../../web/client/src/logic/colors.js';
 import { confidenceText, countsEntry, diceFromCounts, manualSlots, missingDice, rollMeaning } from '../../../web/client/src/logic/roll.js';
-import { GAME_INFO, GAME_ORDER, defaultForm, formFromTable, formProblem, setupOptions, switchGame } from '../../../web/client/src/logic/setup.js';
+import { GAME_INFO, GAME_ORDER, defaultForm, formFromTable, formProblem, inviteOrigin, setupOptions, switchGame } from '../../../web/client/src/logic/setup.js';
 
 describe('the new-game form', () => {
   it('the default form of every game starts that game', () => {
@@ -38,6 +38,19 @@ describe('the new-game form', () => {
     const form = formFromTable('worm-derby', { rules: 'advanced', obstacleTiles: 4, players: [] }, [{ id: 'p1', name: 'Ann', color: 'red' }, { id: 'p2', name: 'Ben' }]);
     expect(form).toMatchObject({ game: 'worm-derby', derbyRules: 'advanced', obstacleTiles: 4, seats: [{ name: 'Ann', color: 'red' }, { name: 'Ben' }] });
     expect(setupOptions(form)).toMatchObject({ rules: 'advanced', obstacleTiles: 4 });
+  });
+});
+
+describe('the join QR code', () => {
+  it('gives the page\'s own address, but the LAN address where the referee opened clew on its own machine', () => {
+    const lan = 'http://192.168.1.20:8080';
+    expect(inviteOrigin({ origin: 'http://192.168.1.20:8080', hostname: '192.168.1.20' }, lan)).toBe('http://192.168.1.20:8080');
+    expect(inviteOrigin({ origin: 'http://clew.local:8080', hostname: 'clew.local' }, lan)).toBe('http://clew.local:8080');
+    for (const hostname of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'table.localhost']) {
+      expect(inviteOrigin({ origin: `http://${hostname}:8080`, hostname }, lan), hostname).toBe(lan);
+    }
+    // No LAN address known (clew listens on one address only): the page's own, as before.
+    expect(inviteOrigin({ origin: 'http://localhost:8080', hostname: 'localhost' }, undefined)).toBe('http://localhost:8080');
   });
 });
 

@@ -132,3 +132,13 @@ export function formProblem(form: SetupForm): string | null {
   const r = GAMES[form.game].setup(setupOptions(form));
   return r.ok ? null : r.message;
 }
+
+/**
+ * The address the join QR code and its text give other phones: the page's own, unless the
+ * referee opened clew on its own machine (localhost, 127.x, ::1), where that address would send
+ * every phone to itself; then the LAN address the server says it is reached at, when it has one.
+ */
+export function inviteOrigin(page: { origin: string; hostname: string }, lanUrl: string | undefined): string {
+  const loopback = page.hostname === 'localhost' || page.hostname.endsWith('.localhost') || /^127\./.test(page.hostname) || page.hostname === '[::1]' || page.hostname === '::1';
+  return loopback && lanUrl ? lanUrl : page.origin;
+}

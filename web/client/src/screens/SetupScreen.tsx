@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { GameId } from '../../../../shared/game.js';
 import { COLOR_NAMES, css } from '../logic/colors.js';
-import { CHAPTERS, GAME_INFO, GAME_ORDER, PRESET_CHOICES, SEAT_COLORS, formFromTable, formProblem, setupOptions, switchGame, type SetupForm } from '../logic/setup.js';
+import { CHAPTERS, GAME_INFO, GAME_ORDER, PRESET_CHOICES, SEAT_COLORS, formFromTable, formProblem, inviteOrigin, setupOptions, switchGame, type SetupForm } from '../logic/setup.js';
 import { useConnection, useTableView } from '../ui/context.js';
 import { Hardware } from '../ui/Hardware.js';
 import { Qr } from '../ui/Qr.js';
@@ -31,7 +31,8 @@ function Invite() {
   const [showReferee, setShowReferee] = useState(false);
   const you = snapshot!.you;
   if (!you.joinCode) return null;
-  const url = `${location.origin}/?code=${you.joinCode}`;
+  const origin = inviteOrigin(location, you.lanUrl);
+  const url = `${origin}/?code=${you.joinCode}`;
   return (
     <section class="card invite" data-testid="invite">
       <h2>Players join with the code</h2>
@@ -40,7 +41,7 @@ function Invite() {
       </p>
       <div class="invite-row">
         <Qr text={url} label={`QR code to join: ${url}`} />
-        <p class="muted small">Scan the QR code with the phone's camera app, or open {location.host} and type the code.</p>
+        <p class="muted small">Scan the QR code with the phone's camera app, or open {new URL(origin).host} and type the code.</p>
       </div>
       {you.refereeCode && (
         <button class="btn small-text" onClick={() => setShowReferee(!showReferee)} data-testid="show-referee-code">
