@@ -60,6 +60,10 @@ describe('joining', () => {
     expect(lanInvite('0.0.0.0', 8080, [])).toBeNull();
     expect(lanInvite('127.0.0.1', 8080, ['192.168.1.20'])).toBeNull();
     expect(lanInvite('192.168.1.20', 8080, ['192.168.1.20'])).toBeNull();
+    // A laptop with Docker and a VPN: the Wi-Fi address comes first, whatever order the system lists them in.
+    const info = (address: string, internal = false) => ({ address, family: 'IPv4' as const, internal, netmask: '255.255.255.0', mac: '00:00:00:00:00:00', cidr: `${address}/24` });
+    expect(lanAddresses({ lo: [info('127.0.0.1', true)], docker0: [info('172.17.0.1')], 'br-1a2b': [info('172.18.0.1')], tailscale0: [info('100.64.0.7')], wlp2s0: [info('192.168.1.20')], enp3s0: [info('10.0.0.5')] })).toEqual(['192.168.1.20', '10.0.0.5', '172.17.0.1', '172.18.0.1', '100.64.0.7']);
+    expect(lanAddresses({ lo: [info('127.0.0.1', true)] })).toEqual([]);
   });
 
   it('codes are not case-sensitive', async () => {

@@ -1,12 +1,23 @@
 /** The addresses phones on the same network can reach this machine at. */
-import { networkInterfaces } from 'node:os';
+import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 
-export function lanAddresses(): string[] {
-  const out: string[] = [];
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) out.push(a.address);
+/**
+ * Interfaces no phone at the table is on: container and VM bridges, VPN tunnels. A laptop with
+ * Docker lists docker0 (172.17.0.1) among its addresses, and a QR code with it reaches nothing.
+ */
+const VIRTUAL = /^(docker|br-|veth|virbr|vmnet|vboxnet|lxc|lxd|cni|flannel|podman|tun|tap|utun|wg|tailscale|zt)/;
+
+/**
+ * This machine's IPv4 addresses other devices can reach, the table's likely network first: real
+ * interfaces (Wi-Fi, Ethernet) before virtual ones, each in the order the system lists them.
+ */
+export function lanAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces()): string[] {
+  const real: string[] = [];
+  const virtual: string[] = [];
+  for (const [name, list] of Object.entries(interfaces)) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) (VIRTUAL.test(name) ? virtual : real).push(a.address);
   }
-  return out;
+  return [...real, ...virtual];
 }
 
 /** The URL to show phones: a LAN address when listening on all interfaces (`lanInvite`), else the host itself. */
