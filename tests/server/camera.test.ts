@@ -265,7 +265,7 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     // The replay loops the same roll: it is one roll's evidence, however many frames show it.
     await new Promise((r) => setTimeout(r, 1500));
     const health = (await (await fetch(`${table.url}/api/health`)).json()) as { camera: { message: string } };
-    expect(health.camera.message).toMatch(/learning its view \(read "any" meanwhile\): 1 roll, 4 dice, (side|side turned \d|overhead) ahead by \d+\.\d/);
+    expect(health.camera.message).toMatch(/learning its view \(read "any" meanwhile\): 1 roll, 4 dice, (side|side turned \d|overhead) ahead by \d+\.\d of 25/);
   });
 
   it('vision.view auto: a view learnt before the restart is read from the first frame, and /api/health says so', async () => {
@@ -317,12 +317,12 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
 
   it('a camera\'s status says what it learnt of its view', () => {
     const learning = { learnt: null, leader: 'overhead' as const, margin: 3.14, rolls: 2, dice: 7, remembered: false, checked: 0, doubt: 0 };
-    expect(withViewLearning({ kind: 'replay', ok: true, message: 'frames from x' }, learning).message).toBe('frames from x; learning its view (read "any" meanwhile): 2 rolls, 7 dice, overhead ahead by 3.1');
+    expect(withViewLearning({ kind: 'replay', ok: true, message: 'frames from x' }, learning).message).toBe('frames from x; learning its view (read "any" meanwhile): 2 rolls, 7 dice, overhead ahead by 3.1 of 25');
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'overhead', rolls: 20 }).message).toBe('view learnt from 20 rolls: overhead');
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'side', rolls: 9, remembered: true }).message).toBe('view learnt from 9 rolls (before the restart): side');
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'side turned 1' }).message).toBe('view learnt from 2 rolls: side turned 1 (read "any")');
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'overhead', rolls: 20, checked: 1, doubt: -4.2 }).message).toBe('view learnt from 20 rolls: overhead; checked on 1 roll since');
-    expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'overhead', rolls: 20, checked: 6, doubt: 7.25 }).message).toBe('view learnt from 20 rolls: overhead; checked on 6 rolls since, another view ahead by 7.3');
+    expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, learnt: 'overhead', rolls: 20, checked: 6, doubt: 7.25 }).message).toBe('view learnt from 20 rolls: overhead; checked on 6 rolls since, another view ahead by 7.3 of 25');
     const camera = { kind: 'replay', ok: true, message: 'x' };
     expect(withViewLearning({ kind: 'replay', ok: true }, { ...learning, rolls: 1, dice: 1, leader: null }).message).toBe('learning its view (read "any" meanwhile): 1 roll, 1 die');
     expect(withViewLearning(camera, null)).toBe(camera);

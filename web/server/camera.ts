@@ -13,7 +13,7 @@ import { fail, ok } from '../../shared/game.js';
 import type { TrayFit, TrayReference } from '../../vision/locate/tray-reference.js';
 import { expectationOf } from '../../vision/fit-roll.js';
 import type { CameraEvidence, CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
-import { createViewLearner, viewOf, type ViewLearner, type ViewLearnerState } from '../../vision/view-learner.js';
+import { createViewLearner, VIEW_LEARNER_DEFAULTS, viewOf, type ViewLearner, type ViewLearnerState } from '../../vision/view-learner.js';
 import type { Logger } from './logger.js';
 import type { ViewMemory } from './view-memory.js';
 import type { TableSession } from './session.js';
@@ -108,10 +108,10 @@ export const VIEW_CHECK_EVERY = 5;
 export function withViewLearning(camera: CameraStatus, learning: ViewLearnerState | null): CameraStatus {
   if (!learning) return camera;
   const count = (n: number, one: string, more = `${one}s`) => `${n} ${n === 1 ? one : more}`;
-  const checks = learning.checked > 0 ? `; checked on ${count(learning.checked, 'roll')} since${learning.doubt > 0 ? `, another view ahead by ${learning.doubt.toFixed(1)}` : ''}` : '';
+  const checks = learning.checked > 0 ? `; checked on ${count(learning.checked, 'roll')} since${learning.doubt > 0 ? `, another view ahead by ${learning.doubt.toFixed(1)} of ${VIEW_LEARNER_DEFAULTS.margin}` : ''}` : '';
   const said = learning.learnt
     ? `view learnt from ${count(learning.rolls, 'roll')}${learning.remembered ? ' (before the restart)' : ''}: ${learning.learnt}${viewOf(learning.learnt) === 'any' ? ' (read "any")' : ''}${checks}`
-    : `learning its view (read "any" meanwhile): ${count(learning.rolls, 'roll')}, ${count(learning.dice, 'die', 'dice')}${learning.leader ? `, ${learning.leader} ahead by ${learning.margin.toFixed(1)}` : ''}`;
+    : `learning its view (read "any" meanwhile): ${count(learning.rolls, 'roll')}, ${count(learning.dice, 'die', 'dice')}${learning.leader ? `, ${learning.leader} ahead by ${learning.margin.toFixed(1)} of ${VIEW_LEARNER_DEFAULTS.margin}` : ''}`;
   return { ...camera, message: camera.message ? `${camera.message}; ${said}` : said };
 }
 
