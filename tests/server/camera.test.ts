@@ -279,6 +279,42 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(health.camera.message).toMatch(/view learnt from 9 rolls \(before the restart\): side$/);
   });
 
+  it('vision.view auto: a camera looking from one side is learnt from its rolls, then read "side", and the view is kept in the data folder', async () => {
+    // Up to 24 distinct rolls of 8 d6 from one side, seven still frames each (vision's own test
+    // learns such trays after about 8 rolls; these, 640×480 with their JPEG, after 12).
+    const folder = scratchDir('clew-view-learn-');
+    let k = 0;
+    for (let roll = 0; roll < 24; roll++) {
+      const scene = renderScene(createRng(`server-view-learn-${roll}`), { sets: ['d6'], dice: 8, dieSize: [50, 80], difficulty: 0.2, knobs: { maxOblique: 45, roll: 10 } });
+      const jpeg = await encodeJpeg(scene.image, 92);
+      for (let f = 0; f < 7; f++) await writeFile(path.join(folder, `frame-${String(k++).padStart(3, '0')}.jpg`), jpeg);
+    }
+    const dataDir = scratchDir('clew-view-learn-data-');
+    const views: (string | undefined)[] = [];
+    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.push(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+    server = await startTestServer({
+      games: registryLookup,
+      game: 'the-worm-is-drawn',
+      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
+      dataDir,
+      config: { vision: { enabled: true, view: 'auto' } },
+      adapters: { camera: new ReplayCamera({ folder, fps: 12, loop: false, clock: pacedClock(() => pipelinesBusy(server?.clew)) }) },
+      start: { loadReader: spying },
+    });
+    const health = async () => ((await (await fetch(`${server!.url}/api/health`)).json()) as { camera: { message: string } }).camera.message;
+    const deadline = Date.now() + 90_000;
+    while (!/view learnt/.test(await health()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await health()).toMatch(/view learnt from \d+ rolls: side/);
+    await pipelinesIdle();
+    // Read "any" while learning, then "side" (and "any" again only for a check roll).
+    expect(views[0]).toBe('any');
+    expect(views).toContain('side');
+    expect(views.slice(views.indexOf('side')).filter((v) => v !== 'side' && v !== 'any')).toEqual([]);
+    const kept = JSON.parse(await readFile(path.join(dataDir, 'camera-view.json'), 'utf8')) as { learnt: string; rolls: number };
+    expect(kept).toMatchObject({ learnt: 'side' });
+    expect(kept.rolls).toBeLessThanOrEqual(24);
+  }, 120_000);
+
   it('vision.view auto: a learnt view is checked, one new roll in VIEW_CHECK_EVERY read "any" again, and /api/health says so', async () => {
     // Seven distinct rolls from one side (seven still frames each, so each settles), and a view
     // remembered from before the restart: the rolls are read in it, but for every fifth.
