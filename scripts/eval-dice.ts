@@ -571,7 +571,7 @@ if (trayCount > 0) {
   }
   say(`Worm & Cozy's default dice, three d6 whose ${shapeColour} one is the shape die (${colours.rolls} trays of a table's usual colours with one ${shapeColour} die, overhead and one side in turn, read \`any\` against the empty tray with every colour name in play): of the ${colours.found} rolls whose three dice were all found, the shape die told right (the one die named ${shapeColour}) with each die's colour named alone / fitted to the game's request (vision/fit-roll.ts): ${colours.plain} (${pct(colours.plain / colours.found)}) / **${colours.fitted} (${pct(colours.fitted / colours.found)})**, ${colours.fittedMarked} of those with a die marked "check".`);
   say();
-  say(`A tray camera's view is configured (\`vision.view\`); view any needs no configuration: it finds each die's up, judged with the other dice of the frame.`);
+  say(`View any needs no configuration: it finds each die's up, judged with the other dice of the frame. A tray camera reads so until it has learnt its view from its rolls (\`vision.view: "auto"\`, the default), then reads in that view.`);
   say();
   alone.dispose();
 }
