@@ -28,7 +28,7 @@ import { CalibrationStore } from './model/calibration-store.js';
 import { averageIn, headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_CROPS, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
 import { turnSquare } from './model/views.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
-import { cameraEvidence, frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
+import { CAMERA_HYPOTHESES, cameraEvidence, frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
@@ -178,6 +178,10 @@ function checkOptions(options: ReadOptions): void {
   if (!options || !Array.isArray(options.sets) || options.sets.length === 0) throw new Error('read dice: options.sets must name at least one dice set');
   for (const s of options.sets) if (!DICE_SETS[s]) throw new Error(`read dice: unknown dice set "${String(s)}"`);
   if (options.view !== undefined && !CAMERA_VIEWS.includes(options.view)) throw new Error(`read dice: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(options.view)}"`);
+  const prior = options.cameraPrior;
+  if (prior !== undefined && (prior.length !== CAMERA_HYPOTHESES.length || !Array.from(prior).every(Number.isFinite))) {
+    throw new Error(`read dice: cameraPrior must be ${CAMERA_HYPOTHESES.length} finite log-likelihoods (${CAMERA_HYPOTHESES.join(', ')})`);
+  }
 }
 
 /**
@@ -348,8 +352,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const upsIn = (boxes: Box[], frame: { width: number; height: number }) => boxes.map((b) => overheadUp(b, frame.width, frame.height));
 
   /** Dice of one frame share one camera: each die's upright weights revised by the other dice's (frame-up.ts). */
-  const judgedTogether = (weights: Float64Array[], boxes: Box[], frame: { width: number; height: number }): Float64Array[] =>
-    frameUp === false ? weights : frameUprightWeights(weights, upsIn(boxes, frame), frameUp);
+  const judgedTogether = (weights: Float64Array[], boxes: Box[], frame: { width: number; height: number }, earlier?: ArrayLike<number>): Float64Array[] =>
+    frameUp === false ? weights : frameUprightWeights(weights, upsIn(boxes, frame), frameUp, earlier);
 
   /**
    * View 'any' for an upright model: every die read in its four quarter turns, by every scorer,
@@ -378,7 +382,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const first = scoreAll(framed);
     // Weights from the first read only: the second look below averages the scores in place.
     const ownWeights = framed.map((_, i) => uprightWeights(head, first.shipped.map((s) => s.embeddings[i]!)));
-    const firstWeights = frame ? judgedTogether(ownWeights, boxes, frame) : ownWeights;
+    const firstWeights = frame ? judgedTogether(ownWeights, boxes, frame, opts.cameraPrior) : ownWeights;
     if (frame && opts.onCameraEvidence && framed.length >= 2) {
       opts.onCameraEvidence({ logLikelihood: cameraEvidence(ownWeights, upsIn(boxes, frame)), dice: framed.length });
     }

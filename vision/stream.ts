@@ -229,6 +229,8 @@ export interface DiceStreamOptions {
   onTray?: ReadOptions['onTray'];
   /** Told what each frame read in view 'any' says about the camera (ReadOptions.onCameraEvidence). */
   onCameraEvidence?: ReadOptions['onCameraEvidence'];
+  /** What earlier frames said about the camera (ReadOptions.cameraPrior). */
+  cameraPrior?: ReadOptions['cameraPrior'];
   /** The dice the game asks for (ReadOptions.expect): each frame's dice are fitted to them. */
   expect?: ReadOptions['expect'];
   settle?: Partial<SettleConfig>;
@@ -263,7 +265,7 @@ export class DiceStream {
    * One frame, taken at `at` (ms). `frame` may give this frame's empty tray instead of the
    * stream's own (a tray shown empty or forgotten while the stream runs).
    */
-  async push(image: RgbImage, at: number, frame?: Pick<DiceStreamOptions, 'tray' | 'onTray' | 'onCameraEvidence'>): Promise<StreamEvent | undefined> {
+  async push(image: RgbImage, at: number, frame?: Pick<DiceStreamOptions, 'tray' | 'onTray' | 'onCameraEvidence' | 'cameraPrior'>): Promise<StreamEvent | undefined> {
     const thumb = greyThumbnail(image, this.options.thumbnailSide ?? 80);
     const motion = this.previous ? motionBetween(this.previous, thumb) : undefined;
     this.previous = thumb;
@@ -274,8 +276,8 @@ export class DiceStream {
     if (step.event === 'moving') this.reads = [];
     if (step.read) {
       const { sets, palette, view, expect } = this.options;
-      const { tray, onTray, onCameraEvidence } = frame ?? this.options;
-      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}), ...(expect ? { expect } : {}) }));
+      const { tray, onTray, onCameraEvidence, cameraPrior } = frame ?? this.options;
+      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}), ...(cameraPrior ? { cameraPrior } : {}), ...(expect ? { expect } : {}) }));
       if (this.reads.length > this.settle.voteFrames) this.reads.shift();
     }
     if (step.event === 'moving') return { type: 'moving', at };

@@ -103,6 +103,14 @@ export interface ReadOptions {
    * many frames (view-learner.ts).
    */
   onCameraEvidence?: (evidence: CameraEvidence) => void;
+  /**
+   * View 'any', a frame: what earlier frames of the same camera said about it (the summed
+   * log-likelihoods `onCameraEvidence` gave, as the view learner holds them). The frame's dice
+   * are judged with it as with more dice of the frame (frame-up.ts), so a camera whose view is
+   * still being learnt reads nearer its view as the evidence grows. Not used for the evidence
+   * the frame itself gives.
+   */
+  cameraPrior?: ArrayLike<number>;
 }
 
 /** What one frame's dice say about the camera (`ReadOptions.onCameraEvidence`). */

@@ -54,6 +54,12 @@ export interface ViewLearner {
   /** One settled roll's evidence (`ReadOptions.onCameraEvidence`): towards learning the view, or once learnt, checking it. */
   add(evidence: { logLikelihood: ArrayLike<number>; dice: number }): void;
   state(): ViewLearnerState;
+  /**
+   * Everything the rolls said about the camera, summed (what it learnt from and the checks since;
+   * CAMERA_HYPOTHESES order), for reading the next frames with (`ReadOptions.cameraPrior`); null
+   * before any (a view given back from before a restart brings no evidence).
+   */
+  evidence(): Float64Array | null;
   /** Forget everything (the camera moved). */
   reset(): void;
 }
@@ -125,6 +131,10 @@ export function createViewLearner(options: ViewLearnerOptions = {}): ViewLearner
     },
     state() {
       return { learnt, ...standing(), rolls, dice, remembered, checked, doubt: doubt().by };
+    },
+    evidence() {
+      if (added === 0 && checked === 0) return null;
+      return Float64Array.from(total, (v, h) => v + since[h]!);
     },
     reset() {
       total = new Float64Array(CAMERA_HYPOTHESES.length);

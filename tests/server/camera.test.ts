@@ -291,7 +291,8 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     }
     const dataDir = scratchDir('clew-view-learn-data-');
     const views: (string | undefined)[] = [];
-    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.push(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+    const priors: boolean[] = [];
+    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.push(options.view), priors.push(options.cameraPrior !== undefined), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
     server = await startTestServer({
       games: registryLookup,
       game: 'the-worm-is-drawn',
@@ -305,10 +306,16 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     const deadline = Date.now() + 90_000;
     while (!/view learnt/.test(await health()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await health()).toMatch(/view learnt from \d+ rolls: side/);
+    // The replay goes on: the next frame read is read "side".
+    while (!views.includes('side') && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
     await pipelinesIdle();
     // Read "any" while learning, then "side" (and "any" again only for a check roll).
     expect(views[0]).toBe('any');
     expect(views).toContain('side');
+    // The first roll is read with nothing earlier to go by; the rolls after it with what the earlier ones said.
+    expect(priors[0]).toBe(false);
+    expect(priors.slice(0, views.indexOf('side')).some(Boolean)).toBe(true);
+    expect(priors.filter((p, i) => p && views[i] !== 'any')).toEqual([]);
     expect(views.slice(views.indexOf('side')).filter((v) => v !== 'side' && v !== 'any')).toEqual([]);
     const kept = JSON.parse(await readFile(path.join(dataDir, 'camera-view.json'), 'utf8')) as { learnt: string; rolls: number };
     expect(kept).toMatchObject({ learnt: 'side' });

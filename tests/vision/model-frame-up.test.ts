@@ -5,7 +5,7 @@
  * the overhead turns follow `turnCropInto`'s direction.
  */
 import { describe, expect, it } from 'vitest';
-import { FRAME_UP_DEFAULTS, frameUprightWeights, hypothesisTurns } from '../../vision/model/frame-up.js';
+import { FRAME_UP_DEFAULTS, cameraEvidence, frameUprightWeights, hypothesisTurns } from '../../vision/model/frame-up.js';
 import { overheadUp } from '../../vision/image/upright.js';
 import { turnCropInto } from '../../vision/model/views.js';
 import type { Box } from '../../vision/types.js';
@@ -63,6 +63,24 @@ describe('frameUprightWeights', () => {
     expect(Array.from(frameUprightWeights([flat, flat, unsure], [0, 1, null])[2]!).map((v) => +v.toFixed(12))).toEqual(unsure);
     const weights = [sure(1), sure(1), unsure];
     expect(frameUprightWeights(weights, [0, 1, 2], { evidence: 0 }).map((w) => Array.from(w))).toEqual(weights);
+  });
+
+  it('judges a frame with what earlier frames said about the camera, a lone die too, as if they were more dice of the frame', () => {
+    // Earlier frames: from the side, picture turned once (hypothesis 1), far ahead.
+    const earlier = [-30, 0, -30, -30, -30];
+    const [lone] = frameUprightWeights([unsure], [0.4], {}, earlier);
+    expect(argmax(lone!)).toBe(1);
+    // The same as one more die of the frame that said so: the earlier evidence and a die's own log-likelihoods add.
+    const withDie = frameUprightWeights([unsure, sure(1, 0.99)], [0.4, 2], { evidence: 1 });
+    const asEarlier = frameUprightWeights([unsure], [0.4], { evidence: 1 }, cameraEvidence([sure(1, 0.99)], [2]));
+    expect(Array.from(asEarlier[0]!).map((v) => +v.toFixed(12))).toEqual(Array.from(withDie[0]!).map((v) => +v.toFixed(12)));
+    // Nothing said earlier (all equal) changes nothing against no earlier evidence at all, for a frame of dice.
+    const weights = [sure(2), sure(2, 0.6), unsure];
+    const plain = frameUprightWeights(weights, [0, 1, 2]);
+    const even = frameUprightWeights(weights, [0, 1, 2], {}, [0, 0, 0, 0, 0]);
+    expect(even.map((w) => Array.from(w).map((v) => +v.toFixed(12)))).toEqual(plain.map((w) => Array.from(w).map((v) => +v.toFixed(12))));
+    expect(() => frameUprightWeights([unsure], [0], {}, [0, 0])).toThrow(/earlier evidence must be 5 finite log-likelihoods/);
+    expect(() => frameUprightWeights([unsure], [0], {}, [0, 0, Number.NaN, 0, 0])).toThrow(/earlier evidence must be 5 finite/);
   });
 
   it('refuses mismatched input with a message that says what was wrong', () => {

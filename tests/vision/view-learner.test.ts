@@ -90,6 +90,18 @@ describe('createViewLearner', () => {
     expect(() => createViewLearner({ known: { learnt: 'upside down' as 'side', rolls: 1, dice: 2 } })).toThrow(/a known view is one of side, side turned 1, side turned 2, side turned 3, overhead, got "upside down"/);
   });
 
+  it('gives back everything the rolls said, learning and checks summed, to read the next frames with; nothing before any roll', () => {
+    const learner = createViewLearner({ margin: 10, minDice: 4 });
+    expect(learner.evidence()).toBeNull();
+    learner.add(favouring(0, 12, 4));
+    expect(Array.from(learner.evidence()!)).toEqual([0, -12, -12, -12, -12]);
+    learner.add(favouring(4, 3, 4)); // a check
+    expect(Array.from(learner.evidence()!)).toEqual([-3, -15, -15, -15, -12]);
+    learner.reset();
+    expect(learner.evidence()).toBeNull();
+    expect(createViewLearner({ known: { learnt: 'side', rolls: 9, dice: 31 } }).evidence()).toBeNull();
+  });
+
   it('refuses evidence it cannot use, saying why, and keeps what it had', () => {
     const learner = createViewLearner();
     learner.add(favouring(4, 3));
@@ -138,6 +150,12 @@ describe('learning the view of rendered trays', () => {
     expect(side.learnt).toBe('side');
     expect(Math.max(overhead.wrongLead, side.wrongLead)).toBeLessThan(VIEW_LEARNER_DEFAULTS.margin / 3);
   }, 120_000);
+
+  it('refuses earlier evidence it cannot use, saying what it must be', async () => {
+    const scene = renderScene(createRng('view-learner-quiet'), { dice: 4, sets: ['d6'], dieSize: [40, 90] });
+    await expect(reader.read(scene.image, { sets: ['d6'], view: 'any', cameraPrior: [0, 1] })).rejects.toThrow(/cameraPrior must be 5 finite log-likelihoods \(side, side turned 1, side turned 2, side turned 3, overhead\)/);
+    await expect(reader.read(scene.image, { sets: ['d6'], view: 'any', cameraPrior: [0, 0, Number.POSITIVE_INFINITY, 0, 0] })).rejects.toThrow(/cameraPrior must be 5 finite/);
+  }, 60_000);
 
   it('a frame read in another view, or a picture of one die, says nothing', async () => {
     const scene = renderScene(createRng('view-learner-quiet'), { dice: 4, sets: ['d6'], dieSize: [40, 90] });

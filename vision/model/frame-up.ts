@@ -76,20 +76,25 @@ export function cameraEvidence(weights: readonly ArrayLike<number>[], ups: reado
 /**
  * The dice's upright weights (one array of four per die) revised by the other dice of the same
  * frame. `ups[i]` is die i's up angle were the camera overhead (`upAngle`), or null near the
- * centre. Returns new arrays, each summing to 1.
+ * centre. `earlier`, what earlier frames of the same camera said (summed log-likelihoods of
+ * CAMERA_HYPOTHESES, `cameraEvidence`, as the view learner holds them), counts as more dice of
+ * this frame, so a frame of one die is judged too. Returns new arrays, each summing to 1.
  */
-export function frameUprightWeights(weights: readonly ArrayLike<number>[], ups: readonly (number | null)[], options: FrameUpOptions = {}): Float64Array[] {
+export function frameUprightWeights(weights: readonly ArrayLike<number>[], ups: readonly (number | null)[], options: FrameUpOptions = {}, earlier?: ArrayLike<number>): Float64Array[] {
   if (weights.length !== ups.length) throw new Error(`frameUprightWeights: ${weights.length} dice's weights for ${ups.length} up angles`);
   for (const w of weights) if (w.length !== 4) throw new Error(`frameUprightWeights: four weights per die (one per quarter turn), got ${w.length}`);
   const { evidence, slack } = { ...FRAME_UP_DEFAULTS, ...options };
   if (!(evidence >= 0 && Number.isFinite(evidence))) throw new RangeError(`frameUprightWeights: evidence must be ≥ 0, got ${evidence}`);
   if (!(slack > 0 && slack <= 1)) throw new RangeError(`frameUprightWeights: slack must be in (0, 1], got ${slack}`);
+  if (earlier && (earlier.length !== CAMERA_HYPOTHESES.length || !Array.from(earlier).every(Number.isFinite))) {
+    throw new Error(`frameUprightWeights: the earlier evidence must be ${CAMERA_HYPOTHESES.length} finite log-likelihoods (${CAMERA_HYPOTHESES.join(', ')}), got ${JSON.stringify(Array.from(earlier))}`);
+  }
   const copy = (w: ArrayLike<number>) => Float64Array.from(w);
-  if (weights.length < 2 || evidence === 0) return weights.map(copy);
+  if ((weights.length < 2 && !earlier) || weights.length === 0 || evidence === 0) return weights.map(copy);
   const turns = ups.map((up) => hypothesisTurns(up, slack));
   // log P(die j's weights | hypothesis h), up to a constant: how much of its weight lies where h expects its up.
   const logLike = dieLogLikelihoods(weights, ups, slack);
-  const total = new Float64Array(5);
+  const total = earlier ? Float64Array.from(earlier) : new Float64Array(5);
   for (const l of logLike) l.forEach((v, h) => (total[h]! += v));
   return weights.map((w, i) => {
     // The others' evidence only: the whole frame's minus die i's own.

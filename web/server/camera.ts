@@ -213,7 +213,9 @@ export class CameraPipeline {
   private frameOptions(request: DiceRequest): ReadOptions {
     const tray = this.tray;
     const checking = this.learner !== null && (!this.learner.state().learnt || this.checkNext);
-    const learning = checking ? { onCameraEvidence: (e: CameraEvidence) => (this.frameEvidence = e) } : {};
+    // Read 'any', the frame's dice are judged with what the earlier rolls said about the camera.
+    const earlier = checking ? this.learner!.evidence() : null;
+    const learning = checking ? { onCameraEvidence: (e: CameraEvidence) => (this.frameEvidence = e), ...(earlier ? { cameraPrior: earlier } : {}) } : {};
     return { ...readOptions(request), view: checking ? 'any' : this.view, ...learning, ...(tray ? { tray, onTray: (fit: TrayFit) => this.noteFit(tray, fit) } : {}) };
   }
 

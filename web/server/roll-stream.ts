@@ -19,14 +19,14 @@ export function visionRollStream(reader: ClewDiceReader, tuning: Pick<DiceStream
     async push(image, at, options: ReadOptions) {
       // The empty tray is passed on as it is, frame by frame: it changes how dice are found, not
       // which dice the stream votes on (and is far too big to serialise at every frame).
-      const { tray, onTray, onCameraEvidence, ...dice } = options;
+      const { tray, onTray, onCameraEvidence, cameraPrior, ...dice } = options;
       const key = JSON.stringify(dice);
       if (!stream || key !== asked) {
         stream = new DiceStream(reader, { ...dice, ...tuning, vote: { uncertainBelow: reader.uncertainBelow, ...tuning.vote } });
         asked = key;
       }
-      // So is what each frame's dice say about the camera (view 'auto', camera.ts).
-      const frame = { ...(tray ? { tray, ...(onTray ? { onTray } : {}) } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}) };
+      // So is what each frame's dice say about the camera, and what earlier rolls said (view 'auto', camera.ts).
+      const frame = { ...(tray ? { tray, ...(onTray ? { onTray } : {}) } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}), ...(cameraPrior ? { cameraPrior } : {}) };
       const event = await stream.push(image, at, Object.keys(frame).length > 0 ? frame : undefined);
       return event?.type === 'settled' ? event.dice.map(votedToReading) : null;
     },
