@@ -10,8 +10,9 @@
  * since the head was fitted on renders and is over-sure on real dice) give a posterior over the
  * hypotheses, and that posterior's expected upright turn for die i is a prior its own weights are
  * multiplied by. A die never counts as evidence for itself, so one die's mistake is not
- * confirmed by its own vote; a frame of one die is left as the head read it
- * (docs/notes/vision-model.md, "One camera, one up").
+ * confirmed by its own vote; a frame of one die is left as the head read it, unless earlier
+ * frames of the same camera are given as evidence too (docs/notes/vision-model.md, "One camera,
+ * one up" and "Learning the tray camera's view").
  */
 
 /** Tuning of `frameUprightWeights`, chosen on rendered trays (docs/notes/vision-model.md). */
