@@ -456,7 +456,10 @@ if (trayCount > 0) {
   // Since 26 November (twelfth session): also read against the tray without its dice (the same
   // scene rendered empty), as a camera fixed over the tray reads once it has taken the empty tray
   // by itself (web/server/tray.ts), which is what a table camera gets without anyone asking.
-  const columns = ['side', 'overhead', 'any', 'any, each die alone', 'any, against the empty tray'] as const;
+  // Since 28 November (twenty-fifth session): side and overhead against the empty tray too, the
+  // comparison that made the tray camera learn its view by default (vision.view "auto").
+  const columns = ['side', 'overhead', 'any', 'any, each die alone', 'any, against the empty tray', 'side, against the empty tray', 'overhead, against the empty tray'] as const;
+  const againstTray = (c: (typeof columns)[number]) => c.endsWith(', against the empty tray');
   say(`### Rendered trays (${trayCount} per pose, 8 d6 each, a Worm & Cozy roll of 3, or 3–8 d6 on a printed cloth, seeded), read in each view`);
   say();
   say(`| camera | dice | ${columns.join(' | ')} |`);
@@ -495,8 +498,9 @@ if (trayCount > 0) {
       dice += truths.length;
       const tray = learnEmptyTray(empty);
       for (const column of columns) {
-        const [who, as] = column === 'any, each die alone' ? [alone, 'any' as const] : column === 'any, against the empty tray' ? [reader, 'any' as const] : [reader, column];
-        const read = await who.read(frame, { sets, view: as, ...expect, ...(column === 'any, against the empty tray' ? { tray } : {}) });
+        const as: CameraView = column === 'any, each die alone' ? 'any' : againstTray(column) ? (column.split(',')[0] as CameraView) : (column as CameraView);
+        const who = column === 'any, each die alone' ? alone : reader;
+        const read = await who.read(frame, { sets, view: as, ...expect, ...(againstTray(column) ? { tray } : {}) });
         right.set(column, (right.get(column) ?? 0) + truths.filter((d) => readRight(read, d)).length);
         if (cozy && column === 'any, against the empty tray') {
           const plain = await reader.read(frame, { sets, view: 'any', tray });
