@@ -40,7 +40,8 @@ async function pipelinesIdle(): Promise<void> {
   }
 }
 /** A replay camera that waits for the pipelines (see paced-clock.ts). */
-const pacedReplay = () => new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 12, loop: true, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
+/** A replay camera paced by the server's pipelines (a frame only once they are idle): the shipped replay looped, or a folder's frames. */
+const pacedReplay = (folder = DEFAULT_REPLAY_FOLDER, loop = true) => new ReplayCamera({ folder, fps: 12, loop, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
 
 afterEach(async () => {
   await server?.close();
@@ -167,20 +168,37 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   // the reader's readings faithfully (the replay's ground truth is in scene.json for vision).
   const faces = (from = direct) => from.map((d) => d.face).sort();
 
-  /** A table of The worm is drawn read from the paced replay in this view: the server, and the views its frames were read in. */
-  async function startReplayTable(opts: { view: 'side' | 'auto'; dataDir?: string }): Promise<{ table: TestServer; views: Set<string | undefined> }> {
+  /**
+   * A table of The worm is drawn read from a paced replay in this view (the shipped replay, looped,
+   * or the frames of `folder`, once): the server, the views its frames were read in, and each read's
+   * view and whether it was given earlier rolls' evidence about the camera, in order.
+   */
+  async function startReplayTable(opts: { view: 'side' | 'auto'; dataDir?: string; folder?: string }): Promise<{ table: TestServer; views: Set<string | undefined>; reads: { view: string | undefined; prior: boolean }[] }> {
     const views = new Set<string | undefined>();
-    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.add(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+    const reads: { view: string | undefined; prior: boolean }[] = [];
+    const spying = async () =>
+      ({ ...shared, readDetailed: (image, options) => (views.add(options.view), reads.push({ view: options.view, prior: options.cameraPrior !== undefined }), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
     server = await startTestServer({
       games: registryLookup,
       game: 'the-worm-is-drawn',
       options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
       ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
       config: { vision: { enabled: true, view: opts.view } },
-      adapters: { camera: pacedReplay() },
+      adapters: { camera: opts.folder ? pacedReplay(opts.folder, false) : pacedReplay() },
       start: { loadReader: spying },
     });
-    return { table: server, views };
+    return { table: server, views, reads };
+  }
+
+  /** A replay folder of distinct rendered rolls, seven still frames each (so each settles). */
+  async function rollsFolder(prefix: string, rolls: number, scene: (roll: number) => Parameters<typeof renderScene>[1]): Promise<string> {
+    const folder = scratchDir(prefix);
+    let k = 0;
+    for (let roll = 0; roll < rolls; roll++) {
+      const jpeg = await encodeJpeg(renderScene(createRng(`${prefix}${roll}`), scene(roll)).image, 92);
+      for (let f = 0; f < 7; f++) await writeFile(path.join(folder, `frame-${String(k++).padStart(3, '0')}.jpg`), jpeg);
+    }
+    return folder;
   }
 
   it('the reader finds every die of the replay tray', () => {
@@ -282,33 +300,18 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   it('vision.view auto: a camera looking from one side is learnt from its rolls, then read "side", and the view is kept in the data folder', async () => {
     // Up to 24 distinct rolls of 8 d6 from one side, seven still frames each (vision's own test
     // learns such trays after about 8 rolls; these, 640×480 with their JPEG, after 12).
-    const folder = scratchDir('clew-view-learn-');
-    let k = 0;
-    for (let roll = 0; roll < 24; roll++) {
-      const scene = renderScene(createRng(`server-view-learn-${roll}`), { sets: ['d6'], dice: 8, dieSize: [50, 80], difficulty: 0.2, knobs: { maxOblique: 45, roll: 10 } });
-      const jpeg = await encodeJpeg(scene.image, 92);
-      for (let f = 0; f < 7; f++) await writeFile(path.join(folder, `frame-${String(k++).padStart(3, '0')}.jpg`), jpeg);
-    }
+    const folder = await rollsFolder('server-view-learn-', 24, () => ({ sets: ['d6'], dice: 8, dieSize: [50, 80], difficulty: 0.2, knobs: { maxOblique: 45, roll: 10 } }));
     const dataDir = scratchDir('clew-view-learn-data-');
-    const views: (string | undefined)[] = [];
-    const priors: boolean[] = [];
-    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.push(options.view), priors.push(options.cameraPrior !== undefined), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
-    server = await startTestServer({
-      games: registryLookup,
-      game: 'the-worm-is-drawn',
-      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
-      dataDir,
-      config: { vision: { enabled: true, view: 'auto' } },
-      adapters: { camera: new ReplayCamera({ folder, fps: 12, loop: false, clock: pacedClock(() => pipelinesBusy(server?.clew)) }) },
-      start: { loadReader: spying },
-    });
+    const { reads } = await startReplayTable({ view: 'auto', dataDir, folder });
     const health = async () => ((await (await fetch(`${server!.url}/api/health`)).json()) as { camera: { message: string } }).camera.message;
     const deadline = Date.now() + 90_000;
     while (!/view learnt/.test(await health()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await health()).toMatch(/view learnt from \d+ rolls: side/);
     // The replay goes on: the next frame read is read "side".
-    while (!views.includes('side') && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
+    while (!reads.some((r) => r.view === 'side') && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
     await pipelinesIdle();
+    const views = reads.map((r) => r.view);
+    const priors = reads.map((r) => r.prior);
     // Read "any" while learning, then "side" (and "any" again only for a check roll).
     expect(views[0]).toBe('any');
     expect(views).toContain('side');
@@ -325,36 +328,21 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   it('vision.view auto: a learnt view is checked, one new roll in VIEW_CHECK_EVERY read "any" again, and /api/health says so', async () => {
     // Seven distinct rolls from one side (seven still frames each, so each settles), and a view
     // remembered from before the restart: the rolls are read in it, but for every fifth.
-    const folder = scratchDir('clew-view-check-');
-    let k = 0;
-    for (let roll = 0; roll < 7; roll++) {
-      const scene = renderScene(createRng(`server-view-check-${roll}`), { width: 640, height: 480, sets: ['d6'], dice: 3 + (roll % 3), dieSize: [55, 75], difficulty: 0.2, knobs: { maxOblique: 40, roll: 5 } });
-      const jpeg = await encodeJpeg(scene.image, 92);
-      for (let f = 0; f < 7; f++) await writeFile(path.join(folder, `frame-${String(k++).padStart(3, '0')}.jpg`), jpeg);
-    }
+    const folder = await rollsFolder('server-view-check-', 7, (roll) => ({ width: 640, height: 480, sets: ['d6'], dice: 3 + (roll % 3), dieSize: [55, 75], difficulty: 0.2, knobs: { maxOblique: 40, roll: 5 } }));
     const dataDir = scratchDir('clew-view-check-data-');
     await writeFile(path.join(dataDir, 'camera-view.json'), JSON.stringify({ learnt: 'overhead', rolls: 20, dice: 160, at: '2026-11-28T05:00:00Z' }));
-    const views: (string | undefined)[] = [];
-    const spying = async () => ({ ...shared, readDetailed: (image, options) => (views.push(options.view), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
-    server = await startTestServer({
-      games: registryLookup,
-      game: 'the-worm-is-drawn',
-      options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
-      dataDir,
-      config: { vision: { enabled: true, view: 'auto' } },
-      adapters: { camera: new ReplayCamera({ folder, fps: 12, loop: false, clock: pacedClock(() => pipelinesBusy(server?.clew)) }) },
-      start: { loadReader: spying },
-    });
+    const { table, reads } = await startReplayTable({ view: 'auto', dataDir, folder });
     const rolls = () => server!.clew.pipelines.reduce((n, p) => n + p.counts.rolls, 0);
     const deadline = Date.now() + 60_000;
     while (rolls() < VIEW_CHECK_EVERY && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(rolls()).toBeGreaterThanOrEqual(VIEW_CHECK_EVERY);
     // Up to the roll before the check, every frame was read in the view remembered; then "any".
+    const views = reads.map((r) => r.view);
     const firstAny = views.indexOf('any');
     expect(firstAny).toBeGreaterThan(0);
     expect(new Set(views.slice(0, firstAny))).toEqual(new Set(['overhead']));
     await pipelinesIdle();
-    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { camera: { message: string } };
+    const health = (await (await fetch(`${table.url}/api/health`)).json()) as { camera: { message: string } };
     expect(health.camera.message).toMatch(/view learnt from 20 rolls \(before the restart\): overhead; checked on 1 roll since/);
   });
 
@@ -390,7 +378,7 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
       // surer than the whole dice against the tray, wins (docs/notes/vision-model.md, "Learning
       // the tray camera's view"). The empty tray itself is what this test is about.
       config: { vision: { enabled: true, view: 'overhead' } },
-      adapters: { camera: new ReplayCamera({ folder, fps: 12, loop: true, clock: pacedClock(() => pipelinesBusy(server?.clew)) }) },
+      adapters: { camera: pacedReplay(folder) },
       start: { loadReader: spying },
     });
     const phone = await server.phone();
