@@ -18,7 +18,7 @@ import path from 'node:path';
 import { DICE_SETS, DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { CROP_SCALE, squareAround, squareCrop } from '../vision/image/crop.js';
-import { createImage, cropRect, paste } from '../vision/image/image.js';
+import { clampRound, createImage, cropRect, paste } from '../vision/image/image.js';
 import { greyToRgb, toGrey } from '../vision/image/color.js';
 import { resize } from '../vision/image/resize.js';
 import { uprightCrop } from '../vision/image/upright.js';
@@ -388,7 +388,7 @@ if (view === 'any') {
   // Dim and flat (since 28 November, twenty-fourth session: such frames are stretched before
   // they are located, vision-locate.md "Dim and flat frames"): each value scaled, or moved
   // towards the frame's mean, then rounded.
-  const valuesOf = (f: RgbImage, to: (v: number) => number): RgbImage => ({ ...f, data: Uint8Array.from(f.data, (v) => Math.max(0, Math.min(255, Math.round(to(v))))) });
+  const valuesOf = (f: RgbImage, to: (v: number) => number): RgbImage => ({ ...f, data: Uint8Array.from(f.data, (v) => clampRound(to(v))) });
   const meanOf = (f: RgbImage) => f.data.reduce((a, v) => a + v, 0) / f.data.length;
   const dimmed: [string, (f: RgbImage) => RgbImage][] = [
     ['half the light', (f) => valuesOf(f, (v) => v * 0.5)],

@@ -28,7 +28,7 @@ import { CalibrationStore } from './model/calibration-store.js';
 import { averageIn, headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_CROPS, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
 import { turnSquare } from './model/views.js';
 import { frameDieImage, type FramingMode } from './model/framing.js';
-import { CAMERA_HYPOTHESES, cameraEvidence, frameUprightWeights, type FrameUpOptions } from './model/frame-up.js';
+import { CAMERA_HYPOTHESES, cameraEvidence, frameUprightWeights, isCameraEvidence, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
@@ -178,8 +178,7 @@ function checkOptions(options: ReadOptions): void {
   if (!options || !Array.isArray(options.sets) || options.sets.length === 0) throw new Error('read dice: options.sets must name at least one dice set');
   for (const s of options.sets) if (!DICE_SETS[s]) throw new Error(`read dice: unknown dice set "${String(s)}"`);
   if (options.view !== undefined && !CAMERA_VIEWS.includes(options.view)) throw new Error(`read dice: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(options.view)}"`);
-  const prior = options.cameraPrior;
-  if (prior !== undefined && (prior.length !== CAMERA_HYPOTHESES.length || !Array.from(prior).every(Number.isFinite))) {
+  if (options.cameraPrior !== undefined && !isCameraEvidence(options.cameraPrior)) {
     throw new Error(`read dice: cameraPrior must be ${CAMERA_HYPOTHESES.length} finite log-likelihoods (${CAMERA_HYPOTHESES.join(', ')})`);
   }
 }

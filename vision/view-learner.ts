@@ -18,6 +18,13 @@
 import { CAMERA_HYPOTHESES, type CameraHypothesis } from './model/frame-up.js';
 import type { CameraView } from './types.js';
 
+/** A view learnt before, with the rolls and dice it was learnt from (kept over a restart, web/server/view-memory.ts). */
+export interface KnownView {
+  learnt: CameraHypothesis;
+  rolls: number;
+  dice: number;
+}
+
 export interface ViewLearnerOptions {
   /**
    * How far (natural log-likelihood, summed over the rolls) the leading hypothesis must be ahead
@@ -28,7 +35,7 @@ export interface ViewLearnerOptions {
   /** Dice that must have been seen first. */
   minDice?: number;
   /** A view learnt before (kept over a restart): the learner starts settled on it. */
-  known?: { learnt: CameraHypothesis; rolls: number; dice: number };
+  known?: KnownView;
 }
 
 export const VIEW_LEARNER_DEFAULTS = { margin: 25, minDice: 12 } as const;

@@ -9,6 +9,7 @@
  * all three channels, so hues keep their direction); frames with the usual range are located as
  * they are, byte for byte (docs/notes/vision-locate.md, "Dim and flat frames").
  */
+import { clampRound } from '../image/image.js';
 import type { RgbImage } from '../types.js';
 
 /** Share of pixels left out at each end of the range (glints, a few dead pixels). */
@@ -67,7 +68,7 @@ export function stretchedExposure(image: RgbImage): { image: RgbImage; gain: num
   const gain = (TARGET_HIGH - TARGET_LOW) / span;
   const offset = TARGET_LOW - low * gain;
   const lut = new Uint8Array(256);
-  for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(v * gain + offset)));
+  for (let v = 0; v < 256; v++) lut[v] = clampRound(v * gain + offset);
   const src = image.data;
   const out = new Uint8Array(src.length);
   for (let i = 0; i < src.length; i++) out[i] = lut[src[i]!]!;

@@ -52,6 +52,11 @@ export function hypothesisTurns(up: number | null, slack: number): Float64Array[
 export const CAMERA_HYPOTHESES = ['side', 'side turned 1', 'side turned 2', 'side turned 3', 'overhead'] as const;
 export type CameraHypothesis = (typeof CAMERA_HYPOTHESES)[number];
 
+/** Whether `values` can be evidence about the camera: one finite log-likelihood per hypothesis. */
+export function isCameraEvidence(values: ArrayLike<number>): boolean {
+  return values.length === CAMERA_HYPOTHESES.length && Array.from(values).every(Number.isFinite);
+}
+
 /**
  * Per die, the log-likelihood of each camera hypothesis given its upright weights: log of how
  * much of its weight lies where the hypothesis expects its up (up to a constant per die).
@@ -69,7 +74,7 @@ function dieLogLikelihoods(weights: readonly ArrayLike<number>[], ups: readonly 
 export function cameraEvidence(weights: readonly ArrayLike<number>[], ups: readonly (number | null)[], options: Pick<FrameUpOptions, 'slack'> = {}): Float64Array {
   if (weights.length !== ups.length) throw new Error(`cameraEvidence: ${weights.length} dice's weights for ${ups.length} up angles`);
   const slack = options.slack ?? FRAME_UP_DEFAULTS.slack;
-  const total = new Float64Array(5);
+  const total = new Float64Array(CAMERA_HYPOTHESES.length);
   for (const l of dieLogLikelihoods(weights, ups, slack)) l.forEach((v, h) => (total[h]! += v));
   return total;
 }
@@ -87,7 +92,7 @@ export function frameUprightWeights(weights: readonly ArrayLike<number>[], ups: 
   const { evidence, slack } = { ...FRAME_UP_DEFAULTS, ...options };
   if (!(evidence >= 0 && Number.isFinite(evidence))) throw new RangeError(`frameUprightWeights: evidence must be ≥ 0, got ${evidence}`);
   if (!(slack > 0 && slack <= 1)) throw new RangeError(`frameUprightWeights: slack must be in (0, 1], got ${slack}`);
-  if (earlier && (earlier.length !== CAMERA_HYPOTHESES.length || !Array.from(earlier).every(Number.isFinite))) {
+  if (earlier && !isCameraEvidence(earlier)) {
     throw new Error(`frameUprightWeights: the earlier evidence must be ${CAMERA_HYPOTHESES.length} finite log-likelihoods (${CAMERA_HYPOTHESES.join(', ')}), got ${JSON.stringify(Array.from(earlier))}`);
   }
   const copy = (w: ArrayLike<number>) => Float64Array.from(w);
@@ -95,7 +100,7 @@ export function frameUprightWeights(weights: readonly ArrayLike<number>[], ups: 
   const turns = ups.map((up) => hypothesisTurns(up, slack));
   // log P(die j's weights | hypothesis h), up to a constant: how much of its weight lies where h expects its up.
   const logLike = dieLogLikelihoods(weights, ups, slack);
-  const total = earlier ? Float64Array.from(earlier) : new Float64Array(5);
+  const total = earlier ? Float64Array.from(earlier) : new Float64Array(CAMERA_HYPOTHESES.length);
   for (const l of logLike) l.forEach((v, h) => (total[h]! += v));
   return weights.map((w, i) => {
     // The others' evidence only: the whole frame's minus die i's own.

@@ -20,9 +20,19 @@ export function lanAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = n
   return [...real, ...virtual];
 }
 
-/** The URL to show phones: a LAN address when listening on all interfaces (`lanInvite`), else the host itself. */
+/** Whether clew listening on `host` listens on every interface. */
+function listensEverywhere(host: string): boolean {
+  return host === '0.0.0.0' || host === '::';
+}
+
+/** The URL this machine opens clew at: localhost when it listens on every interface, else the host itself. */
+export function localUrl(host: string, port: number): string {
+  return `http://${listensEverywhere(host) ? 'localhost' : host}:${port}`;
+}
+
+/** The URL to show phones: a LAN address when listening on all interfaces (`lanInvite`), else `localUrl`. */
 export function phoneUrl(host: string, port: number): string {
-  return lanInvite(host, port) ?? `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  return lanInvite(host, port) ?? localUrl(host, port);
 }
 
 /**
@@ -32,6 +42,6 @@ export function phoneUrl(host: string, port: number): string {
  * machine, whose QR code would then send every other phone to itself.
  */
 export function lanInvite(host: string, port: number, addresses: readonly string[] = lanAddresses()): string | null {
-  if (host !== '0.0.0.0' && host !== '::') return null;
+  if (!listensEverywhere(host)) return null;
   return addresses[0] ? `http://${addresses[0]}:${port}` : null;
 }

@@ -27,7 +27,7 @@ import { createHttpApp } from './http.js';
 import { consoleLogger, type Logger } from './logger.js';
 import { TableSession } from './session.js';
 import { attachSocket, type Transport } from './socket.js';
-import { lanInvite } from './lan.js';
+import { lanInvite, localUrl } from './lan.js';
 import type { GameLookup } from './table.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { RgbImage } from '../../vision/types.js';
@@ -281,7 +281,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     });
     const port = (http.address() as AddressInfo).port;
     lanUrl = lanInvite(config.host, port);
-    const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+    const url = localUrl(config.host, port);
     logger.info(`http: listening on ${config.host}:${port}`);
 
     // Hardware comes up after the table is reachable: a slow or failing camera never blocks play.

@@ -7,16 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { z } from 'zod';
-import { CAMERA_HYPOTHESES, type CameraHypothesis } from '../../vision/model/frame-up.js';
-import type { ViewLearnerState } from '../../vision/view-learner.js';
+import { CAMERA_HYPOTHESES } from '../../vision/model/frame-up.js';
+import type { KnownView, ViewLearnerState } from '../../vision/view-learner.js';
 import { writeFileAtomic } from './log.js';
 import type { Logger } from './logger.js';
-
-export interface KnownView {
-  learnt: CameraHypothesis;
-  rolls: number;
-  dice: number;
-}
 
 const FILE_SHAPE = z.strictObject({
   learnt: z.enum(CAMERA_HYPOTHESES),
