@@ -50,9 +50,10 @@ const program = new Command()
   .option('--trays <n>', 'rendered trays per camera pose, read in every view (0: skip)', '100')
   .option('--poses <keys>', 'only these tray poses, comma-separated (side, side-90, side-180, overhead, broad, cozy-overhead, cozy-side, cloth)')
   .option('--empty-tray <n>', 'rendered scenes per locator case and seed located with and without the empty tray (0: skip)', '8')
+  .option('--large <n>', 'rendered large pictures of small dice per size and pose, located as a picture and as a stream\'s frame (0: skip)', '20')
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .parse();
-const opts = program.opts<{ extraLooks: boolean; real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; trays: string; poses?: string; emptyTray: string; cacheDir: string }>();
+const opts = program.opts<{ extraLooks: boolean; real: string; model?: string; framing: string; views?: string; secondLook?: string; view: string; synthetic: boolean; trays: string; poses?: string; emptyTray: string; large: string; cacheDir: string }>();
 if (!CAMERA_VIEWS.includes(opts.view as CameraView)) {
   process.stderr.write(`eval:dice: --view must be ${CAMERA_VIEWS.join(', ')}, got "${opts.view}"\n`);
   process.exit(2);
@@ -619,6 +620,45 @@ if (emptyScenes > 0) {
   say(`The same scenes in grey (R = G = B, as a monochrome camera gives them), the tray modelled: found of ${cell('grey').dice}, boxes on no die: ${cell('grey').text}.`);
   say();
   say('A camera fixed over the tray can be shown the tray empty once (`npm run dice -- --tray FILE`, the dashboard\'s Teach screen); the dice are then what differs from it.');
+  say();
+}
+
+// ---------------------------------------------------------------- 4c. small dice in large pictures
+const largeScenes = Number(opts.large);
+if (largeScenes > 0) {
+  // Since 28 November (twenty-sixth session): a webcam's 1080p photo of a whole table, or the
+  // Pi camera's 1280×960, whose dice are small at the locator's 640 px working size. A still
+  // picture whose dice come out under 24 px there is located again closer (locate.ts,
+  // CLOSER_SMALL_SIDE); a tray camera's stream is not (its empty tray is learnt at the working size).
+  const { locateDice } = await import('../vision/locate/index.js');
+  const sizes = [[1920, 1080, [24, 50]], [1280, 960, [24, 48]]] as const;
+  say(`### Small dice in large pictures (rendered, ${largeScenes} per size and pose, 8 d6 each, from overhead and from one side)`);
+  say();
+  say('| picture | dice | located at 640 px only (a stream\'s frame): found, boxes on no die | located as a picture (`npm run dice`): found, boxes on no die |');
+  say('|---|---|---|---|');
+  for (const [width, height, dieSize] of sizes) {
+    let dice = 0;
+    const tally = { stream: { found: 0, extra: 0 }, picture: { found: 0, extra: 0 } };
+    for (const overhead of [true, false]) {
+      for (let k = 0; k < largeScenes; k++) {
+        const scene = renderScene(createRng(`large-${width}-${overhead ? 'overhead' : 'side'}-${k}`), {
+          dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [...dieSize], width, height, knobs: overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 },
+        });
+        const truths = scene.dice.map((d) => ({ box: d.box as Box }));
+        dice += truths.length;
+        for (const [name, picture] of [['stream', false], ['picture', true]] as const) {
+          const found = locateDice(scene.image, { lookCloserWhenNone: picture });
+          const matched = matchReadings(truths.map((t) => t.box), found);
+          tally[name].found += matched.filter((m) => m !== undefined).length;
+          tally[name].extra += found.length - matched.filter((m) => m !== undefined).length;
+        }
+      }
+    }
+    const cell = (t: { found: number; extra: number }) => `${t.found} (${pct(t.found / dice)}), ${t.extra}`;
+    say(`| ${width}×${height}, dice of ${dieSize[0]}–${dieSize[1]} px | ${dice} | ${cell(tally.stream)} | **${cell(tally.picture)}** |`);
+  }
+  say();
+  say('A tray camera whose dice are this small is set to a larger working size (`vision.workingSize`, `npm run dice -- --working-size`).');
   say();
 }
 

@@ -241,6 +241,27 @@ describe('renderScene', () => {
     expect(() => renderScene(createRng(1), { dice: 26 })).toThrow(/1\.\.25/);
     expect(() => renderScene(createRng(1), { dice: 0 })).toThrow(/1\.\.25/);
   });
+
+  it('sees through a lens no wider than a real wide-angle camera: 50° from the centre to the longer edge, unless told otherwise', () => {
+    // Small dice in a large frame: the camera distance drawn alone gave lenses 60–70° wide and more.
+    const wide = { width: 1920, height: 1080, dice: 6, dieSize: [24, 40] as [number, number] };
+    const views = (opts: Parameters<typeof renderScene>[1]) => Array.from({ length: 12 }, (_, k) => renderScene(createRng(`lens-${k}`), opts).halfView);
+    for (const v of views(wide)) expect(v).toBeLessThanOrEqual(50 + 1e-9);
+    for (const v of views({ ...wide, maxHalfView: 35 })) expect(v).toBeLessThanOrEqual(35 + 1e-9);
+    expect(Math.max(...views({ ...wide, maxHalfView: 90 }))).toBeGreaterThan(60);
+    expect(() => renderScene(createRng(1), { maxHalfView: 0 })).toThrow(/maxHalfView/);
+    expect(() => renderScene(createRng(1), { maxHalfView: 91 })).toThrow(/maxHalfView/);
+  });
+
+  it('leaves a scene the lens limit does not bind as it was: the same pixels with and without it', () => {
+    // Dice of 40–90 px in 640 px (eval:dice's trays) are seen through at most 45°.
+    for (let k = 0; k < 4; k++) {
+      const opts = { dice: 8, dieSize: [40, 90] as [number, number], empty: true };
+      const limited = renderScene(createRng(`lens-same-${k}`), opts), free = renderScene(createRng(`lens-same-${k}`), { ...opts, maxHalfView: 90 });
+      expect(limited.halfView).toBeLessThan(50);
+      expect(same(limited.image.data, free.image.data) && same(limited.empty!.data, free.empty!.data)).toBe(true);
+    }
+  });
 });
 
 describe('renderer parts', () => {

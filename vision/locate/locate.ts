@@ -208,12 +208,23 @@ export function locateDice(input: RgbImage, options: LocateOptions = {}): Locate
 const CLOSER_MAX_SIDE = 2560;
 /** A die found at least this die-like counts as seen whole (below it, a shadow or a clump, mostly). */
 const CLOSER_SEEN_SCORE = 0.4;
+/**
+ * A still picture whose dice are smaller than this at the working size (the median of the found
+ * boxes' shorter sides, working-frame pixels) is looked at closer, where it is large enough.
+ * Rendered 1920×1080 pictures of 8 d6 of 24–50 px: 143 → 240 of 320 dice found (20 / 24 / 28:
+ * 220 / 240 / 247, with 40 / 48 / 50 boxes on no die against 36; 28 lost 1280×960 pictures' dice
+ * of 24–48 px from one side that 24 finds); dice of 48–96 px there, and the
+ * real frames at every size, lose nothing (docs/notes/vision-locate.md, "Small dice in large
+ * pictures").
+ */
+const CLOSER_SMALL_SIDE = 24;
 
 /**
  * A frame much larger than the working size where dice were guessed from their pips and none was
- * seen whole (the rest barely die-like: dice shrunk to a few pixels show little but their pips)
- * is located again at twice the working size, and again while most of what it finds is still
- * so, up to CLOSER_MAX_SIDE or the frame's own size. A closer look is taken where it saw more
+ * seen whole (the rest barely die-like: dice shrunk to a few pixels show little but their pips),
+ * or a still picture whose dice are small there (CLOSER_SMALL_SIDE), is located again at twice
+ * the working size, and again while most of what it finds is still so (or still small), up to
+ * CLOSER_MAX_SIDE or the frame's own size. A closer look is taken where it saw more
  * dice whole. A 1920×1080 picture whose dice are 40 px across had them at 13 px at 640 and found
  * none of 8 (only boxes guessed round their pips); at 1280 all 8 (docs/notes/vision-locate.md,
  * "Frames of other sizes"). Where nothing die-like was found at all, only a still picture with
@@ -223,19 +234,27 @@ const CLOSER_SEEN_SCORE = 0.4;
  */
 function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: LocateOptions): LocatedDie[] {
   const seen = (dice: readonly LocatedDie[]) => dice.filter((d) => !d.fromPips && d.score >= CLOSER_SEEN_SCORE).length;
-  const whenNone = options.lookCloserWhenNone === true && !options.tray;
-  if (seen(found) > 0 || !(whenNone || found.some((d) => d.fromPips))) return found;
+  const picture = options.lookCloserWhenNone === true && !options.tray;
   const long = Math.max(image.width, image.height);
+  const small = (dice: readonly LocatedDie[], size: number) => picture && dice.length > 0 && medianSide(dice) * (Math.min(size, long) / long) < CLOSER_SMALL_SIDE;
+  const start = options.maxSide ?? 640;
+  if (!small(found, start) && (seen(found) > 0 || !(picture || found.some((d) => d.fromPips)))) return found;
   // The learned detector's rescue, if any, is added once, by the caller, at the working size.
   const { detector: _detector, tray: _tray, onTray: _onTray, ...classical } = options;
   let best = found;
-  let size = options.maxSide ?? 640;
-  while (seen(best) <= best.length / 2 && long >= 1.5 * size && size < CLOSER_MAX_SIDE) {
+  let size = start;
+  while ((seen(best) <= best.length / 2 || small(best, size)) && long >= 1.5 * size && size < CLOSER_MAX_SIDE) {
     size = Math.min(2 * size, long, CLOSER_MAX_SIDE);
     const closer = locateDice(image, { ...classical, maxSide: size, lookCloser: false });
     if (seen(closer) > seen(best)) best = closer;
   }
   return best;
+}
+
+/** The median of the dice's shorter box sides, in the frame's pixels. */
+function medianSide(dice: readonly LocatedDie[]): number {
+  const sides = dice.map((d) => Math.min(d.box[2] - d.box[0], d.box[3] - d.box[1])).sort((a, b) => a - b);
+  return sides[sides.length >> 1]!;
 }
 
 /** A hull gives the frame's die size only if it is at least this many smallest dice across. */

@@ -43,6 +43,16 @@ export interface RenderSceneOptions {
    * the empty tray (locate/tray-reference.ts). The scene itself is the same with or without.
    */
   empty?: boolean | { drift?: number; shift?: number };
+  /**
+   * The widest the lens sees, in degrees from the picture's centre to the middle of its longer
+   * edge (default 50: a wide-angle webcam, or the Pi Camera Module 3 Wide at about 51°). The
+   * camera is moved back from the table until its lens is no wider. Before the twenty-sixth
+   * session only the distance was drawn, so small dice in a large frame were seen through a
+   * lens 60–70° wide and more, which stretched the dice near the corners into bars; 90 draws
+   * the distance alone, as then (the learned detector's training scenes, which its committed
+   * weights were trained on).
+   */
+  maxHalfView?: number;
 }
 
 export interface SceneDie {
@@ -60,6 +70,8 @@ export interface Scene {
   dice: SceneDie[];
   /** The same tray without its dice (`RenderSceneOptions.empty`). */
   empty?: RgbImage;
+  /** How wide the lens saw, in degrees from the centre to the middle of the longer edge. */
+  halfView: number;
 }
 
 const MAX_DICE = 25;
@@ -73,6 +85,7 @@ export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
   for (const s of [...sets, ...(options.diceSets ?? [])]) if (!DICE_SETS[s]) throw new Error(`renderScene: unknown dice set "${s}"`);
   const knobs = knobsFor(options.difficulty, options.knobs);
   const [minPx, maxPx] = options.dieSize ?? [20, 300];
+  if (options.maxHalfView !== undefined && !(options.maxHalfView > 0 && options.maxHalfView <= 90)) throw new RangeError(`renderScene: maxHalfView must be in (0, 90] degrees, got ${options.maxHalfView}`);
   if (!(minPx > 0 && maxPx >= minPx)) throw new RangeError(`renderScene: dieSize must be [min, max] with 0 < min ≤ max, got [${minPx}, ${maxPx}]`);
 
   // How big dice can be and still all fit in the frame.
@@ -80,8 +93,11 @@ export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
   const hi = Math.max(minPx, Math.min(maxPx, fit));
   const diePx = Math.exp(rng.range(Math.log(minPx), Math.log(hi)));
 
-  // Camera over the table origin.
-  const dist = rng.range(8, 32);
+  // Camera over the table origin, no wider than the lens allows (the distance drawn first, so a
+  // scene the limit does not bind is the scene it was before the limit).
+  const drawn = rng.range(8, 32);
+  const widest = options.maxHalfView ?? 50;
+  const dist = widest < 90 ? Math.max(drawn, Math.max(W, H) / 2 / diePx / Math.tan((widest * Math.PI) / 180)) : drawn;
   const focal = diePx * dist; // a unit die at the centre spans diePx
   const oblique = (rng.range(0, Math.min(knobs.maxOblique, 45)) * Math.PI) / 180;
   const az = rng.range(0, 2 * Math.PI);
@@ -173,8 +189,9 @@ export function renderScene(rng: Rng, options: RenderSceneOptions = {}): Scene {
       face: d.face,
     });
   });
-  if (!options.empty) return { image, dice: out };
-  return { image, dice: out, empty: renderEmpty(world, response, rng.fork(), W, H, options.empty === true ? {} : options.empty) };
+  const halfView = (Math.atan(Math.max(W, H) / 2 / focal) * 180) / Math.PI;
+  if (!options.empty) return { image, dice: out, halfView };
+  return { image, dice: out, empty: renderEmpty(world, response, rng.fork(), W, H, options.empty === true ? {} : options.empty), halfView };
 }
 
 /** The scene's tray alone, a little later: other noise, a drifted exposure, the camera nudged. */

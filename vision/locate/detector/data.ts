@@ -31,6 +31,8 @@ export function renderSample(seed: string, index: number): DetectorSample {
     dice,
     dieSize: [10, 150],
     difficulty: rng.range(0.15, 1),
+    // The lens the committed detector was trained with (renderScene's distance alone).
+    maxHalfView: 90,
   });
   return {
     image: halve(scene.image),
