@@ -5,7 +5,7 @@
  * reader's `learnTray` is the same.
  */
 import { withoutFlatBars } from './image/padding.js';
-import { locateDice } from './locate/locate.js';
+import { CLOSER_MAX_SIDE, locateDice } from './locate/locate.js';
 import { learnTray, type TrayReference } from './locate/tray-reference.js';
 import type { RgbImage } from './types.js';
 
@@ -14,7 +14,13 @@ export function learnEmptyTray(picture: RgbImage, maxSide?: number, modelledSees
   // What the modelled tray makes of the empty tray: a reader does not trust its reading of later
   // frames where it finds dice in the empty tray itself (reader.ts, `modelledToo`). A caller that
   // has just counted them (the server, after `looksEmpty`) passes the count.
-  return { ...learnTray(image, maxSide), modelledSees: modelledSees ?? modelledDice(image, maxSide) };
+  const tray = { ...learnTray(image, maxSide), modelledSees: modelledSees ?? modelledDice(image, maxSide) };
+  // The tray at twice the working size, for frames whose dice are small (about 20 MB for the
+  // Pi's 1280×960, so only learnt once a frame asks for it).
+  const closerSide = 2 * tray.maxSide;
+  if (Math.max(image.width, image.height) < closerSide || closerSide > CLOSER_MAX_SIDE) return tray;
+  let closer: TrayReference | undefined;
+  return { ...tray, closer: () => (closer ??= learnTray(image, closerSide)) };
 }
 
 /**

@@ -519,12 +519,16 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
         fitted = fit.used;
         opts.onTray?.(fit);
       };
-      readings = fitRoll(readLocated(image, { ...locate, tray: opts.tray, onTray }, opts), opts.expect);
+      // Small dice may be found closer, against the empty tray at twice the size (locate.ts).
+      let closer: TrayReference | undefined;
+      readings = fitRoll(readLocated(image, { ...locate, tray: opts.tray, onTray, onLookedCloser: (tray) => (closer = tray) }, opts), opts.expect);
       // Not on a tray the modelled locator sees dice in when it is empty (a busy printed cloth): on
       // eval:dice-like trays on printed cloths it chose the modelled reading wrongly there
       // (docs/notes/vision-locate.md, "A busy cloth's modelled reading").
       if (fitted && opts.modelledToo !== false && !opts.tray.modelledSees) {
-        const modelled = fitRoll(readLocated(image, locate, opts, { first: readings, tray: opts.tray }), opts.expect);
+        // The tray modelled at the size the dice were found at, so both readings see them alike.
+        const at = closer ? { locate: { ...locate, maxSide: closer.maxSide, lookCloser: false }, tray: closer } : { locate, tray: opts.tray };
+        const modelled = fitRoll(readLocated(image, at.locate, opts, { first: readings, tray: at.tray }), opts.expect);
         if (trayReadingScore(modelled) > trayReadingScore(readings)) readings = modelled;
       }
     }

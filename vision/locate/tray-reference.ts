@@ -33,6 +33,12 @@ export interface TrayReference {
   readonly coarseEdges: Float32Array;
   /** The empty tray's noise in edge strength (the unit of the edges it has not). */
   readonly edgeLevel: number;
+  /**
+   * The same empty tray at twice the working size, learnt when first asked for; only where the
+   * picture is at least that large (`learnEmptyTray`). A frame whose dice are small at the
+   * working size is looked at closer against it (locate.ts, `lookCloserIfTooSmall`).
+   */
+  readonly closer?: () => TrayReference;
   /** Coarse pixels of the tray's structure (its strong edges), for telling a moved camera (`trayFit`). */
   readonly structure: Uint32Array;
   /**
