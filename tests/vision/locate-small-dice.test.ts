@@ -57,6 +57,20 @@ describe('small dice in a tray camera\'s large frame, against the empty tray', (
     expect(learnEmptyTray(scene('tray-small-dice-2', 1000, 750).empty!).closer).toBeUndefined();
   });
 
+  it('does not look closer at a frame that no longer fits its empty tray (another tray, the camera moved)', () => {
+    // Small dice on a printed cloth: looked at closer against the cloth's own empty tray, not
+    // against another table's.
+    const onCloth = renderScene(createRng('tray-small-dice-2'), { dice: 8, sets: ['d6'], difficulty: 0.3, dieSize: [24, 40], width: 1280, height: 960, empty: true, table: 'pattern', knobs: { maxOblique: 30, roll: 10 } });
+    const look = (tray: TrayReference) => {
+      const fits: boolean[] = [];
+      let closer = false;
+      locateDice(onCloth.image, { tray, onTray: (fit) => fits.push(fit.used), onLookedCloser: () => (closer = true) });
+      return { fits, closer };
+    };
+    expect(look(learnEmptyTray(onCloth.empty!))).toEqual({ fits: [true], closer: true });
+    expect(look(learnEmptyTray(scene('tray-small-dice-2', 1280, 960).empty!))).toEqual({ fits: [false], closer: false });
+  });
+
   it.each(['tray-small-dice-2', 'tray-small-dice-3'])('%s (1280×960, 8 d6 of 24–40 px): found closer against the tray at 1280, and the reader reads them', async (seed) => {
     const { image, empty, dice } = scene(seed, 1280, 960);
     const truth = dice.map((d) => d.box as Box);

@@ -193,13 +193,16 @@ export function locateDice(input: RgbImage, options: LocateOptions = {}): Locate
   const pyr = buildPyramid(image, options.maxSide ?? 640);
   if (options.detector && options.detectorOnly) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
   const bigRegions: Box[] = [];
-  const found = segmentDice(pyr, image, options, options.bigDice === false ? undefined : bigRegions);
+  // Whether the frame fitted its empty tray (a frame that does not is not looked at closer against it).
+  let fitted = false;
+  const segmentOptions = options.tray ? { ...options, onTray: (fit: TrayFit) => ((fitted = fit.used), options.onTray?.(fit)) } : options;
+  const found = segmentDice(pyr, image, segmentOptions, options.bigDice === false ? undefined : bigRegions);
   // The second look at half size models the tray even where the empty tray was given (it has no
   // reference at that size): against the empty tray, big dice still come apart at their glare
   // and glyphs (rendered big dice with it: 40 of 64 found without the look, 47 with it).
   const { tray: _tray, onTray: _onTray, ...modelled } = options;
   const atSize = options.bigDice === false ? found : withBigDice(found, bigRegions, image, pyr, modelled);
-  const classical = options.lookCloser === false ? atSize : lookCloserIfTooSmall(atSize, image, options);
+  const classical = options.lookCloser === false ? atSize : lookCloserIfTooSmall(atSize, image, options, fitted);
   if (!options.detector) return classical;
   // Rescue: confident detector boxes that overlap no classical die (IoU < 0.3).
   const rescue = options.rescueScore ?? 0.5;
@@ -242,14 +245,14 @@ const CLOSER_SMALL_SIDE = 24;
  * at least as many dice whole: on the Pi's 1280×960 frames with dice of 24–48 px, 257 → 276 of 319
  * found (eval:dice).
  */
-function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: LocateOptions): LocatedDie[] {
+function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: LocateOptions, fitted: boolean): LocatedDie[] {
   const seen = (dice: readonly LocatedDie[]) => dice.filter((d) => !d.fromPips && d.score >= CLOSER_SEEN_SCORE).length;
   const picture = options.lookCloserWhenNone === true && !options.tray;
   const long = Math.max(image.width, image.height);
   const small = (dice: readonly LocatedDie[], size: number) => picture && dice.length > 0 && medianSide(dice) * (Math.min(size, long) / long) < CLOSER_SMALL_SIDE;
   const start = options.maxSide ?? 640;
   const closerTray = options.tray?.closer;
-  if (closerTray && medianSide(found) * (Math.min(start, long) / long) < CLOSER_SMALL_SIDE) {
+  if (closerTray && fitted && medianSide(found) * (Math.min(start, long) / long) < CLOSER_SMALL_SIDE) {
     // A tray camera's frame whose dice are small: once more at twice the size, against the empty
     // tray learnt at that size, kept where it sees more dice whole and the frame fits that tray.
     const tray = closerTray();
