@@ -36,6 +36,17 @@ describe('small dice in a large picture', () => {
     expect(asStream.missed.length).toBeGreaterThanOrEqual(asPicture.missed.length + 4);
   });
 
+  it('keeps no closer look that cuts dice it saw whole into pieces (a clump on a camouflage cloth at 1280 px)', () => {
+    // eval:dice's "large-1280-side-12": at 640 px 5 of 8 dice boxed well (IoU ≥ 0.5) and no box on
+    // no die; at 1280 px the clumps came apart into their pips (26 boxes on no die) before
+    // CLOSER_SAME_DICE.
+    const { image, dice } = renderScene(createRng('large-1280-side-12'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [24, 48], width: 1280, height: 960, knobs: { maxOblique: 45, roll: 10 } });
+    const truth = dice.map((d) => d.box as Box);
+    const m = matchBoxes(truth, locateDice(image, { lookCloserWhenNone: true }).map((d) => d.box), 0.5);
+    expect(m.hits).toBeGreaterThanOrEqual(5);
+    expect(m.spurious.length).toBeLessThanOrEqual(1);
+  });
+
   it('leaves a picture under one and a half times the working size as it was', () => {
     const { image } = scene('small-dice-3', 900, 600);
     const boxes = (found: { box: Box }[]) => found.map((d) => d.box.map((v) => Math.round(v)));

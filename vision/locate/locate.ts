@@ -228,11 +228,11 @@ const CLOSER_SEEN_SCORE = 0.4;
  */
 const CLOSER_SMALL_SIDE = 24;
 /**
- * A closer look at dice already seen whole is kept only where its dice are at least this share of
- * their size there (median shorter sides, in the frame's pixels): much smaller ones are pieces of
+ * A closer look at dice already seen whole is kept only where the dice it sees whole are at least
+ * this share of their size (median shorter sides, in the frame's pixels): much smaller ones are pieces of
  * dice, a clump on a camouflage cloth cut into its pips at the larger size. On eval:dice's 1280×960
  * pictures it took 26 boxes on no die out of one picture and lost no die; on its 1920×1080 ones it
- * lost 3 of 230 dice found and 3 boxes on no die; on other seeds 4 of 960 dice and 6 boxes.
+ * lost 3 of 230 dice found and 3 boxes on no die; on other seeds 1 of 960 dice and 2 boxes.
  */
 const CLOSER_SAME_DICE = 0.7;
 
@@ -254,7 +254,8 @@ const CLOSER_SAME_DICE = 0.7;
  * found (eval:dice).
  */
 function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: LocateOptions, fitted: boolean): LocatedDie[] {
-  const seen = (dice: readonly LocatedDie[]) => dice.filter((d) => !d.fromPips && d.score >= CLOSER_SEEN_SCORE).length;
+  const seenWhole = (dice: readonly LocatedDie[]) => dice.filter((d) => !d.fromPips && d.score >= CLOSER_SEEN_SCORE);
+  const seen = (dice: readonly LocatedDie[]) => seenWhole(dice).length;
   const picture = options.lookCloserWhenNone === true && !options.tray;
   const long = Math.max(image.width, image.height);
   const small = (dice: readonly LocatedDie[], size: number) => picture && dice.length > 0 && medianSide(dice) * (Math.min(size, long) / long) < CLOSER_SMALL_SIDE;
@@ -280,7 +281,7 @@ function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: Loc
   while ((seen(best) <= best.length / 2 || small(best, size)) && long >= 1.5 * size && size < CLOSER_MAX_SIDE) {
     size = Math.min(2 * size, long, CLOSER_MAX_SIDE);
     const closer = locateDice(image, { ...classical, maxSide: size, lookCloser: false });
-    if (seen(closer) > seen(best) && (seen(best) === 0 || medianSide(closer) >= CLOSER_SAME_DICE * medianSide(best))) best = closer;
+    if (seen(closer) > seen(best) && (seen(best) === 0 || medianSide(seenWhole(closer)) >= CLOSER_SAME_DICE * medianSide(seenWhole(best)))) best = closer;
   }
   return best;
 }
