@@ -131,7 +131,7 @@ export interface LocateOptions {
   tray?: TrayReference;
   /**
    * Told when the dice were found by a closer look against the empty tray's closer twin
-   * (`TrayReference.closer`): the tray, and its working size, they were found at.
+   * (`TrayReference.closer`): the twin, whose `maxSide` is the working size they were found at.
    */
   onLookedCloser?: (tray: TrayReference) => void;
   /** Told, for each frame looked at with a `tray`, whether it fitted and what share of the frame differed from it. */
@@ -220,17 +220,17 @@ const CLOSER_SEEN_SCORE = 0.4;
  * A still picture whose dice are smaller than this at the working size (the median of the found
  * boxes' shorter sides, working-frame pixels) is looked at closer, where it is large enough; so
  * is a tray camera's frame, against its empty tray's closer twin (`TrayReference.closer`).
- * Rendered 1920×1080 pictures of 8 d6 of 24–50 px: 143 → 240 of 320 dice found (20 / 24 / 28:
- * 220 / 240 / 247, with 40 / 48 / 50 boxes on no die against 36; 28 lost 1280×960 pictures' dice
- * of 24–48 px from one side that 24 finds); dice of 48–96 px there, and the
- * real frames at every size, lose nothing (docs/notes/vision-locate.md, "Small dice in large
- * pictures").
+ * eval:dice's rendered 1920×1080 pictures of 8 d6 of 24–50 px: 152 → 227 of 320 dice found.
+ * Chosen on other seeds (before CLOSER_SAME_DICE): under 20 / 24 / 28 px, 220 / 240 / 247 of 320
+ * found against 143, with 40 / 48 / 50 boxes on no die against 36, and 28 lost 1280×960
+ * pictures' dice of 24–48 px from one side that 24 finds; dice of 48–96 px there, and the real
+ * frames at every size, lose nothing (docs/notes/vision-locate.md, "Small dice in large pictures").
  */
 const CLOSER_SMALL_SIDE = 24;
 /**
  * A closer look at dice already seen whole is kept only where the dice it sees whole are at least
- * this share of their size (median shorter sides, in the frame's pixels): much smaller ones are pieces of
- * dice, a clump on a camouflage cloth cut into its pips at the larger size. On eval:dice's 1280×960
+ * this share of their size there (median shorter sides, in the frame's pixels): much smaller ones
+ * are pieces of dice, a clump on a camouflage cloth cut into its pips at the larger size. On eval:dice's 1280×960
  * pictures it took 26 boxes on no die out of one picture and lost no die; on its 1920×1080 ones it
  * lost 3 of 230 dice found and 3 boxes on no die; on other seeds 1 of 960 dice and 2 boxes.
  */
@@ -263,7 +263,8 @@ function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: Loc
   const closerTray = options.tray?.closer;
   if (closerTray && fitted && medianSide(found) * (Math.min(start, long) / long) < CLOSER_SMALL_SIDE) {
     // A tray camera's frame whose dice are small: once more at twice the size, against the empty
-    // tray learnt at that size, kept where it sees more dice whole and the frame fits that tray.
+    // tray learnt at that size, kept where the frame fits that tray and it sees at least as many
+    // dice whole (it sees small dice better, and the empty tray keeps the table's texture out).
     const tray = closerTray();
     let fits = false;
     const { detector: _detector, onTray: _onTray, onLookedCloser: _onLookedCloser, ...rest } = options;
