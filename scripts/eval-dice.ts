@@ -632,6 +632,13 @@ if (largeScenes > 0) {
   // CLOSER_SMALL_SIDE); a tray camera's frame is, against its empty tray learnt at twice the size.
   const { locateDice } = await import('../vision/locate/index.js');
   const sizes = [[1920, 1080, [24, 50]], [1280, 960, [24, 48]]] as const;
+  const largeScene = (seed: string, width: number, height: number, dieSize: readonly [number, number], overhead: boolean, empty = false) =>
+    renderScene(createRng(seed), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [...dieSize], width, height, empty, knobs: overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 } });
+  /** Dice found (each true box matched once) and boxes on no die. */
+  const tallyOf = (truths: readonly Box[], found: readonly { box: Box }[]) => {
+    const hits = matchReadings(truths, found).filter((m) => m !== undefined).length;
+    return { found: hits, extra: found.length - hits };
+  };
   say(`### Small dice in large pictures (rendered, ${largeScenes} per size and pose, 8 d6 each, from overhead and from one side)`);
   say();
   say('| picture | dice | located at 640 px only (a stream\'s frame): found, boxes on no die | located as a picture (`npm run dice`): found, boxes on no die |');
@@ -641,16 +648,13 @@ if (largeScenes > 0) {
     const tally = { stream: { found: 0, extra: 0 }, picture: { found: 0, extra: 0 } };
     for (const overhead of [true, false]) {
       for (let k = 0; k < largeScenes; k++) {
-        const scene = renderScene(createRng(`large-${width}-${overhead ? 'overhead' : 'side'}-${k}`), {
-          dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [...dieSize], width, height, knobs: overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 },
-        });
-        const truths = scene.dice.map((d) => ({ box: d.box as Box }));
+        const scene = largeScene(`large-${width}-${overhead ? 'overhead' : 'side'}-${k}`, width, height, dieSize, overhead);
+        const truths = scene.dice.map((d) => d.box as Box);
         dice += truths.length;
         for (const [name, picture] of [['stream', false], ['picture', true]] as const) {
-          const found = locateDice(scene.image, { lookCloserWhenNone: picture });
-          const matched = matchReadings(truths.map((t) => t.box), found);
-          tally[name].found += matched.filter((m) => m !== undefined).length;
-          tally[name].extra += found.length - matched.filter((m) => m !== undefined).length;
+          const t = tallyOf(truths, locateDice(scene.image, { lookCloserWhenNone: picture }));
+          tally[name].found += t.found;
+          tally[name].extra += t.extra;
         }
       }
     }
@@ -665,19 +669,17 @@ if (largeScenes > 0) {
   let dice = 0;
   for (const overhead of [true, false]) {
     for (let k = 0; k < largeScenes; k++) {
-      const scene = renderScene(createRng(`large-tray-${overhead ? 'overhead' : 'side'}-${k}`), {
-        dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [24, 48], width: 1280, height: 960, empty: true, knobs: overhead ? { maxOblique: 0 } : { maxOblique: 45, roll: 10 },
-      });
+      const scene = largeScene(`large-tray-${overhead ? 'overhead' : 'side'}-${k}`, 1280, 960, [24, 48], overhead, true);
       const truths = scene.dice.map((d) => ({ box: d.box as Box, face: d.face }));
       dice += truths.length;
       const tray = learnEmptyTray(scene.empty!);
       const { closer: _closer, ...atSize } = tray;
       for (const [name, t] of [['atSize', atSize], ['closer', tray]] as const) {
         const read = await reader.read(scene.image, { sets: ['d6'], view: overhead ? 'overhead' : 'side', tray: t });
-        const matched = matchReadings(truths.map((d) => d.box), read);
-        tally[name].found += matched.filter((m) => m !== undefined).length;
-        tally[name].right += matched.filter((m, i) => m?.face === truths[i]!.face).length;
-        tally[name].extra += read.length - matched.filter((m) => m !== undefined).length;
+        const n = tallyOf(truths.map((d) => d.box), read);
+        tally[name].found += n.found;
+        tally[name].extra += n.extra;
+        tally[name].right += matchReadings(truths.map((d) => d.box), read).filter((m, i) => m?.face === truths[i]!.face).length;
       }
     }
   }

@@ -258,10 +258,12 @@ function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: Loc
   const seen = (dice: readonly LocatedDie[]) => seenWhole(dice).length;
   const picture = options.lookCloserWhenNone === true && !options.tray;
   const long = Math.max(image.width, image.height);
-  const small = (dice: readonly LocatedDie[], size: number) => picture && dice.length > 0 && medianSide(dice) * (Math.min(size, long) / long) < CLOSER_SMALL_SIDE;
+  /** Whether the dice are small at working size `size` (none found: not small). */
+  const smallAt = (dice: readonly LocatedDie[], size: number) => medianSide(dice) * (Math.min(size, long) / long) < CLOSER_SMALL_SIDE;
+  const small = (dice: readonly LocatedDie[], size: number) => picture && smallAt(dice, size);
   const start = options.maxSide ?? 640;
   const closerTray = options.tray?.closer;
-  if (closerTray && fitted && medianSide(found) * (Math.min(start, long) / long) < CLOSER_SMALL_SIDE) {
+  if (closerTray && fitted && smallAt(found, start)) {
     // A tray camera's frame whose dice are small: once more at twice the size, against the empty
     // tray learnt at that size, kept where the frame fits that tray and it sees at least as many
     // dice whole (it sees small dice better, and the empty tray keeps the table's texture out).
@@ -287,7 +289,7 @@ function lookCloserIfTooSmall(found: LocatedDie[], image: RgbImage, options: Loc
   return best;
 }
 
-/** The median of the dice's shorter box sides, in the frame's pixels. */
+/** The median of the dice's shorter box sides, in the frame's pixels (Infinity for none). */
 function medianSide(dice: readonly LocatedDie[]): number {
   if (dice.length === 0) return Infinity;
   const sides = dice.map((d) => Math.min(d.box[2] - d.box[0], d.box[3] - d.box[1])).sort((a, b) => a - b);
