@@ -21,6 +21,7 @@ import { registryLookup } from '../../web/server/main.js';
 import { createRng } from '../../shared/rng.js';
 import { matchDice } from '../../vision/locate/evaluate.js';
 import { renderScene } from '../../vision/synth/index.js';
+import { heicPhoto } from '../support/heic.js';
 import { pacedClock, pipelinesBusy } from '../support/paced-clock.js';
 import { scratchDir } from '../support/scratch.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -111,6 +112,10 @@ describe('POST /api/dice/read', () => {
     const corrupt = await post(server.url, new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]));
     expect(corrupt.status).toBe(400);
     expect(await corrupt.json()).toMatchObject({ code: 'photo/corrupt', message: expect.stringMatching(/could not be read/) });
+    // An iPhone's HEIC is no corrupt file: a format this build does not read, and what to send instead.
+    const heic = await post(server.url, await heicPhoto());
+    expect(heic.status).toBe(415);
+    expect(await heic.json()).toMatchObject({ code: 'photo/unsupported', message: expect.stringMatching(/could not be read: it is an HEIC file .*JPEG/) });
     const empty = await post(server.url, new Uint8Array());
     expect(empty.status).toBe(400);
     expect(await empty.json()).toMatchObject({ code: 'photo/empty' });

@@ -18,6 +18,7 @@ import { SheetReadError } from '../../vision/sheet/errors.js';
 import { evaluate } from '../../vision/sheet/evaluate.js';
 import { readSheetPhoto } from '../../vision/sheet/read.js';
 import { synthSheetPhoto, type SynthPhoto } from '../../vision/sheet/synth/index.js';
+import { heicPhoto } from '../support/heic.js';
 import { scratchDir } from '../support/scratch.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -74,6 +75,9 @@ describe('photos that cannot be read', () => {
     const junk = await refusal(new TextEncoder().encode('this is not a photo at all'), 'clew-3');
     expect(junk.code).toBe('photo/unreadable');
     expect(junk.message).toMatch(/not an image clew can read/);
+    const heic = await refusal(await heicPhoto(), 'clew-3');
+    expect(heic.code).toBe('photo/unreadable');
+    expect(heic.message).toMatch(/^the photo is an HEIC file .*Most Compatible/);
   });
 
   it('a photo without a sheet', async () => {

@@ -4,7 +4,9 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, encodeJpeg, encodePng } from '../../vision/image/decode.js';
+import { decodeImage, encodeJpeg, encodePng, ImageDecodeError } from '../../vision/image/decode.js';
+import { isHeic, libvipsWords } from '../../vision/image/failure.js';
+import { heicPhoto } from '../support/heic.js';
 import { squareAround, squareCrop } from '../../vision/image/crop.js';
 import { clampRound, createImage, cropRect, pixelAt } from '../../vision/image/image.js';
 import { resampleRect, resize } from '../../vision/image/resize.js';
@@ -74,12 +76,55 @@ describe('decodeImage', () => {
   });
 
   it('refuses bytes that are not an image', async () => {
-    await expect(decodeImage(new TextEncoder().encode('hello, not a picture'))).rejects.toThrow(/not a supported image/);
+    await expect(decodeImage(new TextEncoder().encode('hello, not a picture'))).rejects.toThrow(/not an image clew can read \(JPEG/);
   });
 
   it('refuses a truncated JPEG', async () => {
     const jpeg = await encodeJpeg(card(64, 64), 90);
     await expect(decodeImage(jpeg.subarray(0, Math.floor(jpeg.length / 2)))).rejects.toThrow(/decodeImage: .*\d+ bytes/);
+    await expect(decodeImage(jpeg.subarray(0, 100))).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/a corrupt or truncated image/) });
+  });
+
+  it("names an iPhone's HEIC photo and says how to send it instead", async () => {
+    const error = await decodeImage(await heicPhoto()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImageDecodeError);
+    expect(error).toMatchObject({ kind: 'heic' });
+    expect((error as Error).message).toMatch(/an HEIC file .*JPEG.*Most Compatible/);
+  });
+});
+
+describe('isHeic: HEVC-coded HEIF told from its ftyp box', () => {
+  /** An ftyp box: size, "ftyp", the major brand, a minor version, then compatible brands. */
+  const ftyp = (major: string, ...compatible: string[]) => {
+    const size = 16 + 4 * compatible.length;
+    const bytes = new Uint8Array(size + 8);
+    new DataView(bytes.buffer).setUint32(0, size);
+    [...'ftyp', ...major, 0, 0, 0, 0, ...compatible.join('')].forEach((c, i) => (bytes[4 + i] = typeof c === 'number' ? c : c.charCodeAt(0)));
+    return bytes;
+  };
+
+  it('by its major brand or a compatible one, not by the container alone', async () => {
+    expect(isHeic(ftyp('heic', 'mif1', 'heic'))).toBe(true);
+    expect(isHeic(ftyp('mif1', 'mif1', 'heic'))).toBe(true); // some cameras lead with the container's brand
+    expect(isHeic(ftyp('heix'))).toBe(true);
+    expect(isHeic(ftyp('hevc', 'msf1'))).toBe(true); // a burst or live photo's sequence
+    expect(isHeic(ftyp('avif', 'mif1', 'miaf'))).toBe(false);
+    expect(isHeic(ftyp('mif1', 'avif'))).toBe(false);
+    expect(isHeic(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).avif().toBuffer())).toBe(false);
+    expect(isHeic(await encodeJpeg(card(8, 8)))).toBe(false);
+    expect(isHeic(new Uint8Array(3))).toBe(false);
+  });
+
+  it("libvips's error on one line, without its seeks", () => {
+    const raw = 'Input buffer has corrupt header: source: bad seek to 1024\nsource: bad seek to 512\nheif: Invalid input: Unexpected end of file (2.100)\n';
+    expect(libvipsWords(raw)).toBe('Input buffer has corrupt header; heif: Invalid input: Unexpected end of file (2.100)');
+    expect(libvipsWords('VipsJpeg: premature end of JPEG image\nVipsJpeg: premature end of JPEG image')).toBe('VipsJpeg: premature end of JPEG image');
+  });
+
+  it('reads brands only inside the ftyp box', () => {
+    const box = ftyp('mif1', 'miaf');
+    const after = new Uint8Array([...box.subarray(0, 24), ...'heic'].map((c) => (typeof c === 'string' ? c.charCodeAt(0) : c)));
+    expect(isHeic(after)).toBe(false);
   });
 });
 

@@ -4,13 +4,21 @@
  */
 import sharp from 'sharp';
 import type { RgbImage } from '../types.js';
+import { describeImageFailure, type ImageFailureKind } from './failure.js';
 import { assertImage } from './image.js';
 
 /** Refuse absurd inputs before decoding (a 640×640 frame is 0.4 MP; phones give ~12–50 MP). */
 const MAX_PIXELS = 100_000_000;
 
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** A file sharp could not decode: `kind` says whether it is damaged or a format not read here. */
+export class ImageDecodeError extends Error {
+  constructor(
+    readonly kind: ImageFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ImageDecodeError';
+  }
 }
 
 export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
@@ -25,11 +33,8 @@ export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
       .raw()
       .toBuffer({ resolveWithObject: true });
   } catch (error) {
-    const why = describeError(error);
-    const kind = /unsupported image format/i.test(why)
-      ? 'not a supported image (JPEG, PNG, WebP, GIF, TIFF, AVIF)'
-      : 'corrupt or truncated image';
-    throw new Error(`decodeImage: ${kind} (${bytes.length} bytes): ${why}`);
+    const failure = describeImageFailure(bytes, error);
+    throw new ImageDecodeError(failure.kind, `decodeImage: ${failure.message}`);
   }
   const { width, height, channels } = decoded.info;
   const src = decoded.data;

@@ -9,6 +9,7 @@ import { CHAPTER_IDS, getChapter, type Chapter } from '../../shared/games/worm-a
 import { chapterCode, codeSlice, CORNER_NAMES, MARKER_SIZE, sheetLayout, type SheetLayout } from '../../shared/games/worm-and-cozy/sheet-layout.js';
 import { findMarkers, type FoundMarker, type GreyImage } from './markers.js';
 import { register, type Registration } from './register.js';
+import { describeImageFailure } from '../image/failure.js';
 import { SheetReadError } from './errors.js';
 
 const MAX_PIXELS = 100_000_000;
@@ -39,9 +40,7 @@ async function decode(bytes: Uint8Array, maxSide: number | null): Promise<RgbIma
     const { data, info } = await s.raw().toBuffer({ resolveWithObject: true });
     return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    const kind = /unsupported image format/i.test(why) ? 'not an image clew can read (JPEG, PNG, WebP, HEIF, TIFF)' : 'a corrupt or truncated image';
-    throw new SheetReadError('photo/unreadable', `the photo is ${kind} (${bytes.length} bytes): ${why}`);
+    throw new SheetReadError('photo/unreadable', `the photo is ${describeImageFailure(bytes, error).message}`);
   }
 }
 

@@ -1,9 +1,10 @@
 /**
  * POST /api/dice/read: an uploaded image → the same JSON the dice command line prints for one
- * file. A corrupt or unsupported image is a 400 that says so; no reader is a 503.
+ * file. A corrupt image is a 400 (`photo/corrupt`), a format not read here (an iPhone's HEIC) a 415
+ * (`photo/unsupported`), each saying so; no reader is a 503.
  */
 import { DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
-import { decodeImage } from '../../vision/image/decode.js';
+import { decodeImage, ImageDecodeError } from '../../vision/image/decode.js';
 import type { CameraView, RgbImage } from '../../vision/types.js';
 import type { ReaderHolder } from './dice-reader.js';
 import type { DiceReadResult } from './http.js';
@@ -20,7 +21,9 @@ export async function readUpload(
   try {
     image = await decodeImage(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
   } catch (error) {
-    return { ok: false, status: 400, code: 'photo/corrupt', message: (error as Error).message.replace(/^decodeImage: /, 'the image could not be read: ') };
+    const message = (error as Error).message.replace(/^decodeImage: /, 'the image could not be read: it is ');
+    if (error instanceof ImageDecodeError && error.kind !== 'corrupt') return { ok: false, status: 415, code: 'photo/unsupported', message };
+    return { ok: false, status: 400, code: 'photo/corrupt', message };
   }
   let reader;
   try {
