@@ -7,6 +7,7 @@ import { createRng } from '../../shared/rng.js';
 import { fromNotation, randomMove as twidMove, theWormIsDrawn, type TwidState } from '../../shared/games/the-worm-is-drawn/index.js';
 import { randomMove as wormUpMove, wormUp, type WormUpState } from '../../shared/games/worm-up/index.js';
 import type { BenchModule, Figure } from './types.js';
+import { cpuPerCall, gameRate } from './cpu-time.js';
 
 function twidGame(seed: number, preset: 'seed' | 'classic', players: number): number {
   const rng = createRng(seed);
@@ -40,33 +41,11 @@ function wormUpRace(seed: number, players: number): number {
   return moves;
 }
 
-/**
- * CPU milliseconds used by this process. The figures are per CPU second, not wall-clock: the
- * machines this runs on are shared, and wall time there mostly measures the neighbours.
- */
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
+/** Whole games per CPU second (after 30 games' warm-up). */
+const rate = (play: (seed: number) => number, ms: number) => gameRate(play, ms, 30);
 
-/** Plays whole games for at least `ms` CPU milliseconds: games per CPU second and moves per game. */
-function rate(play: (seed: number) => number, ms: number): { perSecond: number; movesPerGame: number } {
-  for (let i = 0; i < 30; i++) play(1_000_000 + i); // warm up
-  let games = 0;
-  let moves = 0;
-  const t0 = cpuMs();
-  while (cpuMs() - t0 < ms) moves += play(games++);
-  return { perSecond: (games * 1000) / (cpuMs() - t0), movesPerGame: moves / games };
-}
-
-/** CPU microseconds per call. */
-function perCall(run: () => void, ms: number): number {
-  for (let i = 0; i < 20_000; i++) run(); // warm up past the optimising compiler
-  let n = 0;
-  const t0 = cpuMs();
-  while (cpuMs() - t0 < ms) for (let i = 0; i < 1000; i++, n++) run();
-  return ((cpuMs() - t0) * 1000) / n;
-}
+/** CPU microseconds per call (warmed up over 20,000 calls, timed 1000 at a time). */
+const perCall = (run: () => void, ms: number) => cpuPerCall(run, ms, 20_000, 1000);
 
 const bench: BenchModule = {
   title: 'dice games',

@@ -8,6 +8,7 @@ import { createRng } from '../../shared/rng.js';
 import { fromNotation as derbyPosition, randomMove, wormDerby, type DerbyState } from '../../shared/games/worm-derby/index.js';
 import { dealTable, fromNotation as tapewormPosition, randomStep, tapeworm, type TapewormState } from '../../shared/games/tapeworm/index.js';
 import type { BenchModule, Figure } from './types.js';
+import { cpuPerCall, gameRate } from './cpu-time.js';
 
 const PLAYERS = ['a', 'b', 'c', 'd'].map((id) => ({ id, name: id.toUpperCase() }));
 
@@ -44,33 +45,11 @@ function tapewormGame(seed: number, players: number): number {
   return moves;
 }
 
-/**
- * CPU milliseconds used by this process. The figures are per CPU second, not wall-clock: the
- * machines this runs on are shared, and wall time there mostly measures the neighbours.
- */
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
+/** Whole games per CPU second (after 20 games' warm-up). */
+const rate = (play: (seed: number) => number, ms: number) => gameRate(play, ms, 20);
 
-/** Plays whole games for at least `ms` CPU milliseconds: games per CPU second and moves per game. */
-function rate(play: (seed: number) => number, ms: number): { perSecond: number; movesPerGame: number } {
-  for (let i = 0; i < 20; i++) play(1_000_000 + i); // warm up
-  let games = 0;
-  let moves = 0;
-  const t0 = cpuMs();
-  while (cpuMs() - t0 < ms) moves += play(games++);
-  return { perSecond: (games * 1000) / (cpuMs() - t0), movesPerGame: moves / games };
-}
-
-/** CPU microseconds per call. */
-function perCall(run: () => void, ms: number): number {
-  for (let i = 0; i < 2000; i++) run(); // warm up past the optimising compiler
-  let n = 0;
-  const t0 = cpuMs();
-  while (cpuMs() - t0 < ms) for (let i = 0; i < 50; i++, n++) run();
-  return ((cpuMs() - t0) * 1000) / n;
-}
+/** CPU microseconds per call (warmed up over 2_000 calls, timed 50 at a time). */
+const perCall = (run: () => void, ms: number) => cpuPerCall(run, ms, 2000, 50);
 
 const bench: BenchModule = {
   title: 'race and card games',

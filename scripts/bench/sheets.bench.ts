@@ -7,11 +7,8 @@
 import { readSheetPhoto } from '../../vision/sheet/read.js';
 import { synthSheetPhoto } from '../../vision/sheet/synth/index.js';
 import type { BenchModule } from './types.js';
+import { cpuMs } from './cpu-time.js';
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 const bench: BenchModule = {
   title: 'sheet photos',

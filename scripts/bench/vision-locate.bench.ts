@@ -17,11 +17,8 @@ import { renderScene } from '../../vision/synth/index.js';
 import type { RgbImage } from '../../vision/types.js';
 import { withColourNoise } from './colour-noise.js';
 import type { BenchModule, Figure } from './types.js';
+import { cpuMs } from './cpu-time.js';
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 function measure(frames: RgbImage[], run: (f: RgbImage) => unknown, runs: number): { median: number; cpu: number } {
   for (const f of frames) run(f); // warm up the JIT and the backend

@@ -13,11 +13,8 @@ import { renderCrop, renderScene } from '../../vision/synth/index.js';
 import type { Box, RgbImage } from '../../vision/types.js';
 import { withColourNoise } from './colour-noise.js';
 import type { BenchModule, Figure } from './types.js';
+import { cpuMs } from './cpu-time.js';
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 async function measure(runs: number, run: (i: number) => unknown): Promise<{ median: number; cpu: number }> {
   // Warm-up: JIT, kernels, operator caches, and V8 compiling the wasm module's hot code again in

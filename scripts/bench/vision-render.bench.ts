@@ -11,11 +11,8 @@ import { warmArtCache } from '../../vision/synth/artCache.js';
 import { renderCrop } from '../../vision/synth/crop.js';
 import { renderScene } from '../../vision/synth/scene.js';
 import type { BenchModule, Figure } from './types.js';
+import { cpuMs } from './cpu-time.js';
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 function measure(run: (i: number) => void, minMs: number, minRuns: number): { wall: number; cpu: number; runs: number } {
   run(0); // warm up the JIT

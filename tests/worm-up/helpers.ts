@@ -1,6 +1,7 @@
 /** Test helpers: tables of n players, moves from text, failures that print the position. */
 import { wormUp as game, parseMove, toNotation, type WormUpState } from '../../shared/games/worm-up/index.js';
 import type { Failure } from '../../shared/game.js';
+import { deepFreeze, textMoves } from '../support/move-text.js';
 
 export { game };
 
@@ -11,31 +12,13 @@ export function newRace(players = 3): WormUpState {
   return r.state;
 }
 
-export function play(state: WormUpState, ...moves: string[]): WormUpState {
-  let s = state;
-  for (const text of moves) {
-    const r = game.apply(s, parseMove(text));
-    if (!r.ok) throw new Error(`"${text}" rejected in ${toNotation(s)}: ${r.code} ${r.message}`);
-    s = r.state;
-  }
-  return s;
-}
+const moves = textMoves(game, parseMove, toNotation);
 
-export function reject(state: WormUpState, text: string): Failure {
-  const before = JSON.stringify(state);
-  const r = game.apply(deepFreeze(state), parseMove(text));
-  if (r.ok) throw new Error(`"${text}" was accepted in ${toNotation(state)}, giving ${toNotation(r.state)}`);
-  if (JSON.stringify(state) !== before) throw new Error(`"${text}" changed the state it rejected`);
-  return r;
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
+/** Plays move texts in order; a rejected move fails the test with the position it was tried in. */
+export const play: (state: WormUpState, ...moves: string[]) => WormUpState = moves.play;
+/** Tries a move that must be rejected; returns the failure (and checks the state was left alone). */
+export const reject: (state: WormUpState, text: string) => Failure = moves.reject;
+export { deepFreeze };
 
 export const options = (s: WormUpState) => game.legalOptions(s);
 export const detail = (s: WormUpState) => game.legalOptions(s, { verbose: true }).detail!;
