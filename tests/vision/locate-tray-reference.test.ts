@@ -14,6 +14,7 @@ import { buildPyramid } from '../../vision/locate/pyramid.js';
 import { toLabPlanes } from '../../vision/locate/lab.js';
 import { matchTray, referenceEdges, referenceEvidence } from '../../vision/locate/tray-reference.js';
 import { renderScene } from '../../vision/synth/index.js';
+import { learnEmptyTray } from '../../vision/empty-tray.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import type { Box, RgbImage } from '../../vision/types.js';
 import { FRAME_DICE, FRAME_FILES, FRAMES_DIR } from './real-frames.js';
@@ -72,6 +73,15 @@ describe('learnTray and matchTray', () => {
   it('refuses what is not an RGB picture, and a picture too small', () => {
     expect(() => learnTray({ width: 4, height: 4, data: new Uint8Array(10) })).toThrow(TypeError);
     expect(() => learnTray({ width: 8, height: 8, data: new Uint8Array(8 * 8 * 3) })).toThrow(/too small/);
+  });
+
+  it('an empty tray too small says its size, and what is left inside flat bars', () => {
+    expect(() => learnEmptyTray({ width: 12, height: 40, data: new Uint8Array(12 * 40 * 3).fill(90) })).toThrow(/too small \(12×40; an empty tray needs at least 16×16\)/);
+    // A 20×40 picture whose left 6 columns are a black bar: the tray inside it is 14 wide.
+    const barred: RgbImage = { width: 20, height: 40, data: new Uint8Array(20 * 40 * 3) };
+    const rng = createRng('barred');
+    for (let i = 0; i < 20 * 40; i++) barred.data.fill(i % 20 < 6 ? 0 : rng.int(40, 220), 3 * i, 3 * i + 3);
+    expect(() => learnEmptyTray(barred)).toThrow(/too small \(20×40 inside its flat bars: 14×40;/);
   });
 
   it('follows a change of exposure: the frame made brighter still matches its tray', () => {
