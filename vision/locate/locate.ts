@@ -485,7 +485,14 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
       // Under twice the smallest die, an L is a few merged pips, not a die's sides.
       if (wholeOf(k).shape.short < HULL_SIZE_MIN_SIDES * limits.minSide) return;
       const hull = hullOf(k);
-      if (hull && kept(hull) && marked(hull)) hulls.push(hull);
+      if (!hull || !kept(hull) || !marked(hull)) return;
+      // A hull that the single dice's size cuts into die-shaped pieces is a clump of dice, not
+      // the sides of one: coloured dice thrown into a few clumps, with one die alone, made two
+      // clumps' hulls outvote the lone die, and every clump came back as one die. (Not where the
+      // singles are pips by that hull's size, `MARKS_UNDER_HULLS`: pips cut anything small.)
+      const r = candidates[k]!;
+      if (singles && hull.area <= MARKS_UNDER_HULLS * singles.area && r.area >= CLUMP_AREA * singles.area && cutByCount(labels, coarse.width, r, limits, first[k]!, singles.area).kind === 'full') return;
+      hulls.push(hull);
     });
     const fromHulls = dieSizeFromHulls(hulls);
     // Single "dice" far smaller than the hulls are a white die's pips, each a compact region
