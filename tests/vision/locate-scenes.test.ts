@@ -197,6 +197,18 @@ describe('locateDice on painted scenes', () => {
     expect(found.filter((f) => !onADie(f.box))).toEqual([]);
   });
 
+  it('splits a run of small pips into faces as wide as one face spreads: black dice on a black tray', () => {
+    // Six black dice of 32–56 px with white pips on a near-black table, from one side, against the
+    // empty tray: only the pips differ from it. The pips of two touching dice ran together (7),
+    // and each die's face spread 5.5 pips (small pips, 1/8 of the die): faces were cut at 4.5 pips,
+    // none kept, and 1 die of 6 was found.
+    const scene = renderScene(createRng('worst-side-30'), { dice: 6, sets: ['d6'], difficulty: 0.4, dieSize: [32, 56], width: 640, height: 480, empty: true, knobs: { maxOblique: 45, roll: 10 } });
+    const found = locateDice(scene.image, { tray: learnTray(scene.empty!) });
+    const m = matchBoxes(scene.dice.map((d) => d.box as Box), found.map((d) => d.box), 0.5);
+    expect(m.hits).toBeGreaterThanOrEqual(3); // measured: 3
+    expect(m.spurious).toEqual([]);
+  });
+
   it('does not take chance groups of specks on a plain table for a face\'s pips', () => {
     // 300 dark specks 5-10 px across on a light grey table (crumbs, a speckled laminate): three of
     // them near each other look like a face's pips. Without the check that a body shows round

@@ -486,12 +486,16 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
       if (wholeOf(k).shape.short < HULL_SIZE_MIN_SIDES * limits.minSide) return;
       const hull = hullOf(k);
       if (!hull || !kept(hull) || !marked(hull)) return;
-      // A hull that the single dice's size cuts into die-shaped pieces is a clump of dice, not
-      // the sides of one: coloured dice thrown into a few clumps, with one die alone, made two
-      // clumps' hulls outvote the lone die, and every clump came back as one die. (Not where the
-      // singles are pips by that hull's size, `MARKS_UNDER_HULLS`: pips cut anything small.)
+      // A hull that the single dice's size cuts clearly into as many die-shaped pieces as it
+      // holds is a clump of dice, not the sides of one: coloured dice thrown into a few clumps,
+      // with one die alone, made two clumps' hulls outvote the lone die, and every clump came back
+      // as one die. (Not where the singles are pips by that hull's size, `MARKS_UNDER_HULLS`; nor
+      // a cut that is not clear: an icon die's glyph pieces cut its region, poorly.)
       const r = candidates[k]!;
-      if (singles && hull.area <= MARKS_UNDER_HULLS * singles.area && r.area >= CLUMP_AREA * singles.area && cutByCount(labels, coarse.width, r, limits, first[k]!, singles.area).kind === 'full') return;
+      if (singles && hull.area <= MARKS_UNDER_HULLS * singles.area && r.area >= CLUMP_AREA * singles.area) {
+        const cut = cutByCount(labels, coarse.width, r, limits, first[k]!, singles.area);
+        if (cut.kind === 'full' && cut.goodness >= CLUMP_HULL_GOODNESS && cut.pieces.length === Math.round(r.area / singles.area)) return;
+      }
       hulls.push(hull);
     });
     const fromHulls = dieSizeFromHulls(hulls);
@@ -665,6 +669,13 @@ const CLUMP_AREA = 1.6;
 /** Least size (in the frame's dice) of a clump cut into one die more than its count, and how well that cut must explain it. */
 const ONE_MORE_AREA = 1.2;
 const ONE_MORE_GOODNESS = 0.6;
+/**
+ * How well the single dice's size must cut a hull's region, into as many pieces as it holds, for
+ * the hull to be a clump (the hull loop in `segmentDice`): two clumps of coloured dice cut at
+ * 0.74 and 0.83; an icon die's region cut by its glyph pieces at 0.55–0.59, a broad light's
+ * shadowed die at 0.55.
+ */
+const CLUMP_HULL_GOODNESS = 0.7;
 /** How much better than the clump's explanation so far a cut into one die more, or one fewer, must explain it. */
 const RECOUNT_MARGIN = 0.15;
 /** Least size (in the frame's dice) of a clump also cut into one die fewer than its count (rounded, at least three). */

@@ -54,7 +54,7 @@ export function pipGroupsToDice(dice: LocatedDie[], width: number, height: numbe
     // Four or more pieces in a line are a groove, a seam or a print's stripe: no face of four or
     // more pips is a line.
     if (group.length >= 4 && lineSpread(group) <= LINE_SPREAD * pip) continue;
-    if (group.length <= 6 && extentOf(group) <= 5.5 * pip) {
+    if (group.length <= 6 && extentOf(group) <= FACE_SPAN * pip) {
       inferred.push(dieAroundPips(group, width, height));
       continue;
     }
@@ -84,8 +84,13 @@ function lineSpread(group: readonly LocatedDie[]): number {
 /** Most spread across their line (in pips) of four or more pieces taken for a line, not pips. */
 const LINE_SPREAD = 0.25;
 
-/** Most extent of one face's pips, in pips, when a run of pips is split into faces. */
-const FACE_SPAN = 4.5;
+/**
+ * Most extent of one face's pips, in pips: a lone group's, and each face's when a run of pips is
+ * split into faces. Faces were cut at 4.5 until the twenty-seventh session: the faces of dice
+ * whose pips come out small (an eighth of the die, as the mask keeps a pip's bright core) were
+ * cut up and none kept.
+ */
+const FACE_SPAN = 5.5;
 /** Most pips of a run that is split into faces. */
 const MAX_RUN_PIPS = 60;
 /** Least pips of a face split from a run. */
