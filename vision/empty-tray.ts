@@ -6,15 +6,15 @@
  */
 import { withoutFlatBars } from './image/padding.js';
 import { CLOSER_MAX_SIDE, locateDice } from './locate/locate.js';
-import { learnTray, type TrayReference } from './locate/tray-reference.js';
+import { learnTray, MIN_TRAY_SIDE, type TrayReference } from './locate/tray-reference.js';
 import type { RgbImage } from './types.js';
 
 export function learnEmptyTray(picture: RgbImage, maxSide?: number, modelledSees?: number): TrayReference {
   const { image } = withoutFlatBars(picture);
   // Flat bars can leave less than the picture: say both sizes, or "63×1" of a 65×1 picture puzzles.
-  if (image.width < 16 || image.height < 16) {
+  if (image.width < MIN_TRAY_SIDE || image.height < MIN_TRAY_SIDE) {
     const inside = image.width !== picture.width || image.height !== picture.height ? ` inside its flat bars: ${image.width}×${image.height}` : '';
-    throw new RangeError(`learnTray: the picture is too small (${picture.width}×${picture.height}${inside}; an empty tray needs at least 16×16)`);
+    throw new RangeError(`learnTray: the picture is too small (${picture.width}×${picture.height}${inside}; an empty tray needs at least ${MIN_TRAY_SIDE}×${MIN_TRAY_SIDE})`);
   }
   // What the modelled tray makes of the empty tray: a reader does not trust its reading of later
   // frames where it finds dice in the empty tray itself (reader.ts, `modelledToo`). A caller that

@@ -468,6 +468,16 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   const wholeOf = (k: number) => (wholes[k] ??= wholeRegion(labels, coarse.width, candidates[k]!));
   const hullPieces: (Piece | null | undefined)[] = [];
   const hullOf = (k: number) => (hullPieces[k] === undefined ? (hullPieces[k] = hullPiece(wholeOf(k), candidates[k]!, limits)) : hullPieces[k]);
+  // A region cut by count at a die area, kept for the last area asked: the hull loop asks with the
+  // single dice's size, and the region loop asks again with it where that is the frame's size.
+  const cuts: ({ area: number; cut: ReturnType<typeof cutByCount> } | undefined)[] = [];
+  const cutAt = (k: number, area: number) => {
+    const kept = cuts[k];
+    if (kept?.area === area) return kept.cut;
+    const cut = cutByCount(labels, coarse.width, candidates[k]!, limits, first[k]!, area);
+    cuts[k] = { area, cut };
+    return cut;
+  };
   // A clump of dice is cut by count where the frame's single dice tell how big one die is.
   // (A reference die must show marks inside: a pip or glyph alone, too small to have an inside,
   // is not a die's size.)
@@ -480,7 +490,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   // the cloth's own shapes make hulls.)
   if (options.clumpSplit !== false && options.hullCompletion !== false && !onCloth) {
     const hulls: Piece[] = [];
-    candidates.forEach((_, k) => {
+    candidates.forEach((r, k) => {
       if (first[k]!.kind === 'full') return;
       // Under twice the smallest die, an L is a few merged pips, not a die's sides.
       if (wholeOf(k).shape.short < HULL_SIZE_MIN_SIDES * limits.minSide) return;
@@ -491,9 +501,8 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
       // with one die alone, made two clumps' hulls outvote the lone die, and every clump came back
       // as one die. (Not where the singles are pips by that hull's size, `MARKS_UNDER_HULLS`; nor
       // a cut that is not clear: an icon die's glyph pieces cut its region, poorly.)
-      const r = candidates[k]!;
       if (singles && hull.area <= MARKS_UNDER_HULLS * singles.area && r.area >= CLUMP_AREA * singles.area) {
-        const cut = cutByCount(labels, coarse.width, r, limits, first[k]!, singles.area);
+        const cut = cutAt(k, singles.area);
         if (cut.kind === 'full' && cut.goodness >= CLUMP_HULL_GOODNESS && cut.pieces.length === Math.round(r.area / singles.area)) return;
       }
       hulls.push(hull);
@@ -526,7 +535,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   const toImage = pyr.fineScale * step;
   for (const r of tiny) marks.push({ box: [r.x0 * toImage, r.y0 * toImage, Math.min(image.width, r.x1 * toImage), Math.min(image.height, r.y1 * toImage)], score: 0, marked: false });
   for (const [k, r] of candidates.entries()) {
-    let cut = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutByCount(labels, coarse.width, r, limits, first[k]!, dieArea) : first[k]!;
+    let cut = dieArea !== null && r.area >= CLUMP_AREA * dieArea ? cutAt(k, dieArea) : first[k]!;
     // Dice farther from the camera are smaller than the frame's typical die: a clump the count
     // does not explain may hold one die more (two small dice make 1.2–1.5 typical ones).
     if (dieArea !== null && cut.kind !== 'full' && r.area >= ONE_MORE_AREA * dieArea) {

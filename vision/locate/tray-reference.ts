@@ -61,12 +61,15 @@ export interface TrayFit {
   reason?: 'size' | 'misfit';
 }
 
+/** The smallest picture an empty tray is learnt from, each side in pixels. */
+export const MIN_TRAY_SIDE = 16;
+
 /** The empty tray taken from one frame (at the locator's working size; default 640, as locateDice). */
 export function learnTray(image: RgbImage, maxSide = 640): TrayReference {
   if (!image || !(image.data instanceof Uint8Array) || image.data.length !== image.width * image.height * 3) {
     throw new TypeError('learnTray: expected an RGB image (width × height × 3 bytes)');
   }
-  if (image.width < 16 || image.height < 16) throw new RangeError(`learnTray: the picture is too small (${image.width}×${image.height})`);
+  if (image.width < MIN_TRAY_SIDE || image.height < MIN_TRAY_SIDE) throw new RangeError(`learnTray: the picture is too small (${image.width}×${image.height})`);
   const pyr = buildPyramid(image, maxSide);
   const coarse = toLabPlanes(pyr.coarse);
   const raw = edgeStrength(coarse);
