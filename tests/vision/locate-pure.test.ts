@@ -3,6 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { rgbToLab } from '../../vision/image/color.js';
+import { peelBorderLines } from '../../vision/locate/border-lines.js';
 import { labelRegions } from '../../vision/locate/components.js';
 import { decodeOutput, makeTargets, OUTPUT_CHANNELS, OUTPUT_STRIDE } from '../../vision/locate/detector/targets.js';
 import { toLabPlanes } from '../../vision/locate/lab.js';
@@ -78,6 +79,58 @@ describe('masks', () => {
       [1, 0, 0, 1, 1, true],
       [4, 2, 1, 4, 3, false],
     ]);
+  });
+});
+
+describe('regions held to the frame\'s edge by a thin line', () => {
+  /** A 20×16 frame: a 10×8 "die" at (5..15, 6..14) and whatever `extra` paints. */
+  const frame = (paint: (set: (x: number, y: number) => void) => void) => {
+    const width = 20, height = 16, data = new Uint8Array(width * height);
+    const set = (x: number, y: number) => (data[y * width + x] = 1);
+    for (let y = 6; y < 14; y++) for (let x = 5; x < 15; x++) set(x, y);
+    paint(set);
+    return { width, height, data };
+  };
+  const all = () => true;
+  const boxes = (m: Mask) => peelBorderLines(labelRegions(m), 1, all).regions.map((r) => [r.x0, r.y0, r.x1, r.y1, r.touchesBorder]);
+
+  it('a die joined to the top edge by a line two pixels wide becomes a region of its own; the line stays with the edge', () => {
+    const m = frame((set) => {
+      for (let y = 0; y < 6; y++) (set(9, y), set(10, y));
+    });
+    const { regions, labels } = peelBorderLines(labelRegions(m), 1, all);
+    expect(regions.map((r) => [r.x0, r.y0, r.x1, r.y1, r.touchesBorder])).toEqual([
+      [5, 0, 15, 14, true],
+      [5, 6, 15, 14, false],
+    ]);
+    // The die's 80 pixels, grown back exactly; the line's 12 stay with the edge.
+    expect(regions[1]!.area).toBe(80);
+    expect(regions[0]!.area).toBe(12);
+    expect(labels[2 * 20 + 9]).toBe(1);
+    expect(labels[10 * 20 + 10]).toBe(2);
+  });
+
+  it('leaves a die that the edge cuts, a line too wide to be cut off, and a part smaller than what the edge keeps', () => {
+    // The die reaches the edge itself.
+    expect(boxes(frame((set) => {
+      for (let y = 0; y < 6; y++) for (let x = 5; x < 15; x++) set(x, y);
+    }))).toEqual([[5, 0, 15, 14, true]]);
+    // A neck four pixels wide survives an opening of radius 1.
+    expect(boxes(frame((set) => {
+      for (let y = 0; y < 6; y++) for (let x = 8; x < 12; x++) set(x, y);
+    }))).toEqual([[5, 0, 15, 14, true]]);
+    // A band along the edge bigger than the die (a rim, a cloth's blot): the die is its bump.
+    expect(boxes(frame((set) => {
+      for (let y = 0; y < 4; y++) for (let x = 0; x < 20; x++) set(x, y);
+      for (let y = 4; y < 6; y++) (set(9, y), set(10, y));
+    }))).toEqual([[0, 0, 20, 14, true]]);
+  });
+
+  it('keeps only parts that pass the caller\'s test', () => {
+    const m = frame((set) => {
+      for (let y = 0; y < 6; y++) (set(9, y), set(10, y));
+    });
+    expect(peelBorderLines(labelRegions(m), 1, (r) => r.touchesBorder || r.area > 100).regions).toHaveLength(1);
   });
 });
 

@@ -339,12 +339,14 @@ describe('locateDice on painted scenes', () => {
   it('looks for big dice again at half size: two large dice joined by a glare disc and a groove', () => {
     // Development scene "large" 6: an orange and a red die of about 160 px on wood, joined into
     // one region by the lamp's glare on the varnish and a plank's groove; no split explains it.
-    // At half the working size the two dice are found.
+    // At half the working size the two dice are found. (Since the twenty-eighth session the
+    // groove, which runs to the frame's edge, is also cut off the region, which then finds the
+    // one of the dice at the working size: both are turned off to show the second look's part.)
     const scene = devScene('large', 6);
     const best = (o: object, k: number) => Math.max(0, ...locateDice(scene.image, o).map((d) => iouOf(d.box, scene.dice[k]!.box)));
     for (const k of [0, 1]) {
       expect(best({}, k), `die ${k}`).toBeGreaterThanOrEqual(0.5);
-      expect(best({ bigDice: false }, k), `die ${k} without the second look`).toBeLessThan(0.5);
+      expect(best({ bigDice: false, borderLines: false }, k), `die ${k} without the second look`).toBeLessThan(0.5);
     }
   });
 
@@ -409,6 +411,18 @@ describe('locateDice on painted scenes', () => {
       expect(m.missed).toEqual([]);
       expect(m.spurious).toEqual([]);
     }
+  });
+
+  it("finds a die that a plank's groove joins to the frame's edge", () => {
+    // Two big white dice on a planked table (a close-up photo of a roll): the groove under them
+    // runs to the frame's edge, and the region of die and groove touched the edge, where a die
+    // is taken to be cut by it and dropped. The groove, thin in the mask, is cut off the die.
+    const scene = renderScene(createRng('groove-18'), { width: 640, height: 640, dice: 2, dieSize: [150, 300], table: 'wood' });
+    const truth = scene.dice.map((d) => d.box as Box);
+    const m = matchBoxes(truth, locateDice(scene.image).map((d) => d.box), 0.5);
+    expect(m.missed).toEqual([]);
+    expect(m.spurious).toEqual([]);
+    expect(matchBoxes(truth, locateDice(scene.image, { borderLines: false }).map((d) => d.box), 0.5).missed).toHaveLength(1);
   });
 
   it('finds a white die on a light tray from the faint outline round its marks', () => {
