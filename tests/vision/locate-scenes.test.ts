@@ -350,6 +350,19 @@ describe('locateDice on painted scenes', () => {
     }
   });
 
+  it('finds one die that fills most of a close-up photo', () => {
+    // 640×480 close-ups, each of one die: a pink die 370 px across on felt (over the 0.6 of the
+    // frame's height a die may be at the working size), and a white die 320 px across on a dark
+    // table whose mask kept only a bar along its foot. Neither was found at all before the
+    // twenty-eighth session.
+    for (const [seed, table] of [['big-felt-12', 'felt'], ['big-dark-3', 'dark']] as const) {
+      const scene = renderScene(createRng(seed), { width: 640, height: 480, dice: 1, dieSize: [120, 260], table });
+      const m = matchBoxes(scene.dice.map((d) => d.box as Box), locateDice(scene.image, { lookCloserWhenNone: true }).map((d) => d.box), 0.5);
+      expect(m.missed, seed).toEqual([]);
+      expect(m.spurious, seed).toEqual([]);
+    }
+  });
+
   it('takes a big die found at half size for the glyph boxes found inside it', () => {
     // Development scene "large" 6 of the second seed: a yellow die of about 300 px touching a
     // black one came back as two boxes round its glyphs, its body lost. At half size it is found
