@@ -53,6 +53,22 @@ describe('dieColor', () => {
     }
   });
 
+  it("takes a coloured body's lit top and shaded sides together against a big black glyph", () => {
+    // A red die close up whose glyph is a third of what shows: lit red, shaded red and black in
+    // about equal parts. Either red alone is smaller than the black; together they are the body.
+    const rng = createRng('glyph-die');
+    const width = 120, height = 120, data = new Uint8Array(width * height * 3);
+    for (let p = 0; p < width * height; p++) data.set([128, 128, 125], 3 * p);
+    const box: [number, number, number, number] = [20, 20, 100, 100];
+    for (let y = box[1]; y < box[3]; y++) {
+      for (let x = box[0]; x < box[2]; x++) {
+        const u = rng.next();
+        data.set(u < 0.38 ? [22, 20, 20] : u < 0.69 ? [200, 35, 40] : [110, 18, 22], 3 * (y * width + x));
+      }
+    }
+    expect(dieColor({ width, height, data }, box, NAMES)).toBe('red');
+  });
+
   it('sees warm light as warm and cold light as cold', () => {
     const warm = estimateLight(allColours('w', [128, 128, 125], [255, 222, 180]).image);
     const cold = estimateLight(allColours('c', [128, 128, 125], [205, 222, 255]).image);
