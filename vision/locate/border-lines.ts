@@ -44,22 +44,7 @@ export function peelBorderLines(labelling: Labelling, radius: number, keep: (par
       for (let y = 0; y < bh; y++) {
         for (let x = 0; x < bw; x++) {
           const p = y * bw + x;
-          if (!inside[p] || part[p]) continue;
-          let got = 0;
-          for (let dy = -1; dy <= 1 && !got; dy++) {
-            const yy = y + dy;
-            if (yy < 0 || yy >= bh) continue;
-            for (let dx = -1; dx <= 1; dx++) {
-              const xx = x + dx;
-              if (xx < 0 || xx >= bw) continue;
-              const l = part[yy * bw + xx]!;
-              if (l) {
-                got = l;
-                break;
-              }
-            }
-          }
-          next[p] = got;
+          if (inside[p] && !part[p]) next[p] = labelBeside(part, bw, bh, x, y);
         }
       }
       part = next;
@@ -95,4 +80,15 @@ export function peelBorderLines(labelling: Labelling, radius: number, keep: (par
     }
   }
   return labelling;
+}
+
+/** The first label among a pixel's 8 neighbours, row by row (0 for none). */
+function labelBeside(labels: Int32Array, width: number, height: number, x: number, y: number): number {
+  for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++) {
+    for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
+      const l = labels[yy * width + xx]!;
+      if (l) return l;
+    }
+  }
+  return 0;
 }

@@ -540,13 +540,13 @@ function withSameHueWeights(clusters: Cluster[]): Cluster[] {
     return Math.min(d, 2 * Math.PI - d) <= (SAME_HUE_DEGREES * Math.PI) / 180;
   };
   const out: Cluster[] = [];
-  const taken = new Set<number>();
-  clusters.forEach((c, i) => {
-    if (taken.has(i)) return;
-    const group = clusters.filter((o, j) => !taken.has(j) && (j === i || sameHue(c, o)) && taken.add(j));
+  let left = clusters;
+  while (left.length > 0) {
+    const group = left.filter((o, j) => j === 0 || sameHue(left[0]!, o));
+    left = left.filter((o) => !group.includes(o));
     const largest = group.reduce((a, b) => (b.weight > a.weight ? b : a));
     out.push({ ...largest, weight: group.reduce((sum, g) => sum + g.weight, 0) });
-  });
+  }
   return out;
 }
 

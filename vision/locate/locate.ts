@@ -313,6 +313,14 @@ function medianSide(dice: readonly LocatedDie[]): number {
  */
 const BORDER_LINE_RADIUS = 2;
 
+/** The largest die a frame reports by default: this share of its shorter side, and at least 300 px. */
+const LARGEST_DIE_SHARE = 0.6;
+
+/** `LocateOptions.maxSize`, or the default: `share` of the frame's shorter side, at least 300 px. */
+function largestDie(image: RgbImage, options: LocateOptions, share = LARGEST_DIE_SHARE): number {
+  return options.maxSize ?? Math.max(300, share * Math.min(image.width, image.height));
+}
+
 /** A hull gives the frame's die size only if it is at least this many smallest dice across. */
 const HULL_SIZE_MIN_SIDES = 2;
 
@@ -362,7 +370,7 @@ function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: Rgb
   const longSide = (b: Box) => Math.max(b[2] - b[0], b[3] - b[1]);
   let out = found;
   // A close-up's die may fill most of the frame's height (the first look allows 0.6 of it).
-  const bigMaxSize = options.maxSize ?? Math.max(300, BIG_MAX_SHARE * Math.min(image.width, image.height));
+  const bigMaxSize = largestDie(image, options, BIG_MAX_SHARE);
   for (const d of segmentDice(half, image, { ...options, maxSize: bigMaxSize })) {
     if (side(d.box) < minSide) continue;
     const touched = out.filter((f) => overlap(f.box, d.box) >= 0.1 || inside(f.box, d.box));
@@ -443,7 +451,7 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   const toCoarse = 1 / (pyr.fineScale * step);
   const limits: Limits = {
     minSide: (options.minSize ?? 14) * toCoarse,
-    maxSide: (options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height))) * toCoarse,
+    maxSide: largestDie(image, options) * toCoarse,
   };
   // A grey frame's dice stand out by lightness alone: a lower lightness floor (grey.ts).
   const floors = options.greyFloor !== false && isGreyImage(coarse) ? { noiseFloor: GREY_NOISE_FLOOR } : {};
@@ -732,7 +740,7 @@ const UNSIZED_CUT_GOODNESS = 0.6;
 /** The learned path: the detector's boxes, scaled to the input, filtered by size. */
 function detectWith(detector: DieDetector, fine: RgbImage, fineScale: number, image: RgbImage, options: LocateOptions): LocatedDie[] {
   const minSize = options.minSize ?? 14;
-  const maxSize = options.maxSize ?? Math.max(300, 0.6 * Math.min(image.width, image.height));
+  const maxSize = largestDie(image, options);
   return detector
     .detect(fine, options.detectorThreshold)
     .map((d) => ({
