@@ -47,6 +47,12 @@ export interface LoadDiceReaderOptions {
   uncertainBelow?: number;
   /** How `readCrops` frames a picture of one die (default 'locate': the die found inside it first, the whole picture when none is). */
   cropFraming?: FramingMode;
+  /**
+   * With framing 'locate': a picture in which no die was found is read framed on its central
+   * square too, as a located die is framed, and the surer reading kept (default true): a picture
+   * cut tight round its die (docs/notes/vision-model.md, "Tight pictures of one die").
+   */
+  cropSquare?: boolean;
   /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json (an upright model reads one). */
   views?: 1 | 2 | 4;
   /**
@@ -548,6 +554,15 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     if (twice.length > 0) {
       const closer = classifyFramed(twice.map((i) => framed[i]!.smaller!.crop), twice.map((i) => framed[i]!.smaller!.box), opts);
       twice.forEach((i, k) => {
+        if (closer[k]!.confidence > readings[i]!.confidence) readings[i] = closer[k]!;
+      });
+    }
+    // A picture in which no die was found is read framed on its central square too, and the
+    // surer reading kept: a picture cut tight round its die (framing.ts).
+    const square = options.cropSquare === false ? [] : framed.flatMap((f, i) => (f.tight ? [i] : []));
+    if (square.length > 0) {
+      const closer = classifyFramed(square.map((i) => framed[i]!.tight!.crop), square.map((i) => framed[i]!.tight!.box), opts);
+      square.forEach((i, k) => {
         if (closer[k]!.confidence > readings[i]!.confidence) readings[i] = closer[k]!;
       });
     }

@@ -38,6 +38,43 @@ describe('frameDieImage', () => {
     }
   });
 
+  it('offers a picture in which no die was found framed on its central square too, as a located die is framed', () => {
+    // A close cut is framed whole at squareCrop's own margin, where its die comes out larger than
+    // the net was trained on; its central square framed as a located die is the other reading.
+    const scene = renderScene(createRng('view-overhead-2'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 0 } });
+    const [x0, y0, x1, y1] = scene.dice[2]!.box;
+    const m = 0.06 * (x1 - x0);
+    const picture = cut(scene.image, [x0 + m, y0 + m, x1 - m, y1 + 0.3 * (y1 - y0)]);
+    const framed = frameDieImage(picture, 'locate', {}, { scale: 1.15 * 1.45 });
+    expect(framed.located, 'the premise: no die found inside').toBe(false);
+    const short = Math.min(picture.width, picture.height);
+    const square: Box = [(picture.width - short) / 2, (picture.height - short) / 2, (picture.width + short) / 2, (picture.height + short) / 2];
+    expect(framed.tight?.box).toEqual(square);
+    expect(framed.tight?.crop.data).toEqual(squareCrop(picture, square, { scale: 1.15 * 1.45 }).data);
+    // Not in mode 'whole'.
+    expect(frameDieImage(picture, 'whole').tight).toBeUndefined();
+  });
+
+  it('offers no central square for a picture turned on a grown canvas (its filled corners say the canvas grew round it)', () => {
+    const scene = renderScene(createRng('view-overhead-2'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 0 } });
+    const [x0, y0, x1, y1] = scene.dice[2]!.box;
+    const m = 0.06 * (x1 - x0);
+    const picture = cut(scene.image, [x0 + m, y0 + m, x1 - m, y1 - m]);
+    // Turned 20° on a canvas grown to hold it, the corners left black.
+    const a = (20 * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
+    const W = Math.ceil(picture.width * c + picture.height * s), H = Math.ceil(picture.width * s + picture.height * c);
+    const data = new Uint8Array(W * H * 3);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const dx = x + 0.5 - W / 2, dy = y + 0.5 - H / 2;
+      const sx = Math.floor(c * dx + s * dy + picture.width / 2), sy = Math.floor(-s * dx + c * dy + picture.height / 2);
+      if (sx < 0 || sy < 0 || sx >= picture.width || sy >= picture.height) continue;
+      data.set(picture.data.subarray((sy * picture.width + sx) * 3, (sy * picture.width + sx) * 3 + 3), (y * W + x) * 3);
+    }
+    const framed = frameDieImage({ width: W, height: H, data }, 'locate', {}, { scale: 1.15 * 1.45 });
+    expect(framed.unpainted, 'the premise: its corners were painted over').toBeDefined();
+    expect(framed.tight).toBeUndefined();
+  });
+
   it('frames a die found inside a loose picture at the scale asked for; a picture framed whole keeps its own margin', () => {
     const scene = renderScene(createRng('view-side-3'), { dice: 8, sets: ['d6'], difficulty: 0.4, dieSize: [40, 90], knobs: { maxOblique: 45, roll: 10 } });
     const [x0, y0, x1, y1] = scene.dice[0]!.box;
@@ -46,6 +83,7 @@ describe('frameDieImage', () => {
     const atBox = frameDieImage(picture, 'locate');
     const looser = frameDieImage(picture, 'locate', {}, { scale: 1.15 * 1.45 });
     expect(atBox.located, 'the premise: the die is found inside').toBe(true);
+    expect(atBox.tight, 'a die found is framed on its box alone').toBeUndefined();
     expect(looser.box).toEqual(atBox.box);
     expect(looser.crop.data).toEqual(squareCrop(picture, atBox.box, { scale: 1.15 * 1.45 }).data);
     expect(atBox.crop.data).toEqual(squareCrop(picture, atBox.box).data);

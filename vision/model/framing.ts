@@ -32,6 +32,14 @@ export interface Framed {
    * clearly surer (`AS_IS_SURER_BY` in reader.ts).
    */
   unpainted?: { crop: RgbImage; box: Box };
+  /**
+   * Framed whole with no die found inside (nor a smaller one): the picture's central square
+   * framed as a located die is, which suits a picture cut tight round its die (the die then fills
+   * that square, and framed whole it comes out larger than the classifier was trained on). A
+   * looser picture whose die was not found reads better whole, so the reader reads both and
+   * keeps the surer reading (docs/notes/vision-model.md, "Tight pictures of one die").
+   */
+  tight?: { crop: RgbImage; box: Box };
 }
 
 /**
@@ -60,8 +68,9 @@ export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', lo
   // Corners a rotation filled are painted over from inside (filled-corners.ts); the picture as it
   // came is framed too, for the reader to fall back on.
   const { image, wedges } = withoutFilledCorners(inside);
-  const painted = frameInside(image, mode, locate, located);
-  const asCame = wedges > 0 ? frameInside(inside, mode, locate, located) : null;
+  // A picture turned on a grown canvas is not cut tight round its die: the canvas grew round it.
+  const painted = frameInside(image, mode, locate, located, wedges === 0);
+  const asCame = wedges > 0 ? frameInside(inside, mode, locate, located, false) : null;
   const framed: Framed = asCame ? { ...painted, unpainted: { crop: asCame.crop, box: asCame.box } } : painted;
   if (offset[0] === 0 && offset[1] === 0) return framed;
   const shifted = (part: { crop: RgbImage; box: Box }) => ({ ...part, box: shiftBox(part.box, offset) });
@@ -70,10 +79,11 @@ export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', lo
     box: shiftBox(framed.box, offset),
     ...(framed.smaller ? { smaller: shifted(framed.smaller) } : {}),
     ...(framed.unpainted ? { unpainted: shifted(framed.unpainted) } : {}),
+    ...(framed.tight ? { tight: shifted(framed.tight) } : {}),
   };
 }
 
-function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, located: { scale?: number }): Framed {
+function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, located: { scale?: number }, offerTight: boolean): Framed {
   const whole: Box = [0, 0, image.width, image.height];
   const framedWhole = (): Framed => ({ crop: squareCrop(image, whole), box: whole, located: false });
   if (mode !== 'locate') return framedWhole();
@@ -97,5 +107,9 @@ function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, 
   const frame = (box: Box) => squareCrop(image, box, located.scale !== undefined ? { scale: located.scale } : {});
   if (best) return { crop: frame(best.box), box: best.box, located: true };
   const smaller = seen.find((d) => d.marked === true);
-  return smaller ? { ...framedWhole(), smaller: { crop: frame(smaller.box), box: smaller.box } } : framedWhole();
+  if (smaller) return { ...framedWhole(), smaller: { crop: frame(smaller.box), box: smaller.box } };
+  if (!offerTight) return framedWhole();
+  const short = Math.min(image.width, image.height);
+  const square: Box = [(image.width - short) / 2, (image.height - short) / 2, (image.width + short) / 2, (image.height + short) / 2];
+  return { ...framedWhole(), tight: { crop: frame(square), box: square } };
 }
