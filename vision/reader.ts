@@ -49,8 +49,8 @@ export interface LoadDiceReaderOptions {
   cropFraming?: FramingMode;
   /**
    * With framing 'locate': a picture in which no die was found is read framed on its central
-   * square too, as a located die is framed, and the surer reading kept (default true): a picture
-   * cut tight round its die (docs/notes/vision-model.md, "Tight pictures of one die").
+   * square too, as a located die is framed, and that reading kept when clearly surer (default
+   * true): a picture cut tight round its die (docs/notes/vision-model.md, "Tight pictures of one die").
    */
   cropSquare?: boolean;
   /** Test-time views (quarter turns) averaged per crop; default from the model's meta.json (an upright model reads one). */
@@ -220,6 +220,16 @@ export const SECOND_LOOK_BELOW = 0.7;
  * 67+218, 67+219, 66+221, 65+221, 63+221 right.
  */
 const AS_IS_SURER_BY = 0.1;
+
+/**
+ * A picture of one die in which no die was found keeps the reading of its central square (framed
+ * as a located die is, framing.ts `tight`) over the whole picture's only when that one is surer
+ * by this much: the picture as it came is the user's framing. Chosen on renders (two seeds of
+ * 400 pictures cut at 1–3 times their die's box): kept by margin 0 / 0.1 / 0.15 / 0.2, the
+ * tight cuts gain 43 / 35 / 31 / 29 dice and the looser ones lose 22 / 15 / 9 / 4
+ * (docs/notes/vision-model.md, "Tight pictures of one die").
+ */
+const SQUARE_SURER_BY = 0.15;
 
 export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promise<ClewDiceReader> {
   const { locatedFraming } = options;
@@ -557,13 +567,13 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
         if (closer[k]!.confidence > readings[i]!.confidence) readings[i] = closer[k]!;
       });
     }
-    // A picture in which no die was found is read framed on its central square too, and the
-    // surer reading kept: a picture cut tight round its die (framing.ts).
+    // A picture in which no die was found is read framed on its central square too, and that
+    // reading kept when clearly surer: a picture cut tight round its die (framing.ts).
     const square = options.cropSquare === false ? [] : framed.flatMap((f, i) => (f.tight ? [i] : []));
     if (square.length > 0) {
       const closer = classifyFramed(square.map((i) => framed[i]!.tight!.crop), square.map((i) => framed[i]!.tight!.box), opts);
       square.forEach((i, k) => {
-        if (closer[k]!.confidence > readings[i]!.confidence) readings[i] = closer[k]!;
+        if (closer[k]!.confidence > readings[i]!.confidence + SQUARE_SURER_BY) readings[i] = closer[k]!;
       });
     }
     // A picture whose filled corners were painted over is read as it came too; that reading is

@@ -37,7 +37,7 @@ export interface Framed {
    * framed as a located die is, which suits a picture cut tight round its die (the die then fills
    * that square, and framed whole it comes out larger than the classifier was trained on). A
    * looser picture whose die was not found reads better whole, so the reader reads both and
-   * keeps the surer reading (docs/notes/vision-model.md, "Tight pictures of one die").
+   * keeps this reading only when it is clearly surer (`SQUARE_SURER_BY` in reader.ts) (docs/notes/vision-model.md, "Tight pictures of one die").
    */
   tight?: { crop: RgbImage; box: Box };
 }
