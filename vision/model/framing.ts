@@ -1,9 +1,9 @@
 /**
  * Framing an image that holds one die (a "crop" from elsewhere: a phone, a dataset, a folder
  * of calibration pictures) the way the classifier was trained: `squareCrop` around the die's
- * box. 'whole' takes the image itself as the die's box (right for tight crops); 'locate' looks
- * for the die inside first and falls back to the whole image when nothing die-sized is found
- * (right for loose crops with much table around the die).
+ * box. 'whole' takes the image itself as the die's box; 'locate' looks for the die inside
+ * first and falls back to the whole image when nothing die-sized is found (offering its central
+ * square too, for a picture cut tight round its die: `Framed.tight`).
  */
 import { withoutFilledCorners } from '../image/filled-corners.js';
 import { squareCrop } from '../image/crop.js';
@@ -37,7 +37,8 @@ export interface Framed {
    * framed as a located die is, which suits a picture cut tight round its die (the die then fills
    * that square, and framed whole it comes out larger than the classifier was trained on). A
    * looser picture whose die was not found reads better whole, so the reader reads both and
-   * keeps this reading only when it is clearly surer (`SQUARE_SURER_BY` in reader.ts) (docs/notes/vision-model.md, "Tight pictures of one die").
+   * keeps this reading only when it is clearly surer (`SQUARE_SURER_BY` in reader.ts;
+   * docs/notes/vision-model.md, "Tight pictures of one die").
    */
   tight?: { crop: RgbImage; box: Box };
 }
