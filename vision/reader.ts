@@ -27,7 +27,7 @@ import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, h
 import { CalibrationStore } from './model/calibration-store.js';
 import { averageIn, headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_CROPS, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
 import { turnSquare } from './model/views.js';
-import { frameDieImage, type FramingMode } from './model/framing.js';
+import { frameDieImage, type Framed, type FramingMode } from './model/framing.js';
 import { CAMERA_HYPOTHESES, cameraEvidence, frameUprightWeights, isCameraEvidence, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
@@ -558,33 +558,26 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const locate = framing === 'locate' ? await locateOptions() : {};
     const framed = crops.map((c) => frameDieImage(c, framing, locate, { scale: locatedScale }));
     const readings = classifyFramed(framed.map((f) => f.crop), framed.map((f) => f.box), opts);
-    // A picture framed whole with a smaller die at its centre is read that way too, and the
-    // surer reading kept: a very loose picture's die, or a close one's big pip (framing.ts).
-    const twice = framed.flatMap((f, i) => (f.smaller ? [i] : []));
-    if (twice.length > 0) {
-      const closer = classifyFramed(twice.map((i) => framed[i]!.smaller!.crop), twice.map((i) => framed[i]!.smaller!.box), opts);
-      twice.forEach((i, k) => {
-        if (closer[k]!.confidence > readings[i]!.confidence) readings[i] = closer[k]!;
+    // Another framing of some pictures, read too; its reading replaces the first where it is surer
+    // by `margin`. Applied in this order, each against the reading in force.
+    const readAlso = (other: (f: Framed) => { crop: RgbImage; box: Box } | undefined, margin: number) => {
+      const which = framed.flatMap((f, i) => (other(f) ? [i] : []));
+      if (which.length === 0) return;
+      const parts = which.map((i) => other(framed[i]!)!);
+      const again = classifyFramed(parts.map((p) => p.crop), parts.map((p) => p.box), opts);
+      which.forEach((i, k) => {
+        if (again[k]!.confidence > readings[i]!.confidence + margin) readings[i] = again[k]!;
       });
-    }
+    };
+    // A picture framed whole with a smaller die at its centre is read that way too, and the surer
+    // reading kept: a very loose picture's die, or a close one's big pip (framing.ts).
+    readAlso((f) => f.smaller, 0);
     // A picture in which no die was found is read framed on its central square too, and that
     // reading kept when clearly surer: a picture cut tight round its die (framing.ts).
-    const square = options.cropSquare === false ? [] : framed.flatMap((f, i) => (f.tight ? [i] : []));
-    if (square.length > 0) {
-      const closer = classifyFramed(square.map((i) => framed[i]!.tight!.crop), square.map((i) => framed[i]!.tight!.box), opts);
-      square.forEach((i, k) => {
-        if (closer[k]!.confidence > readings[i]!.confidence + SQUARE_SURER_BY) readings[i] = closer[k]!;
-      });
-    }
+    if (options.cropSquare !== false) readAlso((f) => f.tight, SQUARE_SURER_BY);
     // A picture whose filled corners were painted over is read as it came too; that reading is
     // kept only when clearly surer (a tight crop of a turned die on a blown-out background).
-    const asCame = framed.flatMap((f, i) => (f.unpainted ? [i] : []));
-    if (asCame.length > 0) {
-      const plain = classifyFramed(asCame.map((i) => framed[i]!.unpainted!.crop), asCame.map((i) => framed[i]!.unpainted!.box), opts);
-      asCame.forEach((i, k) => {
-        if (plain[k]!.confidence > readings[i]!.confidence + AS_IS_SURER_BY) readings[i] = plain[k]!;
-      });
-    }
+    readAlso((f) => f.unpainted, AS_IS_SURER_BY);
     return readings.map((r, i) => {
       const { box, ...rest } = r;
       if (opts.palette && opts.palette.length > 0 && !hueUnseen(crops[i]!, opts.palette)) rest.color = dieColor(crops[i]!, box, opts.palette);

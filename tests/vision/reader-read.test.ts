@@ -32,6 +32,19 @@ function tiled2x2(frame: RgbImage, boxes: readonly Box[]): { image: RgbImage; bo
   for (const [x, y] of corners) paste(image, frame, x, y);
   return { image, boxes: corners.flatMap(([x, y]) => boxes.map((b): Box => [b[0] + x, b[1] + y, b[2] + x, b[3] + y])) };
 }
+/** A rendered picture of one die, with the die's set and face. */
+interface PictureOfOneDie { image: RgbImage; set: DiceSetId; face: string }
+/** A rendered die's window cut round its box × `factor` (1: at the die's edges). */
+function cutRound(window: RgbImage, box: Box, factor: number): RgbImage {
+  const [x0, y0, x1, y1] = squareAround(box, factor).map(Math.round) as Box;
+  return cropRect(window, x0, y0, x1, y1);
+}
+/** How many of the pictures a reader reads right, each read alone in view side as `npm run dice -- --crop --view side` reads it. */
+async function readRight(r: ClewDiceReader, pictures: readonly PictureOfOneDie[]): Promise<number> {
+  let n = 0;
+  for (const p of pictures) if ((await r.readCrops([p.image], { sets: [p.set], view: 'side' }))[0]!.face === p.face) n++;
+  return n;
+}
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'clew-reader-'));
 let reader: ClewDiceReader;
 let crops: { face: string; image: RgbImage }[];
@@ -305,22 +318,16 @@ describe('reading', () => {
     // (docs/notes/vision-model.md, "Tight pictures of one die"): 82.8 % before, 87.0 % now.
     const { renderCropDetail } = await import('../../vision/synth/crop.js');
     const { FACE_CLASSES, faceOf } = await import('../../vision/faces/classes.js');
-    const pictures: { image: RgbImage; set: DiceSetId; face: string }[] = [];
+    const pictures: PictureOfOneDie[] = [];
     for (let i = 0; i < 160; i++) {
       const cls = FACE_CLASSES[i % FACE_CLASSES.length]!;
       const rng = createRng(`tight-picture-${i}`);
       const d = renderCropDetail(rng, cls, { difficulty: 0.2 + 0.7 * rng.next(), knobs: { roll: 30, framing: [3, 3] } });
-      const [x0, y0, x1, y1] = squareAround(d.box, 1).map(Math.round) as Box;
-      pictures.push({ image: cropRect(d.window, x0, y0, x1, y1), set: d.set, face: faceOf(d.set, cls)! });
+      pictures.push({ image: cutRound(d.window, d.box, 1), set: d.set, face: faceOf(d.set, cls)! });
     }
     const before = await loadDiceReader({ cropSquare: false });
     try {
-      const right = async (r: ClewDiceReader) => {
-        let n = 0;
-        for (const p of pictures) if ((await r.readCrops([p.image], { sets: [p.set], view: 'side' }))[0]!.face === p.face) n++;
-        return n;
-      };
-      const now = await right(reader), without = await right(before);
+      const now = await readRight(reader, pictures), without = await readRight(before, pictures);
       // 140 of 160 here, against 131 without the second framing.
       expect(now).toBeGreaterThanOrEqual(without + 4);
     } finally {
@@ -334,23 +341,15 @@ describe('reading', () => {
     // the box, ×3 75.3 % against 71.5 %.
     const { renderCropDetail } = await import('../../vision/synth/crop.js');
     const { FACE_CLASSES, faceOf } = await import('../../vision/faces/classes.js');
-    const pictures: { image: RgbImage; set: DiceSetId; face: string }[] = [];
+    const pictures: PictureOfOneDie[] = [];
     for (let i = 0; i < 56; i++) {
       const cls = FACE_CLASSES[i % FACE_CLASSES.length]!;
       const d = renderCropDetail(createRng(`loose-picture-${i}`), cls, { difficulty: 0.2 + 0.5 * ((i * 7) % 10) / 10, knobs: { roll: 30, framing: [3, 3] } });
-      for (const f of [2, 3]) {
-        const [x0, y0, x1, y1] = squareAround(d.box, f).map(Math.round) as Box;
-        pictures.push({ image: cropRect(d.window, x0, y0, x1, y1), set: d.set, face: faceOf(d.set, cls)! });
-      }
+      for (const f of [2, 3]) pictures.push({ image: cutRound(d.window, d.box, f), set: d.set, face: faceOf(d.set, cls)! });
     }
     const tight = await loadDiceReader({ locatedFraming: 1 });
     try {
-      const right = async (r: ClewDiceReader) => {
-        let n = 0;
-        for (const p of pictures) if ((await r.readCrops([p.image], { sets: [p.set], view: 'side' }))[0]!.face === p.face) n++;
-        return n;
-      };
-      const loose = await right(reader), atBox = await right(tight);
+      const loose = await readRight(reader, pictures), atBox = await readRight(tight, pictures);
       // 95 of 112 here, against 90 framed at the die's box.
       expect(loose).toBeGreaterThanOrEqual(atBox + 3);
       expect(loose).toBeGreaterThanOrEqual(90);
