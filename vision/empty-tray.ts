@@ -6,7 +6,7 @@
  */
 import { withoutFlatBars } from './image/padding.js';
 import { CLOSER_MAX_SIDE, locateDice } from './locate/locate.js';
-import { learnTray, MIN_TRAY_SIDE, type TrayReference } from './locate/tray-reference.js';
+import { learnTray, MIN_TRAY_SIDE, withStretched, type TrayReference } from './locate/tray-reference.js';
 import type { RgbImage } from './types.js';
 
 export function learnEmptyTray(picture: RgbImage, maxSide?: number, modelledSees?: number): TrayReference {
@@ -19,7 +19,14 @@ export function learnEmptyTray(picture: RgbImage, maxSide?: number, modelledSees
   // What the modelled tray makes of the empty tray: a reader does not trust its reading of later
   // frames where it finds dice in the empty tray itself (reader.ts, `modelledToo`). A caller that
   // has just counted them (the server, after `looksEmpty`) passes the count.
-  const tray = { ...learnTray(image, maxSide), modelledSees: modelledSees ?? modelledDice(image, maxSide) };
+  const sees = modelledSees ?? modelledDice(image, maxSide);
+  // A dim frame is compared with the tray stretched as it is (tray-reference.ts, `stretched`).
+  return withStretched(learnAt(image, maxSide, sees), image, (stretched) => learnAt(stretched, maxSide, sees));
+}
+
+function learnAt(image: RgbImage, maxSide: number | undefined, modelledSees: number): TrayReference {
+  const { stretched: _stretched, ...reference } = learnTray(image, maxSide);
+  const tray = { ...reference, modelledSees };
   // The tray at twice the working size, for frames whose dice are small (about 20 MB for the
   // Pi's 1280×960, so only learnt once a frame asks for it).
   const closerSide = 2 * tray.maxSide;

@@ -203,6 +203,9 @@ describe('locateDice on painted scenes', () => {
     // and each die's face spread 5.5 pips (small pips, 1/8 of the die): faces were cut at 4.5 pips,
     // none kept, and 1 die of 6 was found.
     const scene = renderScene(createRng('worst-side-30'), { dice: 6, sets: ['d6'], difficulty: 0.4, dieSize: [32, 56], width: 640, height: 480, empty: true, knobs: { maxOblique: 45, roll: 10 } });
+    // The frame spans 4–141 of 255: under the locator's 150, but not under the 120 below which a
+    // frame is stretched with its empty tray (exposure.ts, TRAY_FLAT_RANGE), so it is compared as
+    // the camera gave it.
     const found = locateDice(scene.image, { tray: learnTray(scene.empty!) });
     const m = matchBoxes(scene.dice.map((d) => d.box as Box), found.map((d) => d.box), 0.5);
     expect(m.hits).toBeGreaterThanOrEqual(3); // measured: 3

@@ -238,7 +238,7 @@ describe('the empty tray on the real frames', () => {
     return { found, modelled, dice, extra, fits };
   };
 
-  it('finds the dice of the frames as taken, and more of them at half the light than the modelled tray', async () => {
+  it('finds the dice of the frames as taken, and as many at half the light as the modelled tray', async () => {
     await load();
     const taken = tally(false);
     expect(taken.dice).toBe(14);
@@ -248,8 +248,12 @@ describe('the empty tray on the real frames', () => {
     expect(taken.extra).toBe(0);
     const dim = tally(true);
     expect(dim.fits.every((f) => f.used)).toBe(true);
+    // Both ways stretch a dim frame first (exposure.ts), against the empty tray the tray too
+    // (locate-tray-dim.test.ts). The one die lost is lost as taken too with frame and tray 4
+    // levels brighter: two touching dice and no die alone to size them (14 as the camera gave
+    // them, before the tray was stretched; 10–12 so at 0.35–0.45 of the light, 13 stretched).
     expect(dim.found).toBeGreaterThanOrEqual(13);
     expect(dim.extra).toBe(0);
-    expect(dim.found).toBeGreaterThan(dim.modelled);
+    expect(dim.found).toBeGreaterThanOrEqual(dim.modelled);
   });
 });

@@ -52,25 +52,59 @@ export function exposureRange(image: RgbImage): ExposureRange {
   return { low, high };
 }
 
+/** The one gain and offset that stretch a dim or flat frame (value' = value × gain + offset), and the range they were measured from. */
+export interface ExposureStretch extends ExposureRange {
+  gain: number;
+  offset: number;
+}
+
 /**
- * The frame stretched to the usual range when it spans less than `FLAT_RANGE`, with the gain and
- * offset applied (value' = value × gain + offset, rounded and clamped); undefined when it spans
- * enough already (or is one flat colour, which no stretch makes a picture).
+ * The stretch a frame needs: undefined when it spans `FLAT_RANGE` or more already (or is one flat
+ * colour, which no stretch makes a picture). Measured on the frame alone, so a frame and the empty
+ * tray it is compared with can both be stretched by the frame's (tray-reference.ts, `stretched`).
  *
  * The whole stretch or none: a stretch that faded out between 120 and 150 (so that frames near
  * the limit would not be located one way, then the other) found fewer dice on the development
  * seeds' rendered scenes than either (571 of 736 faded from 135, 573 unstretched, 582 whole).
  */
-export function stretchedExposure(image: RgbImage): { image: RgbImage; gain: number; offset: number } | undefined {
+export function exposureStretch(image: RgbImage): ExposureStretch | undefined {
   const { low, high } = exposureRange(image);
   const span = high - low;
   if (span >= FLAT_RANGE || span < 8) return undefined;
   const gain = (TARGET_HIGH - TARGET_LOW) / span;
-  const offset = TARGET_LOW - low * gain;
+  return { low, high, gain, offset: TARGET_LOW - low * gain };
+}
+
+/**
+ * A frame compared with the empty tray is stretched, with its tray, only where it spans less than
+ * this: the comparison's floors sit on top of the differences' own measured spread, and in a
+ * frame of the usual light that happens to span 120–150 (many rendered ones) the dice clear them
+ * already, so a stretch only lifts the tray's noise. On the locator's development cases against
+ * their empty trays, stretching every frame under 150 found 9 fewer dice (1,271 against 1,280 of
+ * 1,498) with 5 more boxes on no die; under 120, 3 more with 3 fewer; black dice on a dark table
+ * and trays at half the light kept nearly all their gain (docs/notes/vision-locate.md, "Dim
+ * frames against the empty tray").
+ */
+export const TRAY_FLAT_RANGE = 120;
+
+/** The stretch a frame compared with its empty tray needs (both stretched alike), if any. */
+export function trayStretch(image: RgbImage): ExposureStretch | undefined {
+  const stretch = exposureStretch(image);
+  return stretch && stretch.high - stretch.low < TRAY_FLAT_RANGE ? stretch : undefined;
+}
+
+/** A picture with a stretch applied (rounded and clamped). */
+export function applyStretch(image: RgbImage, stretch: Pick<ExposureStretch, 'gain' | 'offset'>): RgbImage {
   const lut = new Uint8Array(256);
-  for (let v = 0; v < 256; v++) lut[v] = clampRound(v * gain + offset);
+  for (let v = 0; v < 256; v++) lut[v] = clampRound(v * stretch.gain + stretch.offset);
   const src = image.data;
   const out = new Uint8Array(src.length);
   for (let i = 0; i < src.length; i++) out[i] = lut[src[i]!]!;
-  return { image: { width: image.width, height: image.height, data: out }, gain, offset };
+  return { width: image.width, height: image.height, data: out };
+}
+
+/** The frame stretched to the usual range when it spans less than `FLAT_RANGE`, with its gain and offset; undefined when it needs none. */
+export function stretchedExposure(image: RgbImage): { image: RgbImage; gain: number; offset: number } | undefined {
+  const stretch = exposureStretch(image);
+  return stretch && { image: applyStretch(image, stretch), gain: stretch.gain, offset: stretch.offset };
 }

@@ -14,7 +14,7 @@ import { estimateBackground, type Background } from './background.js';
 import { labelRegions, type Region } from './components.js';
 import { peelBorderLines } from './border-lines.js';
 import { edgeEvidence, FineEvidence, trayEvidence, type EvidenceOptions } from './evidence.js';
-import { stretchedExposure } from './exposure.js';
+import { applyStretch, exposureStretch, trayStretch } from './exposure.js';
 import { GREY_NOISE_FLOOR, isGreyImage } from './grey.js';
 import { trimShadow, type ShadowTrimOptions } from './shadow.js';
 import { toLabPlanes, type LabPlanes } from './lab.js';
@@ -194,9 +194,10 @@ export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions
 export function locateDice(input: RgbImage, options: LocateOptions = {}): LocatedDie[] {
   checkImage(input);
   if (input.width < 16 || input.height < 16) return [];
-  // A dim or flat frame is located stretched to the usual range (exposure.ts). Not against the
-  // empty tray: that was learnt as the camera gave it, and is compared with the frame as it comes.
-  const image = (options.stretchExposure !== false && !options.tray && stretchedExposure(input)?.image) || input;
+  // A dim or flat frame is located stretched to the usual range (exposure.ts); against the empty
+  // tray, the tray stretched by the frame's stretch too, so the two still match.
+  const { image, options: atExposure } = stretchedForLocating(input, options);
+  options = atExposure;
   const pyr = buildPyramid(image, options.maxSide ?? 640);
   if (options.detector && options.detectorOnly) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
   const bigRegions: Box[] = [];
@@ -217,6 +218,34 @@ export function locateDice(input: RgbImage, options: LocateOptions = {}): Locate
     (d) => d.score >= rescue && classical.every((c) => overlap(c.box, d.box) < 0.3),
   );
   return [...classical, ...extra].sort((p, q) => q.score - p.score);
+}
+
+/**
+ * The frame as it is located, and the options to locate it with: a dim or flat frame stretched to
+ * the usual range (exposure.ts), and where an empty tray is given, that tray stretched by the same
+ * stretch (`TrayReference.stretched`). The tray camera's empty tray was learnt as the camera gave
+ * it; compared with it as it came, a dim frame's dice differ from the tray by less than the
+ * comparison's fixed floors: black dice on a dark table lost over a third of their dice that way
+ * (docs/notes/vision-locate.md, "Dim frames against the empty tray"). A reference that cannot be
+ * stretched leaves the frame as it came, as before; one taken at another size is not used, and
+ * the frame is stretched as without it.
+ * The closer twin a frame may be located against is the stretched tray's; `onLookedCloser` is
+ * told the unstretched one, which the caller compares the unstretched frame with.
+ */
+function stretchedForLocating(input: RgbImage, options: LocateOptions): { image: RgbImage; options: LocateOptions } {
+  if (options.stretchExposure === false) return { image: input, options };
+  // A tray taken at another size is not used (compareWithTray): the frame is located as without one.
+  const tray = options.tray && sameView(options.tray, input, options.maxSide ?? 640) ? options.tray : undefined;
+  if (tray && !tray.stretched) return { image: input, options };
+  const stretch = tray ? trayStretch(input) : exposureStretch(input);
+  if (!stretch) return { image: input, options };
+  const image = applyStretch(input, stretch);
+  if (!tray?.stretched) return { image, options };
+  const told = options.onLookedCloser;
+  return {
+    image,
+    options: { ...options, tray: tray.stretched(stretch), ...(told && tray.closer ? { onLookedCloser: () => told(tray.closer!()) } : {}) },
+  };
 }
 
 /** The largest working size a closer look goes to (16 times the pixels of 640). */

@@ -19,6 +19,7 @@ import { buildPyramid } from './pyramid.js';
 import { edgeStrength } from './evidence.js';
 import { LabStretch, toLabPlanes, type LabPlanes } from './lab.js';
 import type { RgbImage } from '../types.js';
+import { applyStretch, trayStretch, type ExposureStretch } from './exposure.js';
 
 export interface TrayReference {
   /** The input size the reference was taken at: only frames of this size are compared with it. */
@@ -47,6 +48,15 @@ export interface TrayReference {
    * reference was learned by `learnTray` alone.
    */
   readonly modelledSees?: number;
+  /**
+   * The same empty tray stretched as a dim or flat frame is stretched before it is located
+   * (exposure.ts), by that frame's stretch, learnt when first asked for (the last one is kept: the
+   * frames of one roll mostly share it). Against an empty tray learnt as the camera gave it, such a
+   * frame's differences fall under the comparison's fixed floors, as they fall under the modelled
+   * tray's (docs/notes/vision-locate.md, "Dim frames against the empty tray"). Absent on a
+   * reference that is itself stretched.
+   */
+  readonly stretched?: (stretch: ExposureStretch) => TrayReference;
 }
 
 /** How a frame compared with the empty tray it was given. */
@@ -66,6 +76,27 @@ export const MIN_TRAY_SIDE = 16;
 
 /** The empty tray taken from one frame (at the locator's working size; default 640, as locateDice). */
 export function learnTray(image: RgbImage, maxSide = 640): TrayReference {
+  return withStretched(learnTrayAsIs(image, maxSide), image, (stretched) => learnTrayAsIs(stretched, maxSide));
+}
+
+/**
+ * `tray`, learnt from `image`, with `stretched`: `learn` makes the same reference from the
+ * picture stretched (the last stretch asked for is kept, by the range it was measured on).
+ */
+export function withStretched(tray: TrayReference, image: RgbImage, learn: (stretched: RgbImage) => TrayReference): TrayReference {
+  let last: { key: string; tray: TrayReference } | undefined;
+  const stretched = (stretch: ExposureStretch): TrayReference => {
+    const key = `${stretch.low}:${stretch.high}:${stretch.gain}:${stretch.offset}`;
+    if (last?.key !== key) {
+      const { stretched: _stretched, ...learnt } = learn(applyStretch(image, stretch));
+      last = { key, tray: tray.modelledSees === undefined ? learnt : { ...learnt, modelledSees: tray.modelledSees } };
+    }
+    return last.tray;
+  };
+  return { ...tray, stretched };
+}
+
+function learnTrayAsIs(image: RgbImage, maxSide: number): TrayReference {
   if (!image || !(image.data instanceof Uint8Array) || image.data.length !== image.width * image.height * 3) {
     throw new TypeError('learnTray: expected an RGB image (width × height × 3 bytes)');
   }
@@ -381,6 +412,12 @@ const DIFFERS = 3.5;
 export function differingShares(image: RgbImage, tray: TrayReference, boxes: readonly [number, number, number, number][], maxSide = tray.maxSide): number[] | null {
   if (boxes.length === 0) return [];
   if (!sameView(tray, image, maxSide)) return null;
+  // A dim frame against the tray stretched as locateDice compares them (`stretched`).
+  const stretch = tray.stretched && trayStretch(image);
+  if (stretch) {
+    image = applyStretch(image, stretch);
+    tray = tray.stretched!(stretch);
+  }
   const pyr = buildPyramid(image, maxSide);
   const evidence = new FineReferenceEvidence(pyr.fine, tray, matchTray(tray, toLabPlanes(pyr.coarse)));
   const { width: w, height: h } = pyr.fine;
