@@ -9,6 +9,7 @@ import { CLOSER_MAX_SIDE, locateDice } from './locate/locate.js';
 import { learnTray, MIN_TRAY_SIDE, withStretched, type TrayReference } from './locate/tray-reference.js';
 import type { RgbImage } from './types.js';
 
+/** The picture is kept, not copied (for the closer twin and `stretched`): a caller must not change its pixels afterwards. */
 export function learnEmptyTray(picture: RgbImage, maxSide?: number, modelledSees?: number): TrayReference {
   const { image } = withoutFlatBars(picture);
   // Flat bars can leave less than the picture: say both sizes, or "63×1" of a 65×1 picture puzzles.

@@ -74,7 +74,10 @@ export interface TrayFit {
 /** The smallest picture an empty tray is learnt from, each side in pixels. */
 export const MIN_TRAY_SIDE = 16;
 
-/** The empty tray taken from one frame (at the locator's working size; default 640, as locateDice). */
+/**
+ * The empty tray taken from one frame (at the locator's working size; default 640, as locateDice).
+ * The picture is kept, not copied, for `stretched`: a caller must not change its pixels afterwards.
+ */
 export function learnTray(image: RgbImage, maxSide = 640): TrayReference {
   return withStretched(learnTrayAsIs(image, maxSide), image, (stretched) => learnTrayAsIs(stretched, maxSide));
 }
