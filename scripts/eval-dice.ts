@@ -458,6 +458,16 @@ if (trayCount > 0) {
     return !!r && sameFace(r, d);
   };
   const wholeRoll = (read: readonly { set: DiceSetId; face: string; box: Box }[], truths: readonly Truth[]) => read.length === truths.length && truths.every((d) => readRight(read, d));
+  /** Each true die's box of the reading (IoU > 0.5, one box each, in order; -1 for none), and the boxes used. */
+  const matchBoxes = (read: readonly { box: Box }[], truths: readonly Truth[]) => {
+    const used = new Set<number>();
+    const at = truths.map((d) => {
+      const m = read.findIndex((r, i) => !used.has(i) && iou(r.box, d.box) > 0.5);
+      if (m >= 0) used.add(m);
+      return m;
+    });
+    return { at, used };
+  };
   const turnFrame = (im: RgbImage): RgbImage => {
     const { width: w, height: h } = im;
     const data = new Uint8Array(w * h * 3);
@@ -542,14 +552,12 @@ if (trayCount > 0) {
         }
         if (column !== 'any' && column !== 'any, against the empty tray') continue;
         const tally = column === 'any' ? any : anyEmpty;
-        const used = new Set<number>();
-        for (const d of truths) {
-          const m = read.findIndex((r, i) => !used.has(i) && iou(r.box, d.box) > 0.5);
-          if (m < 0) continue;
-          used.add(m);
+        const { at, used } = matchBoxes(read, truths);
+        at.forEach((m, j) => {
+          if (m < 0) return;
           tally.found++;
-          if (!sameFace(read[m]!, d) && !read[m]!.uncertain) tally.silentWrong++;
-        }
+          if (!sameFace(read[m]!, truths[j]!) && !read[m]!.uncertain) tally.silentWrong++;
+        });
         read.forEach((r, i) => {
           if (used.has(i)) return;
           tally.extra++;
@@ -638,14 +646,9 @@ if (trayCount > 0) {
         dice += truths.length;
         for (const [tally, t] of [[now, tray], [before, asTaken]] as const) {
           const read = await reader.read(frame, { sets: ['d6'], view, tray: t });
-          const used = new Set<number>();
-          for (const d of truths) {
-            const m = read.findIndex((r, i) => !used.has(i) && iou(r.box, d.box) > 0.5);
-            if (m < 0) continue;
-            used.add(m);
-            tally.found++;
-            if (sameFace(read[m]!, d)) tally.right++;
-          }
+          const { at, used } = matchBoxes(read, truths);
+          tally.found += used.size;
+          tally.right += at.filter((m, j) => m >= 0 && sameFace(read[m]!, truths[j]!)).length;
           tally.extra += read.length - used.size;
         }
       }

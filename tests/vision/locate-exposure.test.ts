@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../vision/image/decode.js';
-import { exposureRange, FLAT_RANGE, stretchedExposure } from '../../vision/locate/exposure.js';
+import { applyStretch, exposureRange, exposureStretch, FLAT_RANGE } from '../../vision/locate/exposure.js';
 import { locateDice } from '../../vision/locate/index.js';
 import { iou } from '../../vision/stream.js';
 import type { Box, RgbImage } from '../../vision/types.js';
@@ -48,10 +48,10 @@ describe('exposureRange', () => {
   });
 });
 
-describe('stretchedExposure', () => {
+describe('exposureStretch', () => {
   it('leaves a frame with the usual range alone, so it is located exactly as before', () => {
     for (const frame of frames) {
-      expect(stretchedExposure(frame)).toBeUndefined();
+      expect(exposureStretch(frame)).toBeUndefined();
       expect(locateDice(frame)).toEqual(locateDice(frame, { stretchExposure: false }));
     }
   });
@@ -59,10 +59,11 @@ describe('stretchedExposure', () => {
   it('stretches a flat frame to about the real frames\' range, one gain and offset for every channel', () => {
     const flat = DIMMED['0.4 of the contrast']!(frames[0]!);
     const before = exposureRange(flat);
-    const stretched = stretchedExposure(flat)!;
-    expect(stretched).toBeDefined();
-    expect(stretched.gain).toBeCloseTo(205 / (before.high - before.low), 6);
-    const after = exposureRange(stretched.image);
+    const stretch = exposureStretch(flat)!;
+    expect(stretch).toBeDefined();
+    expect(stretch.gain).toBeCloseTo(205 / (before.high - before.low), 6);
+    const stretched = applyStretch(flat, stretch);
+    const after = exposureRange(stretched);
     expect(after.low).toBeGreaterThanOrEqual(9);
     expect(after.low).toBeLessThanOrEqual(11);
     expect(after.high).toBeGreaterThanOrEqual(213);
@@ -70,14 +71,14 @@ describe('stretchedExposure', () => {
     // A pixel's channels keep their order (a red die stays red).
     const p = 3 * (250 * frames[0]!.width + 575);
     const [r, g, b] = flat.data.subarray(p, p + 3);
-    const [r2, g2, b2] = stretched.image.data.subarray(p, p + 3);
+    const [r2, g2, b2] = stretched.data.subarray(p, p + 3);
     expect(Math.sign(r2! - g2!)).toBe(Math.sign(r! - g!) || Math.sign(r2! - g2!));
     expect(Math.sign(g2! - b2!)).toBe(Math.sign(g! - b!) || Math.sign(g2! - b2!));
   });
 
   it('leaves a picture of one flat colour alone (no stretch makes it a picture)', () => {
     const plain = { width: 40, height: 40, data: new Uint8Array(40 * 40 * 3).fill(90) };
-    expect(stretchedExposure(plain)).toBeUndefined();
+    expect(exposureStretch(plain)).toBeUndefined();
     expect(locateDice(plain)).toEqual([]);
   });
 });

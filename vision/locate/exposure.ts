@@ -102,9 +102,3 @@ export function applyStretch(image: RgbImage, stretch: Pick<ExposureStretch, 'ga
   for (let i = 0; i < src.length; i++) out[i] = lut[src[i]!]!;
   return { width: image.width, height: image.height, data: out };
 }
-
-/** The frame stretched to the usual range when it spans less than `FLAT_RANGE`, with its gain and offset; undefined when it needs none. */
-export function stretchedExposure(image: RgbImage): { image: RgbImage; gain: number; offset: number } | undefined {
-  const stretch = exposureStretch(image);
-  return stretch && { image: applyStretch(image, stretch), gain: stretch.gain, offset: stretch.offset };
-}

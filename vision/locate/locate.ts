@@ -241,10 +241,10 @@ function stretchedForLocating(input: RgbImage, options: LocateOptions): { image:
   if (!stretch) return { image: input, options };
   const image = applyStretch(input, stretch);
   if (!tray?.stretched) return { image, options };
-  const told = options.onLookedCloser;
+  const told = options.onLookedCloser, closer = tray.closer;
   return {
     image,
-    options: { ...options, tray: tray.stretched(stretch), ...(told && tray.closer ? { onLookedCloser: () => told(tray.closer!()) } : {}) },
+    options: { ...options, tray: tray.stretched(stretch), ...(told && closer ? { onLookedCloser: () => told(closer()) } : {}) },
   };
 }
 

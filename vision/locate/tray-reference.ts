@@ -92,7 +92,7 @@ export function withStretched(tray: TrayReference, image: RgbImage, learn: (stre
     const key = `${stretch.low}:${stretch.high}:${stretch.gain}:${stretch.offset}`;
     if (last?.key !== key) {
       const { stretched: _stretched, ...learnt } = learn(applyStretch(image, stretch));
-      last = { key, tray: tray.modelledSees === undefined ? learnt : { ...learnt, modelledSees: tray.modelledSees } };
+      last = { key, tray: learnt };
     }
     return last.tray;
   };
