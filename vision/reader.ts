@@ -57,10 +57,10 @@ export interface LoadDiceReaderOptions {
   views?: 1 | 2 | 4;
   /**
    * Threads that share each batch of crops, this one included (default CLEW_READER_THREADS, else
-   * 1; wasm backend only; each further thread about 100 MB). The readings are the same bit for
-   * bit with any number.
+   * 1; 'auto': two where the machine has two cores, as the companion reads; wasm backend only;
+   * each further thread about 28 MB). The readings are the same bit for bit with any number.
    */
-  threads?: number;
+  threads?: number | 'auto';
   /**
    * Dice whose calibrated confidence after those views is below this are read once more, closer
    * (and another quarter turn round, unless the model reads upright: `scoreWithSecondLook`), all

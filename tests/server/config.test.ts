@@ -23,9 +23,12 @@ describe('config', () => {
     expect(() => parseConfig({ vision: { workingSize: 700.5 } }, {})).toThrow(/vision\.workingSize:/);
   });
 
-  it('the companion reads dice on one thread unless told more (each further thread costs about 100 MB), up to 8', () => {
-    expect(parseConfig(undefined, {}).vision.threads).toBe(1);
+  it('the companion reads dice on "auto" threads (two where there are two cores) unless told a number, up to 8', () => {
+    expect(parseConfig(undefined, {}).vision.threads).toBe('auto');
+    expect(parseConfig({ vision: { threads: 'auto' } }, {}).vision.threads).toBe('auto');
+    expect(parseConfig({ vision: { threads: 1 } }, {}).vision.threads).toBe(1);
     expect(parseConfig({ vision: { threads: 3 } }, {}).vision.threads).toBe(3);
+    expect(() => parseConfig({ vision: { threads: 'cores' } }, {})).toThrow(/vision\.threads:/);
     expect(() => parseConfig({ vision: { threads: 0 } }, {})).toThrow(/vision\.threads:/);
     expect(() => parseConfig({ vision: { threads: 1.5 } }, {})).toThrow(/vision\.threads:/);
     expect(() => parseConfig({ vision: { threads: 9 } }, {})).toThrow(/vision\.threads:/);

@@ -20,7 +20,7 @@ function sources(dir: string): string[] {
   for (const name of entries) {
     const full = path.join(abs, name);
     if (statSync(full).isDirectory()) out.push(...sources(path.join(dir, name)));
-    else if (/\.(ts|tsx)$/.test(name)) out.push(path.join(dir, name));
+    else if (/\.(ts|tsx|js|mjs)$/.test(name)) out.push(path.join(dir, name));
   }
   return out;
 }

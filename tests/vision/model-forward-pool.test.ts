@@ -5,12 +5,14 @@
  * workers either.
  */
 import * as tf from '@tensorflow/tfjs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { initBackend } from '../../vision/model/backend.js';
 import { DEFAULT_MODEL_DIR } from '../../vision/model/classifier.js';
-import { CONTROL, chunking, claimChunk, claimWord, defaultReaderThreads, startForwardPool, type ForwardPool } from '../../vision/model/forward-pool.js';
+import { autoReaderThreads, CONTROL, chunking, claimChunk, claimWord, defaultReaderThreads, startForwardPool, type ForwardPool } from '../../vision/model/forward-pool.js';
 import { loadModel } from '../../vision/model/io.js';
 import { netForward } from '../../vision/model/views.js';
 
@@ -49,13 +51,22 @@ describe('chunks of a pass', () => {
 });
 
 describe('threads by default', () => {
-  it('one, unless CLEW_READER_THREADS says a number or "cores" (up to 4); nonsense is refused with the variable named', () => {
+  it('the tools read on one, unless CLEW_READER_THREADS says a number, "auto" or "cores" (up to 4); nonsense is refused with the variable named', () => {
     expect(defaultReaderThreads({})).toBe(1);
     expect(defaultReaderThreads({ CLEW_READER_THREADS: '3' })).toBe(3);
     expect(defaultReaderThreads({ CLEW_READER_THREADS: '1' })).toBe(1);
     const cores = defaultReaderThreads({ CLEW_READER_THREADS: 'cores' });
     expect(cores).toBe(Math.min(4, availableParallelism()));
-    for (const bad of ['0', '-2', '1.5', 'two', '65']) expect(() => defaultReaderThreads({ CLEW_READER_THREADS: bad })).toThrow(/CLEW_READER_THREADS must be a whole number from 1 to 64 or "cores", got "/);
+    expect(defaultReaderThreads({ CLEW_READER_THREADS: 'auto' })).toBe(autoReaderThreads());
+    for (const bad of ['0', '-2', '1.5', 'two', '65']) expect(() => defaultReaderThreads({ CLEW_READER_THREADS: bad })).toThrow(/CLEW_READER_THREADS must be a whole number from 1 to 64, "auto" or "cores", got "/);
+  });
+
+  it('the companion\'s "auto": two threads where the machine has two cores or more, one on a single core', () => {
+    expect(autoReaderThreads(1)).toBe(1);
+    expect(autoReaderThreads(2)).toBe(2);
+    expect(autoReaderThreads(4)).toBe(2);
+    expect(autoReaderThreads(64)).toBe(2);
+    expect(autoReaderThreads()).toBe(Math.min(2, availableParallelism()));
   });
 });
 
@@ -137,6 +148,17 @@ describe('a pool of two threads with the shipped net', () => {
     for (let i = 0; i < 40; i++) shared(x, 25);
     expect(tf.memory().numTensors).toBe(here);
     expect(await pool.workerTensors()).toEqual(there);
+  });
+});
+
+describe('a pool in the companion\'s process', () => {
+  it('starts its reading thread under npm start\'s flags (V8\'s heap flags, tsx\'s loader), which a worker refuses as its own, and reads as one thread does', () => {
+    const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const heapFlags = start.match(/--max-[\w-]+=\d+/g) ?? [];
+    expect(heapFlags.length).toBeGreaterThan(0);
+    const run = spawnSync(process.execPath, [...heapFlags, '--import', 'tsx', 'tests/fixtures/vision/pool-under-start-flags.ts'], { encoding: 'utf8', timeout: 120_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual({ threads: 2, same: true, warnings: [] });
   });
 });
 

@@ -13,7 +13,7 @@ import { loadModel } from './io.js';
 import { parseModelMeta, type ModelMeta } from './meta.js';
 import { preprocessCrops } from './preprocess.js';
 import { orientationDim, type OrientationHead } from './orientation.js';
-import { defaultReaderThreads, startForwardPool } from './forward-pool.js';
+import { autoReaderThreads, defaultReaderThreads, startForwardPool } from './forward-pool.js';
 import { closerCrop, flipCrop, perCrop, shiftCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf } from './views.js';
 
 export const DEFAULT_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
@@ -86,14 +86,15 @@ export interface LoadClassifierOptions {
   imagesPerPass?: number;
   /**
    * Threads that read a batch of crops, this one included (default `defaultReaderThreads()`:
-   * CLEW_READER_THREADS, else 1). Only the wasm backend uses more than one.
+   * CLEW_READER_THREADS, else 1); 'auto': `autoReaderThreads()`, two where there are two cores.
+   * Only the wasm backend uses more than one.
    */
-  threads?: number;
+  threads?: number | 'auto';
 }
 
 export async function loadClassifier(options: LoadClassifierOptions = {}): Promise<Classifier> {
   const dir = options.modelDir ?? DEFAULT_MODEL_DIR;
-  const threads = options.threads ?? defaultReaderThreads();
+  const threads = options.threads === 'auto' ? autoReaderThreads() : options.threads ?? defaultReaderThreads();
   if (!(Number.isInteger(threads) && threads >= 1)) throw new RangeError(`threads must be a whole number ≥ 1, got ${threads}`);
   const metaFile = path.join(dir, 'meta.json');
   let raw: unknown;

@@ -20,41 +20,12 @@
  */
 import type * as tf from '@tensorflow/tfjs';
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { claimChunk, claimWord, CONTROL, MAX_OUTPUTS } from './forward-protocol.js';
 import { startTsWorker } from './ts-worker.js';
 import { netForward, type Forward, type ForwardOutput } from './views.js';
 
-/** Chunks a pass is cut into at most (the claim word keeps a chunk index in 8 bits). */
-export const MAX_CHUNKS = 255;
-
-/**
- * Slots of the control array. `wake` changes to wake the workers; `claim` holds the pass
- * (16 bits), its number of chunks (8 bits) and the next chunk to claim (8 bits), so one
- * compare-and-swap both checks the pass and claims a chunk; `done + k` holds the pass that chunk k
- * was last finished in by a worker, `failed + k` whether that failed.
- */
-export const CONTROL = { wake: 0, claim: 1, net: 2, images: 3, chunk: 4, done: 8, failed: 8 + MAX_CHUNKS, slots: 8 + 2 * MAX_CHUNKS } as const;
-
-/** Outputs an image may have in all (logits + embedding) for its net to be shared. */
-export const MAX_OUTPUTS = 1024;
-
-/** The claim word: pass, number of chunks, next chunk. */
-export function claimWord(pass: number, chunks: number, next: number): number {
-  return ((pass & 0xffff) << 16) | ((chunks & 0xff) << 8) | (next & 0xff);
-}
-
-/**
- * Claims the next chunk of the pass in `control`'s claim word, if any is left: its index and
- * pass, or undefined when every chunk has been claimed.
- */
-export function claimChunk(control: Int32Array): { chunk: number; pass: number } | undefined {
-  for (;;) {
-    const word = Atomics.load(control, CONTROL.claim);
-    const chunks = (word >>> 8) & 0xff, next = word & 0xff;
-    if (next >= chunks) return undefined;
-    if (Atomics.compareExchange(control, CONTROL.claim, word, word + 1) === word) return { chunk: next, pass: (word >>> 16) & 0xffff };
-  }
-}
+export { CONTROL, MAX_CHUNKS, MAX_OUTPUTS, claimChunk, claimWord } from './forward-protocol.js';
 
 /** What a worker is started with (worker_threads' workerData). */
 export interface ForwardWorkerInit {
@@ -119,17 +90,29 @@ export interface ForwardPool {
 }
 
 /**
+ * The companion's reading threads when its config says `"auto"` (the default): two where the
+ * machine has two cores or more. A further thread holds about 28 MB more resident memory (the
+ * lean worker, forward-worker.js) and takes up to a fifth off a 25-dice frame on two cores here;
+ * a third thread would take less again for as much memory (docs/notes/vision-model.md, "Lean
+ * reading threads").
+ */
+export function autoReaderThreads(cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(2, cores));
+}
+
+/**
  * The threads the dice reader uses by default: CLEW_READER_THREADS when set ('cores': the
- * machine's cores up to 4), else 1. One by default because each further thread holds its own
- * TensorFlow.js, about 100 MB more resident memory, for a 25-dice frame up to 20 % sooner on two
- * cores here (docs/notes/vision-model.md, "Reading on more than one core").
+ * machine's cores up to 4; 'auto': as the companion's `"auto"`), else 1. One by default because
+ * the tools (`npm run dice`, eval, bench) mostly read a few pictures and exit, and a thread starts
+ * in about a second: reads before then run on one thread anyway.
  */
 export function defaultReaderThreads(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.CLEW_READER_THREADS;
   if (raw === undefined || raw === '') return 1;
   if (raw === 'cores') return Math.min(4, availableParallelism());
+  if (raw === 'auto') return autoReaderThreads();
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`CLEW_READER_THREADS must be a whole number from 1 to 64 or "cores", got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`CLEW_READER_THREADS must be a whole number from 1 to 64, "auto" or "cores", got "${raw}"`);
   return n;
 }
 
@@ -137,6 +120,17 @@ export function defaultReaderThreads(env: NodeJS.ProcessEnv = process.env): numb
 export function chunking(images: number, threads: number): { size: number; chunks: number } {
   const size = Math.max(MIN_CHUNK, Math.ceil(images / (2 * threads)));
   return { size, chunks: Math.ceil(images / size) };
+}
+
+/**
+ * A reading thread: the lean JavaScript worker with no flags of its own (this process's loader
+ * flags, `--import tsx`, would load tsx's loader into the thread for nothing, about 35 MB; V8's
+ * heap flags are the process's anyway, and a worker refuses them); a TypeScript module (tests'
+ * stand-ins) through tsx's loader.
+ */
+function startWorker(url: URL, init: ForwardWorkerInit): Worker {
+  if (url.pathname.endsWith('.ts')) return startTsWorker(url, init);
+  return new Worker(url, { workerData: init, execArgv: [] });
 }
 
 /** Starts `threads − 1` workers, each with tfjs on wasm. */
@@ -171,7 +165,14 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
 
   for (let k = 0; k < options.threads - 1; k++) {
     const init: ForwardWorkerInit = { modelDir, size, capacity, control: controlBuffer, data };
-    const w: PoolWorker = { worker: startTsWorker(options.workerUrl ?? new URL('./forward-worker.ts', import.meta.url), init), nets: new Set(), alive: true };
+    let worker: Worker;
+    try {
+      worker = startWorker(options.workerUrl ?? new URL('./forward-worker.js', import.meta.url), init);
+    } catch (error) {
+      process.emitWarning(`dice reader: a reading thread did not start (${(error as Error).message}); reading on fewer threads`);
+      continue;
+    }
+    const w: PoolWorker = { worker, nets: new Set(), alive: true };
     const index = workers.length;
     w.worker.on('message', (m: FromWorker) => {
       const p = waiting.get(`${index}:${m.id}`);

@@ -75,12 +75,13 @@ export const configSchema = z
         /** Training steps when the whole net adapts (fewer: faster and weaker). */
         adaptSteps: z.number().int().min(1).max(1000).default(60),
         /**
-         * Threads that read the dice, this one included (vision/model/forward-pool.ts). 1 by
-         * default: each further thread holds its own TensorFlow.js, about 100 MB more resident,
-         * and the companion's target is 300 MB. 2–4 on a Pi with 2 GB or more reads a frame's
-         * dice faster (a 25-dice frame up to 20 % sooner on two cores here), with the same readings.
+         * Threads that read the dice, this one included (vision/model/forward-pool.ts): "auto"
+         * (the default since the thirty-first session: two where the machine has two cores) or
+         * a number. Each further thread holds its own tfjs-core, tfjs-layers and wasm backend,
+         * about 28 MB more resident (the companion's target is 300 MB), and takes up to a fifth
+         * off a 25-dice frame on two cores here, with the same readings bit for bit.
          */
-        threads: z.number().int().min(1).max(8).default(1),
+        threads: z.union([z.literal('auto'), z.number().int().min(1).max(8)]).default('auto'),
         /**
          * How the tray camera looks at the dice: 'auto' (the default since the twenty-fifth
          * session: read 'any' and learn the view from the settled rolls' dice, then read in it;
