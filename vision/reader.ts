@@ -58,7 +58,7 @@ export interface LoadDiceReaderOptions {
   /**
    * Threads that share each batch of crops, this one included (default CLEW_READER_THREADS, else
    * 1; 'auto': two where the machine has two cores, as the companion reads; wasm backend only;
-   * each further thread about 28 MB). The readings are the same bit for bit with any number.
+   * each further thread about 40–55 MB). The readings are the same bit for bit with any number.
    */
   threads?: number | 'auto';
   /**

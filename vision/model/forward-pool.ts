@@ -91,7 +91,7 @@ export interface ForwardPool {
 
 /**
  * The companion's reading threads when its config says `"auto"` (the default): two where the
- * machine has two cores or more. A further thread holds about 28 MB more resident memory (the
+ * machine has two cores or more. A further thread holds about 40–55 MB more resident memory (the
  * lean worker, forward-worker.js) and takes up to a fifth off a 25-dice frame on two cores here;
  * a third thread would take less again for as much memory (docs/notes/vision-model.md, "Lean
  * reading threads").

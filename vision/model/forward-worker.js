@@ -8,7 +8,7 @@
  * Plain JavaScript (type-checked by `tsc` through its JSDoc) and only the parts of TensorFlow.js a
  * forward pass needs (tfjs-core, tfjs-layers, the wasm backend), because each thread holds its
  * own copy of whatever it loads: written in TypeScript it ran under tsx's loader and loaded the
- * whole `@tensorflow/tfjs`, about 110 MB resident a thread; so it is about 45 MB
+ * whole `@tensorflow/tfjs`, about 100 MB resident a thread; so it is about 40–55 MB
  * (docs/notes/vision-model.md, "Lean reading threads"). The numbers are the main thread's, bit for
  * bit: the same kernels of the same backend, on the main net's float32 weights as they are.
  */

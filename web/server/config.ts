@@ -78,7 +78,7 @@ export const configSchema = z
          * Threads that read the dice, this one included (vision/model/forward-pool.ts): "auto"
          * (the default since the thirty-first session: two where the machine has two cores) or
          * a number. Each further thread holds its own tfjs-core, tfjs-layers and wasm backend,
-         * about 28 MB more resident (the companion's target is 300 MB), and takes up to a fifth
+         * about 40–55 MB more resident (the companion's target is 300 MB), and takes up to a fifth
          * off a 25-dice frame on two cores here, with the same readings bit for bit.
          */
         threads: z.union([z.literal('auto'), z.number().int().min(1).max(8)]).default('auto'),
