@@ -6,7 +6,7 @@
  */
 import { withoutFlatBars } from './image/padding.js';
 import { CLOSER_MAX_SIDE, locateDice } from './locate/locate.js';
-import { learnTray, MIN_TRAY_SIDE, withStretched, type TrayReference } from './locate/tray-reference.js';
+import { learnTray, learnTrayAsIs, MIN_TRAY_SIDE, withStretched, type TrayReference } from './locate/tray-reference.js';
 import type { RgbImage } from './types.js';
 
 /** The picture is kept, not copied (for the closer twin and `stretched`): a caller must not change its pixels afterwards. */
@@ -26,8 +26,7 @@ export function learnEmptyTray(picture: RgbImage, maxSide?: number, modelledSees
 }
 
 function learnAt(image: RgbImage, maxSide: number | undefined, modelledSees: number): TrayReference {
-  const { stretched: _stretched, ...reference } = learnTray(image, maxSide);
-  const tray = { ...reference, modelledSees };
+  const tray = { ...learnTrayAsIs(image, maxSide), modelledSees };
   // The tray at twice the working size, for frames whose dice are small (about 20 MB for the
   // Pi's 1280×960, so only learnt once a frame asks for it).
   const closerSide = 2 * tray.maxSide;

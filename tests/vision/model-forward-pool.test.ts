@@ -192,7 +192,7 @@ describe('a pool whose workers cannot work', () => {
       const warnings: string[] = [];
       const onWarning = (w: Error) => warnings.push(w.message);
       process.on('warning', onWarning);
-      const pool = await startForwardPool({ modelDir: fault, size: SIZE, threads: 2, timeoutMs: 200, workerUrl: new URL('../fixtures/vision/faulty-forward-worker.ts', import.meta.url) });
+      const pool = await startForwardPool({ modelDir: fault, size: SIZE, threads: 2, timeoutMs: 200, workerUrl: new URL('../fixtures/vision/faulty-forward-worker.js', import.meta.url) });
       try {
         await pool.share(net);
         expect(pool.threads).toBe(2);

@@ -99,7 +99,8 @@ export function withStretched(tray: TrayReference, image: RgbImage, learn: (stre
   return { ...tray, stretched };
 }
 
-function learnTrayAsIs(image: RgbImage, maxSide: number): TrayReference {
+/** `learnTray` without `stretched` (for learners that add their own: empty-tray.ts). */
+export function learnTrayAsIs(image: RgbImage, maxSide = 640): TrayReference {
   if (!image || !(image.data instanceof Uint8Array) || image.data.length !== image.width * image.height * 3) {
     throw new TypeError('learnTray: expected an RGB image (width × height × 3 bytes)');
   }

@@ -8,9 +8,8 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { registerWasmGradientKernels } from './wasm-gradients.js';
+import { wasmBinaryDir, withoutRethrowingHandlers } from './wasm-start.js';
 
 export type BackendName = 'tensorflow' | 'wasm' | 'cpu';
 export const BACKEND_NAMES: readonly BackendName[] = ['tensorflow', 'wasm', 'cpu'];
@@ -27,12 +26,7 @@ export interface BackendInfo {
 let wasmPathsSet = false;
 let current: BackendInfo | undefined;
 
-/** The folder holding the tfjs-backend-wasm `.wasm` binaries (resolved from node_modules). */
-export function wasmBinaryDir(): string {
-  const require = createRequire(import.meta.url);
-  // The package's "main" is dist/tf-backend-wasm.node.js, so its folder is the dist/ we want.
-  return path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + path.sep;
-}
+export { wasmBinaryDir } from './wasm-start.js';
 
 async function tryTensorflow(): Promise<void> {
   // A variable specifier keeps TypeScript and bundlers from requiring the optional package.
@@ -47,25 +41,7 @@ async function tryWasm(): Promise<void> {
     wasmPathsSet = true;
   }
   registerWasmGradientKernels();
-  const before = new Set([...process.listeners('uncaughtException'), ...process.listeners('unhandledRejection')]);
-  try {
-    if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend failed to initialise');
-  } finally {
-    dropRethrowingHandlers(before);
-  }
-}
-
-/**
- * The wasm module's Emscripten glue adds process handlers that only rethrow what they are given.
- * With them, any crash of a process that loaded it (the server, the CLI, a test worker) prints
- * the module's whole minified source line, about 38 KB, before the error itself. Without them,
- * Node does what it would have done anyway (an uncaught error or rejection ends the process),
- * and says so in a few lines.
- */
-function dropRethrowingHandlers(before: ReadonlySet<unknown>): void {
-  const rethrows = (listener: unknown) => !before.has(listener) && /ExitStatus|throw reason/.test(String(listener));
-  for (const listener of process.listeners('uncaughtException')) if (rethrows(listener)) process.off('uncaughtException', listener);
-  for (const listener of process.listeners('unhandledRejection')) if (rethrows(listener)) process.off('unhandledRejection', listener);
+  if (!(await withoutRethrowingHandlers(() => tf.setBackend('wasm')))) throw new Error('the wasm backend failed to initialise');
 }
 
 async function tryCpu(): Promise<void> {

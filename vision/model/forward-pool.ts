@@ -22,7 +22,6 @@ import type * as tf from '@tensorflow/tfjs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { claimChunk, claimWord, CONTROL, MAX_OUTPUTS } from './forward-protocol.js';
-import { startTsWorker } from './ts-worker.js';
 import { netForward, type Forward, type ForwardOutput } from './views.js';
 
 export { CONTROL, MAX_CHUNKS, MAX_OUTPUTS, claimChunk, claimWord } from './forward-protocol.js';
@@ -122,17 +121,6 @@ export function chunking(images: number, threads: number): { size: number; chunk
   return { size, chunks: Math.ceil(images / size) };
 }
 
-/**
- * A reading thread: the lean JavaScript worker with no flags of its own (this process's loader
- * flags, `--import tsx`, would load tsx's loader into the thread for nothing, about 35 MB; V8's
- * heap flags are the process's anyway, and a worker refuses them); a TypeScript module (tests'
- * stand-ins) through tsx's loader.
- */
-function startWorker(url: URL, init: ForwardWorkerInit): Worker {
-  if (url.pathname.endsWith('.ts')) return startTsWorker(url, init);
-  return new Worker(url, { workerData: init, execArgv: [] });
-}
-
 /** Starts `threads − 1` workers, each with tfjs on wasm. */
 export async function startForwardPool(options: ForwardPoolOptions): Promise<ForwardPool> {
   const { modelDir, size } = options;
@@ -167,7 +155,10 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
     const init: ForwardWorkerInit = { modelDir, size, capacity, control: controlBuffer, data };
     let worker: Worker;
     try {
-      worker = startWorker(options.workerUrl ?? new URL('./forward-worker.js', import.meta.url), init);
+      // No flags of its own: this process's `--import tsx` would load tsx's loader into the
+      // thread for nothing (about 35 MB), and V8's heap flags, which hold for it anyway, a worker
+      // refuses.
+      worker = new Worker(options.workerUrl ?? new URL('./forward-worker.js', import.meta.url), { workerData: init, execArgv: [] });
     } catch (error) {
       process.emitWarning(`dice reader: a reading thread did not start (${(error as Error).message}); reading on fewer threads`);
       continue;

@@ -16,10 +16,11 @@ import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { claimChunk, CONTROL, MAX_OUTPUTS } from './forward-protocol.js';
+import { netForward } from './net-forward.js';
+import { wasmBinaryDir, withoutRethrowingHandlers } from './wasm-start.js';
 
 /** @typedef {import('./forward-pool.js').ForwardWorkerInit} ForwardWorkerInit */
 /** @typedef {import('./forward-pool.js').ToWorker} ToWorker */
@@ -37,18 +38,8 @@ const nets = new Map();
 
 /** The wasm backend, as `initBackend('wasm')` starts it on the main thread (backend.ts). */
 async function startWasm() {
-  const require = createRequire(import.meta.url);
-  setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + path.sep);
-  // The wasm module's glue adds process handlers that only rethrow; backend.ts drops them too.
-  const before = new Set([...process.listeners('uncaughtException'), ...process.listeners('unhandledRejection')]);
-  try {
-    if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend failed to initialise');
-  } finally {
-    /** @param {unknown} listener */
-    const rethrows = (listener) => !before.has(/** @type {never} */ (listener)) && /ExitStatus|throw reason/.test(String(listener));
-    for (const listener of process.listeners('uncaughtException')) if (rethrows(listener)) process.off('uncaughtException', listener);
-    for (const listener of process.listeners('unhandledRejection')) if (rethrows(listener)) process.off('unhandledRejection', listener);
-  }
+  setWasmPaths(wasmBinaryDir());
+  if (!(await withoutRethrowingHandlers(() => tf.setBackend('wasm')))) throw new Error('the wasm backend failed to initialise');
 }
 
 const ready = startWasm();
@@ -69,19 +60,6 @@ async function architecture() {
   }
   if (!json.modelTopology) throw new Error(`${jsonFile} is not a tfjs layers model`);
   return tfl.models.modelFromJSON({ modelTopology: json.modelTopology });
-}
-
-/**
- * A forward pass through `execute`, as views.ts's `netForward` runs it on the main thread.
- * @param {tfl.LayersModel} net
- * @returns {Forward}
- */
-function netForward(net) {
-  const outputs = net.outputs.map((o) => o.name);
-  return (pixels, images) => tf.tidy(() => {
-    const [l, e] = /** @type {tf.Tensor[]} */ (net.execute(tf.tensor4d(pixels, [images, init.size, init.size, 3]), outputs));
-    return { logits: /** @type {Float32Array} */ (/** @type {tf.Tensor} */ (l).dataSync()), embeddings: /** @type {Float32Array} */ (/** @type {tf.Tensor} */ (e).dataSync()) };
-  });
 }
 
 port.on('message', (/** @type {ToWorker} */ m) => {
@@ -105,7 +83,7 @@ port.on('message', (/** @type {ToWorker} */ m) => {
         tf.dispose(tensors);
       }
       nets.get(m.id)?.net.dispose();
-      nets.set(m.id, { net, forward: netForward(net) });
+      nets.set(m.id, { net, forward: netForward(net, init.size) });
       port.postMessage(/** @type {FromWorker} */ ({ type: 'shared', id: m.id }));
     } catch (error) {
       port.postMessage(/** @type {FromWorker} */ ({ type: 'failed', id: m.id, message: error instanceof Error ? error.message : String(error) }));

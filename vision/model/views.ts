@@ -7,6 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import type { RgbImage } from '../types.js';
+import { netForward } from './net-forward.js';
 
 /**
  * The centre of a crop brought `zoom` times closer, at the same size: what `squareCrop` would
@@ -184,20 +185,8 @@ export type Forward = (input: Float32Array, images: number) => ForwardOutput;
 /** What reads crops in predictTurns & co: a net run here, or a Forward. */
 export type Net = tf.LayersModel | Forward;
 
-/**
- * A forward pass of `model` on this thread. Through `execute`, not `predict`: predict cuts its
- * input into batches of 32 with a copy of each (and concatenates the outputs) even when the pass
- * is one batch, which cost 1.5–5 ms a pass of 25–32 crops here and tripled a pass of 100; the
- * same kernels run on the same batch either way, so the outputs are the same bit for bit.
- */
-export function netForward(model: tf.LayersModel, size: number): Forward {
-  const outputs = model.outputs.map((o) => o.name);
-  if (outputs.length !== 2) throw new Error(`netForward: the net must have two outputs (logits, embedding), it has ${outputs.length}`);
-  return (input, images) => tf.tidy(() => {
-    const [l, e] = model.execute(tf.tensor4d(input, [images, size, size, 3]), outputs) as tf.Tensor[];
-    return { logits: l!.dataSync() as Float32Array, embeddings: e!.dataSync() as Float32Array };
-  });
-}
+/** A forward pass of `model` on this thread: net-forward.js, which the reading threads run too. */
+export { netForward };
 
 /**
  * Logits and embeddings of `n` standardised crops (NHWC in `pixels`), averaged over `views`
