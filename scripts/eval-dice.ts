@@ -83,6 +83,31 @@ async function image(file: string): Promise<RgbImage> {
   return decodeImage(new Uint8Array(await readFile(file)));
 }
 
+/**
+ * Other dice, as far as one set's photos can show them: each picture with its colour channels
+ * swapped, or as its negative (dark dice with light pips). The dice's shapes, the camera's blur,
+ * noise and light stay real; only the colours move, so a reader that leans on the Catan set's
+ * ivory, red and yellow reads these worse.
+ */
+const RECOLOURED: readonly [string, (r: number, g: number, b: number) => [number, number, number]][] = [
+  ['R↔B', (r, g, b) => [b, g, r]],
+  ['RGB → GBR', (r, g, b) => [g, b, r]],
+  ['RGB → BRG', (r, g, b) => [b, r, g]],
+  ['R↔G', (r, g, b) => [g, r, b]],
+  ['negative', (r, g, b) => [255 - r, 255 - g, 255 - b]],
+];
+
+function recoloured(image: RgbImage, how: (r: number, g: number, b: number) => [number, number, number]): RgbImage {
+  const data = new Uint8Array(image.data.length);
+  for (let i = 0; i < data.length; i += 3) {
+    const [r, g, b] = how(image.data[i]!, image.data[i + 1]!, image.data[i + 2]!);
+    data[i] = r;
+    data[i + 1] = g;
+    data[i + 2] = b;
+  }
+  return { ...image, data };
+}
+
 if (!existsSync(opts.real)) {
   process.stderr.write(`eval:dice: ${opts.real} not found (pass --real DIR)\n`);
   process.exit(2);
@@ -222,6 +247,23 @@ table(uncal, all.length);
   say(`|---|${shares.map(() => '---').join('|')}|`);
   say(`| read right of ${all.length} | ${cells[0]!.join(' | ')} |`);
   say(`| without the central square's second framing | ${cells[1]!.join(' | ')} |`);
+  say();
+}
+
+{
+  // Other dice's colours (RECOLOURED): the crops as `npm run dice -- --crop` reads them.
+  const cells: string[] = [];
+  for (const [, how] of RECOLOURED) {
+    const readings = await reader.readCrops(crops.map((c) => recoloured(c, how)), { sets: ['d6'], view });
+    const right = readings.filter((r, i) => r.face === truth[i]).length;
+    const silent = readings.filter((r, i) => r.face !== truth[i] && !r.uncertain).length;
+    cells.push(`${right} (${pct(right / all.length)}), ${readings.filter((r) => r.uncertain).length}, ${silent}`);
+  }
+  say(`The same crops in other colours, as other dice would show them (channels swapped, or the negative: dark dice with light pips), read as \`npm run dice -- --crop\` reads them: read right, marked "check", read wrong without the mark (as they came: ${uncal.correct}, ${uncal.marked}, ${uncal.silentMisreads}):`);
+  say();
+  say(`| ${RECOLOURED.map(([name]) => name).join(' | ')} |`);
+  say(`|${RECOLOURED.map(() => '---').join('|')}|`);
+  say(`| ${cells.join(' | ')} |`);
   say();
 }
 
@@ -418,6 +460,15 @@ if (view === 'any') {
   // In grey, as a monochrome camera (or a webcam's black-and-white mode) gives them.
   const grey = await count((f) => greyToRgb(toGrey(f), f.width, f.height), (b) => [b]);
   say(`The same frames in grey (R = G = B, as a monochrome camera gives them; a grey frame's evidence takes a lower lightness floor, vision-locate.md "Grey frames"), read as pictures: dice found, boxes on no die, read right: ${grey}.`);
+  // Other dice's colours (RECOLOURED), as for the crops above.
+  const recolouredCells: string[] = [];
+  for (const [, how] of RECOLOURED) recolouredCells.push(await count((f) => recoloured(f, how), (b) => [b]));
+  say();
+  say('The same frames in other colours (channels swapped, or the negative), read as pictures: dice found, boxes on no die, read right:');
+  say();
+  say(`| ${RECOLOURED.map(([name]) => name).join(' | ')} |`);
+  say(`|${RECOLOURED.map(() => '---').join('|')}|`);
+  say(`| ${recolouredCells.join(' | ')} |`);
   // Dim and flat (since 28 November, twenty-fourth session: such frames are stretched before
   // they are located, vision-locate.md "Dim and flat frames"): each value scaled, or moved
   // towards the frame's mean, then rounded.
