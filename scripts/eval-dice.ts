@@ -65,6 +65,12 @@ const otherView: CameraView = view === 'any' ? 'side' : 'any';
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 const out: string[] = [];
 const say = (line = '') => { out.push(line); process.stdout.write(line + '\n'); };
+/** A one-row markdown table: a heading per column, one cell each. */
+const sayRow = (headings: readonly string[], cells: readonly string[]) => {
+  say(`| ${headings.join(' | ')} |`);
+  say(`|${headings.map(() => '---').join('|')}|`);
+  say(`| ${cells.join(' | ')} |`);
+};
 
 /** The chapter a new Worm & Cozy game plays (its roll is the same in every chapter: one shape die, two organ dice). */
 function defaultChapter() {
@@ -261,9 +267,7 @@ table(uncal, all.length);
   }
   say(`The same crops in other colours, as other dice would show them (channels swapped, or the negative: dark dice with light pips), read as \`npm run dice -- --crop\` reads them: read right, marked "check", read wrong without the mark (as they came: ${uncal.correct}, ${uncal.marked}, ${uncal.silentMisreads}):`);
   say();
-  say(`| ${RECOLOURED.map(([name]) => name).join(' | ')} |`);
-  say(`|${RECOLOURED.map(() => '---').join('|')}|`);
-  say(`| ${cells.join(' | ')} |`);
+  sayRow(RECOLOURED.map(([name]) => name), cells);
   say();
 }
 
@@ -466,9 +470,7 @@ if (view === 'any') {
   say();
   say('The same frames in other colours (channels swapped, or the negative), read as pictures: dice found, boxes on no die, read right:');
   say();
-  say(`| ${RECOLOURED.map(([name]) => name).join(' | ')} |`);
-  say(`|${RECOLOURED.map(() => '---').join('|')}|`);
-  say(`| ${recolouredCells.join(' | ')} |`);
+  sayRow(RECOLOURED.map(([name]) => name), recolouredCells);
   // Dim and flat (since 28 November, twenty-fourth session: such frames are stretched before
   // they are located, vision-locate.md "Dim and flat frames"): each value scaled, or moved
   // towards the frame's mean, then rounded.
@@ -485,9 +487,7 @@ if (view === 'any') {
   say();
   say('The same frames dim or flat, as a dark room or a washed-out webcam gives them (stretched to the usual range before they are located), read as pictures: dice found, boxes on no die, read right:');
   say();
-  say(`| ${dimmed.map(([name]) => name).join(' | ')} |`);
-  say(`|${dimmed.map(() => '---').join('|')}|`);
-  say(`| ${dimCells.join(' | ')} |`);
+  sayRow(dimmed.map(([name]) => name), dimCells);
   say();
 }
 
