@@ -142,6 +142,17 @@ describe('augmentation', () => {
     expect(a).toEqual(b);
   });
 
+  it('written into a reused buffer, a crop is the same as in a new one, whatever the buffer held', () => {
+    const buffer = new Float32Array(64 * 64 * 3).fill(Number.NaN);
+    for (const seed of ['r1', 'r2', 'r3', 'r4']) {
+      const fresh = augmentCrop(src, createRng(seed), { strength: 1, mirror: true, edgeChance: 0.5 });
+      const reused = augmentCrop(src, createRng(seed), { strength: 1, mirror: true, edgeChance: 0.5 }, buffer);
+      expect(reused).toBe(buffer);
+      expect(reused).toEqual(fresh);
+    }
+    expect(() => augmentCrop(src, createRng('r'), { strength: 1, mirror: false }, new Float32Array(10))).toThrow(/output buffer/);
+  });
+
   it('at strength 0 only turns the crop by quarter turns (pixels are moved, not changed)', () => {
     const out = augmentCrop(src, createRng('q'), { strength: 0, mirror: false, edgeChance: 0 });
     expect([...out].map(Math.round).sort((x, y) => x - y)).toEqual([...src].sort((x, y) => x - y));

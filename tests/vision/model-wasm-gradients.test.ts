@@ -1,13 +1,15 @@
 /**
  * The gradient kernels clew adds to the wasm backend give the cpu backend's numbers: each kernel
  * on its own, the full gradient of conv/depthwise/fused ops through tf.grads, over several
- * shapes, strides and paddings, on seeded random inputs; and the matrix product in the
- * transposed forms the dense layers' gradients use.
+ * shapes, strides and paddings, on seeded random inputs; the matrix product in the
+ * transposed forms the dense layers' gradients use; Identity and Cast sharing their data; and the
+ * lean Mean gradient against tfjs's own formula, bit for bit.
  */
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { initBackend } from '../../vision/model/backend.js';
+import { leanMeanGradient } from '../../vision/model/mean-gradient.js';
 import { phaseFilter } from '../../vision/model/wasm-gradients.js';
 
 type Pad = 'same' | 'valid' | number;
@@ -200,6 +202,58 @@ describe('wasm gradient kernels match the cpu backend', () => {
     for (const [hTaps, wTaps] of [[[2, 0], [2, 0]], [[1], [2, 0]], [[2, 0], [1]], [[1], [1]]]) {
       const expected = tf.tidy(() => tf.transpose(tf.gather(tf.gather(tf.tensor4d(weights, shape), hTaps!, 0), wTaps!, 1), [0, 1, 3, 2]).dataSync());
       expect(Array.from(phaseFilter(weights, shape, hTaps!, wTaps!))).toEqual(Array.from(expected));
+    }
+  });
+
+  it('Identity and an unchanged Cast share the data on wasm: the same values, nothing copied, and each tensor lives until its own dispose', async () => {
+    await tf.setBackend('wasm');
+    const before = tf.memory();
+    const x = tf.tensor2d(randn('share', 12), [3, 4]);
+    const values = Array.from(x.dataSync());
+    const buffers = tf.memory().numDataBuffers;
+    const profile = await tf.profile(() => [tf.clone(x), tf.cast(x, 'float32')]);
+    const [copy, same] = profile.result as tf.Tensor[];
+    expect(profile.kernels.map((k) => k.name)).toEqual(['Identity', 'Cast']);
+    expect(tf.memory().numDataBuffers).toBe(buffers);
+    x.dispose();
+    expect(Array.from(copy!.dataSync())).toEqual(values);
+    copy!.dispose();
+    expect(Array.from(same!.dataSync())).toEqual(values);
+    // A cast that changes the type still converts.
+    const ints = tf.tensor1d([1, 2, 3], 'int32');
+    const floats = tf.cast(ints, 'float32');
+    expect(floats.dtype).toBe('float32');
+    expect(Array.from(floats.dataSync())).toEqual([1, 2, 3]);
+    tf.dispose([same!, ints, floats]);
+    expect(tf.memory().numTensors).toBe(before.numTensors);
+    expect(tf.memory().numBytes).toBe(before.numBytes);
+  });
+
+  it('the lean Mean gradient is tfjs\'s own bit for bit (ones times dy, divided), on wasm and cpu, over every reduction the nets use', async () => {
+    const cases: { shape: number[]; axis?: number | number[] }[] = [
+      { shape: [4, 6, 5, 3], axis: [0, 1, 2] },
+      { shape: [4, 6, 5, 3], axis: [1, 2] },
+      { shape: [8, 7], axis: 0 },
+      { shape: [8, 7], axis: -1 },
+      { shape: [2, 3, 4] },
+    ];
+    expect(tf.getGradient('Mean')).toBe(leanMeanGradient);
+    for (const backend of ['wasm', 'cpu'] as const) {
+      await tf.setBackend(backend);
+      for (const { shape, axis } of cases) {
+        const size = shape.reduce((a, b) => a * b, 1);
+        const reduced = axis === undefined ? shape.map((_, a) => a) : (Array.isArray(axis) ? axis : [axis]).map((a) => (a < 0 ? shape.length + a : a));
+        const count = reduced.reduce((n, a) => n * shape[a]!, 1);
+        const kept = shape.map((d, a) => (reduced.includes(a) ? 1 : d));
+        // dy: 1, 2, 3… over the mean's (kept-dimension) shape, so every element's gradient differs.
+        const dy = () => tf.range(1, 1 + kept.reduce((a, b) => a * b, 1)).reshape(kept);
+        const x = tf.tensor(randn(`mean-x-${shape.join('x')}`, size), shape);
+        const lean = tf.tidy(() => tf.grad((v: tf.Tensor) => tf.sum(tf.mul(tf.mean(v, axis, true), dy())))(x));
+        // tfjs-core's formula: dy with the reduced axes kept, times ones of x's shape, divided by the count.
+        const own = tf.tidy(() => tf.div(tf.mul(dy(), tf.ones(shape)), count));
+        expect(Array.from(lean.dataSync()), `${backend} ${shape.join('x')} axis ${String(axis)}`).toEqual(Array.from(own.dataSync()));
+        tf.dispose([x, lean, own]);
+      }
     }
   });
 

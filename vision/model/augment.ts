@@ -37,19 +37,25 @@ export interface AugmentOptions {
 }
 
 const SIZE = 64;
+/** Scratch for the warp's per-column products (one thread runs one augmentation at a time). */
+const WARP_COS_X = new Float64Array(SIZE);
+const WARP_SIN_X = new Float64Array(SIZE);
 
 function clamp255(v: number): number {
   return v < 0 ? 0 : v > 255 ? 255 : v;
 }
 
 /**
- * A new 64×64×3 float crop (0..255 scale) from `src`: geometric warp by inverse mapping with
- * bilinear sampling and replicated edges (as squareCrop does), then photometric changes.
+ * A 64×64×3 float crop (0..255 scale) from `src`: geometric warp by inverse mapping with
+ * bilinear sampling and replicated edges (as squareCrop does), then photometric changes. Written
+ * into `into` when given (every value is overwritten: a training batch reuses one buffer instead
+ * of leaving the collector a new one per crop), else into a new array.
  */
-export function augmentCrop(src: Uint8Array, rng: Rng, options: AugmentOptions): Float32Array {
+export function augmentCrop(src: Uint8Array, rng: Rng, options: AugmentOptions, into?: Float32Array): Float32Array {
   if (src.length !== SIZE * SIZE * 3) throw new Error(`augmentCrop: expected a 64×64 RGB crop, got ${src.length} values`);
+  if (into && into.length !== SIZE * SIZE * 3) throw new Error(`augmentCrop: the output buffer must hold ${SIZE * SIZE * 3} values, got ${into.length}`);
   const s = options.strength;
-  const out = new Float32Array(SIZE * SIZE * 3);
+  const out = into ?? new Float32Array(SIZE * SIZE * 3);
   // Geometry: quarter turns, optional mirror, small zoom, rotation and shift (inverse map).
   const drawn = rng.int(0, 3);
   const quarter = options.turns === false ? 0 : drawn;
@@ -62,21 +68,31 @@ export function augmentCrop(src: Uint8Array, rng: Rng, options: AugmentOptions):
   const cos = Math.cos(turn) / zoom;
   const sin = Math.sin(turn) / zoom;
   const c = (SIZE - 1) / 2;
+  // The inverse map's products per column and per row, each worked out once (the same operations,
+  // in the same order, as per pixel: a tenth of a training step went to this loop).
+  const cosX = WARP_COS_X, sinX = WARP_SIN_X;
+  for (let x = 0; x < SIZE; x++) {
+    const dx0 = (mirror ? SIZE - 1 - x : x) - c - tx;
+    cosX[x] = cos * dx0;
+    sinX[x] = sin * dx0;
+  }
+  const last = SIZE - 1;
   for (let y = 0; y < SIZE; y++) {
-    for (let x = 0; x < SIZE; x++) {
-      const dx0 = (mirror ? SIZE - 1 - x : x) - c - tx;
-      const dy0 = y - c - ty;
-      let sx = c + cos * dx0 + sin * dy0;
-      let sy = c - sin * dx0 + cos * dy0;
-      sx = sx < 0 ? 0 : sx > SIZE - 1 ? SIZE - 1 : sx;
-      sy = sy < 0 ? 0 : sy > SIZE - 1 ? SIZE - 1 : sy;
-      const x0 = Math.floor(sx);
-      const y0 = Math.floor(sy);
-      const x1 = Math.min(SIZE - 1, x0 + 1);
-      const y1 = Math.min(SIZE - 1, y0 + 1);
+    const dy0 = y - c - ty;
+    const sinY = sin * dy0;
+    const cosY = cos * dy0;
+    let o = y * SIZE * 3;
+    for (let x = 0; x < SIZE; x++, o += 3) {
+      let sx = c + cosX[x]! + sinY;
+      let sy = c - sinX[x]! + cosY;
+      sx = sx < 0 ? 0 : sx > last ? last : sx;
+      sy = sy < 0 ? 0 : sy > last ? last : sy;
+      const x0 = sx | 0; // sx ≥ 0: the floor
+      const y0 = sy | 0;
+      const x1 = x0 < last ? x0 + 1 : last;
+      const y1 = y0 < last ? y0 + 1 : last;
       const fx = sx - x0;
       const fy = sy - y0;
-      const o = (y * SIZE + x) * 3;
       const a = (y0 * SIZE + x0) * 3, b = (y0 * SIZE + x1) * 3, d = (y1 * SIZE + x0) * 3, e = (y1 * SIZE + x1) * 3;
       for (let k = 0; k < 3; k++) {
         const top = src[a + k]! + (src[b + k]! - src[a + k]!) * fx;

@@ -8,6 +8,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { registerLeanMeanGradient } from './mean-gradient.js';
 import { registerWasmGradientKernels } from './wasm-gradients.js';
 import { wasmBinaryDir, withoutRethrowingHandlers } from './wasm-start.js';
 
@@ -72,6 +73,8 @@ export function initBackend(preferred?: BackendName): Promise<BackendInfo> {
 let starting: Promise<unknown> = Promise.resolve();
 
 async function startBackend(preferred?: BackendName): Promise<BackendInfo> {
+  // The same gradients bit for bit on every backend, only cheaper (mean-gradient.ts).
+  registerLeanMeanGradient();
   if (current && tf.getBackend() === current.name && (preferred === undefined || current.name === preferred)) return current;
   const order = preferred ? [preferred, ...BACKEND_NAMES.filter((b) => b !== preferred)] : [...BACKEND_NAMES];
   const skipped: string[] = [];

