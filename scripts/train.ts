@@ -13,7 +13,7 @@
  * Nothing else trains: install and start only read the committed files.
  */
 import { Command } from 'commander';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DICE_SET_IDS } from '../shared/dice.js';
@@ -116,6 +116,8 @@ async function previousRun(dir: string): Promise<{ model: LayersModel; training:
 
 let model: LayersModel;
 let training: ModelMeta['training'];
+/** The stored weights' bytes: saved once, right after training, or from --from-weights at the end. */
+let bytes: number | undefined;
 if (opts.fromWeights) {
   ({ model, training } = await previousRun(opts.fromWeights));
 } else {
@@ -170,7 +172,7 @@ if (opts.fromWeights) {
   // temperature came out 0.98430 where the stored weights give 0.98413, so a run's meta.json
   // differed from one redone with --from-weights on its own weights. Saved here, the weights are
   // also on disk before the steps after training run.
-  await saveModel(folded, opts.out);
+  bytes = await saveModel(folded, opts.out);
   folded.dispose();
   model = await loadModel(opts.out);
   training = {
@@ -205,8 +207,7 @@ if (RECIPE.upright) {
   log(`view any: temperature ${orientation.head.temperature.toFixed(3)}; test accuracy ${(100 * orientation.test.accuracy).toFixed(2)}%, ECE ${orientation.test.ece.toFixed(4)}`);
 }
 
-await mkdir(opts.out, { recursive: true });
-const bytes = await saveModel(model, opts.out);
+bytes ??= await saveModel(model, opts.out);
 const meta: ModelMeta = {
   version: 1,
   classes: [...FACE_CLASSES],

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { initBackend } from '../../vision/model/backend.js';
 import { DEFAULT_MODEL_DIR } from '../../vision/model/classifier.js';
-import { autoReaderThreads, CONTROL, chunking, claimChunk, claimWord, defaultReaderThreads, startForwardPool, type ForwardPool } from '../../vision/model/forward-pool.js';
+import { autoReaderThreads, chunking, defaultReaderThreads, startForwardPool, type ForwardPool } from '../../vision/model/forward-pool.js';
+import { CONTROL, claimChunk, claimWord } from '../../vision/model/forward-protocol.js';
 import { loadModel } from '../../vision/model/io.js';
 import { netForward } from '../../vision/model/views.js';
 

@@ -27,7 +27,6 @@ export interface BackendInfo {
 let wasmPathsSet = false;
 let current: BackendInfo | undefined;
 
-export { wasmBinaryDir } from './wasm-start.js';
 
 async function tryTensorflow(): Promise<void> {
   // A variable specifier keeps TypeScript and bundlers from requiring the optional package.

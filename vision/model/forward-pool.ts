@@ -24,7 +24,6 @@ import { Worker } from 'node:worker_threads';
 import { claimChunk, claimWord, CONTROL, MAX_OUTPUTS } from './forward-protocol.js';
 import { netForward, type Forward, type ForwardOutput } from './views.js';
 
-export { CONTROL, MAX_CHUNKS, MAX_OUTPUTS, claimChunk, claimWord } from './forward-protocol.js';
 
 /** What a worker is started with (worker_threads' workerData). */
 export interface ForwardWorkerInit {
