@@ -4,12 +4,11 @@
  * to the sets in play, tempered confidence), any calibrations of the sets in play, and the
  * die-colour namer, and says which readings a person should confirm.
  *
- * It also carries "teach clew your dice" for the server: add labelled crops, commit (fit, save,
- * apply), undo, list.
+ * It also carries "teach clew your dice" for the server (`calibration`: add labelled crops,
+ * commit, undo, list): it frames a taught die as it reads one, and calibrations.ts does the rest.
  */
 import type { DiceSetId } from '../shared/dice.js';
 import { DICE_SETS } from '../shared/dice.js';
-import { createRng } from '../shared/rng.js';
 import { FACE_CLASSES, classOf } from './faces/classes.js';
 import { squareCrop } from './image/crop.js';
 import { shiftBox, withoutFlatBars } from './image/padding.js';
@@ -19,19 +18,17 @@ import { bodyColour, dieColor, GUESSED_BOX_SCORE, locateDice, nearestColor, type
 import { hasHue, isGreyImage } from './locate/grey.js';
 import { differingShares } from './locate/tray-reference.js';
 import { learnEmptyTray } from './empty-tray.js';
+import { Calibrations, type CalibrationControl, type FrameTaught } from './calibrations.js';
 import { loadDieDetector, type DieDetector } from './locate/detector/index.js';
-import { adaptNet, type AdaptOptions } from './model/adapt.js';
-import { augmentCrop, MIRROR_SAFE, mirrorSafeSet } from './model/augment.js';
+import type { AdaptOptions } from './model/adapt.js';
+import { mirrorSafeSet } from './model/augment.js';
 import type { BackendName } from './model/backend.js';
-import { calibratedLogits, CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
-import { CalibrationStore } from './model/calibration-store.js';
-import { averageIn, headOf, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_CROPS, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
+import { calibratedLogits } from './model/calibration.js';
+import { averageIn, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_CROPS, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
 import { turnSquare } from './model/views.js';
 import { frameDieImage, type Framed, type FramingMode } from './model/framing.js';
 import { CAMERA_HYPOTHESES, cameraEvidence, frameUprightWeights, isCameraEvidence, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
-import { decodeWeightsInto, encodeWeights } from './model/io.js';
-import type { LayersModel } from './model/net.js';
 import { argmax, bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
 import { fitColours, fitToSlots, type SetReading } from './fit-roll.js';
 import { CAMERA_VIEWS, type Box, type CameraView, type DiceReader, type DieReading, type ReadOptions, type RgbImage, type RollExpectation } from './types.js';
@@ -118,31 +115,6 @@ export interface DetailedReading extends DieReading {
   bySet?: SetReading[];
 }
 
-export interface PendingCount {
-  set: DiceSetId;
-  counts: Record<string, number>;
-}
-
-export interface CalibrationControl {
-  /**
-   * Adds a labelled example: a frame and the die's box in it (seen from `view`, as `read` takes
-   * it), or a picture of one die. `others`: the boxes of the frame's other dice, which in view
-   * 'any' help find which way is up (one camera, one up), as they do when the frame is read.
-   */
-  add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<PendingCount>;
-  pending(set: DiceSetId): PendingCount;
-  discard(set: DiceSetId): void;
-  /**
-   * Fits the set's calibration from its pending examples, saves it (when a directory was given)
-   * and applies it. Reads go on meanwhile, with what was in force before.
-   */
-  commit(set: DiceSetId, options?: { persist?: boolean; createdAt?: string; onStep?: (step: number, steps: number) => void }): Promise<Calibration>;
-  /** Restores the set's previous calibration (or the shipped model); returns what is now in force. */
-  undo(set: DiceSetId): Promise<Calibration | undefined>;
-  /** Calibrations in force. */
-  list(): Calibration[];
-}
-
 export interface ClewDiceReader extends DiceReader {
   readDetailed(image: RgbImage, options: ReadOptions): Promise<DetailedReading[]>;
   readCropsDetailed(crops: RgbImage[], options: ReadOptions): Promise<Omit<DetailedReading, 'box'>[]>;
@@ -176,9 +148,6 @@ export interface ClewDiceReader extends DiceReader {
 
 /** In view 'any', a doubtful die's second look reads the turns the orientation head gives at least this weight (and always the most upright one). */
 const SECOND_LOOK_MIN_WEIGHT = 0.2;
-
-/** Views per calibration example: four quarter turns × two photometric variants. */
-const CALIBRATION_VIEWS = 8;
 
 function checkOptions(options: ReadOptions): void {
   if (!options || !Array.isArray(options.sets) || options.sets.length === 0) throw new Error('read dice: options.sets must name at least one dice set');
@@ -266,56 +235,6 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   /** `squareCrop`'s scale for a die found in a frame. */
   const locatedScale = classifier.meta.crop.scale * located;
   const frameUp = options.frameUp ?? {};
-  const store = options.calibrationDir ? new CalibrationStore(options.calibrationDir) : undefined;
-  const active = new Map<DiceSetId, Calibration>();
-  /** The adapted nets of the calibrations in force that carry one. */
-  const nets = new Map<DiceSetId, LayersModel>();
-  const pending = new Map<DiceSetId, { face: string; crop: RgbImage }[]>();
-  const committing = new Set<DiceSetId>();
-  /** An adapted net out of use: the reading threads' copies dropped, then its own weights. */
-  const release = (net: LayersModel) => {
-    classifier.unshareNet(net);
-    net.dispose();
-  };
-  /** Puts `cal` in force for its set (undefined: the shipped model), building its net if it has one. */
-  const activate = async (set: DiceSetId, cal: Calibration | undefined, net?: LayersModel): Promise<void> => {
-    let built = net;
-    if (cal?.net && !built) {
-      built = await classifier.copyNet();
-      try {
-        decodeWeightsInto(built, cal.net.weights);
-      } catch (error) {
-        built.dispose();
-        throw error;
-      }
-    }
-    const old = nets.get(set);
-    if (old) release(old);
-    nets.delete(set);
-    active.delete(set);
-    if (!cal) return;
-    active.set(set, cal);
-    if (built) {
-      // Its weights are final now, so the reading threads may take a copy (in the background:
-      // until they hold it, this thread reads it alone, with the same results).
-      void classifier.shareNet(built);
-      nets.set(set, built);
-    }
-  };
-  if (store) {
-    for (const cal of await store.list()) {
-      if (cal.modelId !== modelId) {
-        process.emitWarning(`calibration of ${cal.set} in ${store.dir} was made for another model (${cal.modelId}); ignored — recalibrate`);
-        continue;
-      }
-      try {
-        await activate(cal.set, cal);
-      } catch (error) {
-        process.emitWarning(`calibration of ${cal.set} in ${store.dir}: ${(error as Error).message}; ignored — recalibrate`);
-      }
-    }
-  }
-
   /** `frame`: the size of the frame the dice were cut from, when they share one (one camera, one up; view 'any' only). */
   const classifyFramed = (framed: RgbImage[], boxes: Box[], opts: ReadOptions, frame?: { width: number; height: number }): DetailedReading[] => {
     checkOptions(opts);
@@ -323,20 +242,23 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const mask = classMask(opts.sets);
     // Who reads: the shipped net (unless every set in play has an adapted one), and the adapted
     // net of each set in play that has one, for that set's faces.
-    const adapted = opts.sets.filter((s) => nets.has(s));
+    const adapted = opts.sets.filter((s) => calibrations.adaptedNet(s));
     const shipped = adapted.length < opts.sets.length;
     const scorers: TurnScorer[] = [
       ...(shipped ? [classifier] : []),
       ...adapted.map((s): TurnScorer => ({
         turns: classifier.turns,
         secondTurns: classifier.secondTurns,
-        score: (crops, turns) => classifier.scoreWith(nets.get(s)!, crops, turns),
-        scoreEachTurn: (crops, turns) => classifier.scoreEachTurnWith(nets.get(s)!, crops, turns),
+        score: (crops, turns) => classifier.scoreWith(calibrations.adaptedNet(s)!, crops, turns),
+        scoreEachTurn: (crops, turns) => classifier.scoreEachTurnWith(calibrations.adaptedNet(s)!, crops, turns),
       })),
     ];
-    const rows = opts.sets.filter((s) => active.has(s) && !nets.has(s)).map((s) => ({ calibration: active.get(s)! }));
+    const rows = opts.sets.flatMap((s) => {
+      const calibration = calibrations.inForce(s);
+      return calibration && !calibrations.adaptedNet(s) ? [{ calibration }] : [];
+    });
     const probabilitiesOf = (read: { logits: Float32Array; embedding: Float32Array }[]): Float64Array => {
-      const own = adapted.map((s, j) => ({ calibration: active.get(s)!, logits: read[j + (shipped ? 1 : 0)]!.logits }));
+      const own = adapted.map((s, j) => ({ calibration: calibrations.inForce(s)!, logits: read[j + (shipped ? 1 : 0)]!.logits }));
       const logits = calibratedLogits(shipped ? read[0]!.logits : null, shipped ? read[0]!.embedding : null, [...rows, ...own]);
       return maskedSoftmax(logits, mask, classifier.meta.temperature);
     };
@@ -585,127 +507,29 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     });
   };
 
-  const counts = (set: DiceSetId): PendingCount => {
-    const c: Record<string, number> = Object.fromEntries(DICE_SETS[set].faces.map((f) => [f, 0]));
-    for (const p of pending.get(set) ?? []) c[p.face]!++;
-    return { set, counts: c };
+  /** A taught die framed as `read` frames it, upright (calibrations.ts learns from it). */
+  const frameTaught: FrameTaught = async (picture, pictureBox, view, pictureOthers) => {
+    // A frame is taught inside its flat bars, as it is read (a picture of one die: frameDieImage).
+    const { image, offset } = pictureBox ? withoutFlatBars(picture) : { image: picture, offset: [0, 0] as [number, number] };
+    const box = pictureBox && shiftBox(pictureBox, offset, -1);
+    const others = pictureOthers?.map((b) => shiftBox(b, offset, -1));
+    const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}, { scale: locatedScale }).crop;
+    // Taught crops are upright (an upright model adapts on them unturned): a die read in view
+    // 'any' is taught in the turn the orientation head finds upright.
+    // The frame's other dice, without the die's own box if it was passed among them.
+    const rest = view === 'any' && box && others ? others.filter((b) => b.some((v, k) => v !== box[k])) : [];
+    const crops = [framedCrop, ...rest.map((b) => frameDie(image, b, view))];
+    const [turn] = uprightTurns(crops, view, box ? { width: image.width, height: image.height, boxes: [box, ...rest] } : undefined);
+    return turnSquare(framedCrop, turn!);
   };
-
-  /** The last-layer refit: each example in several views, embeddings of the shipped net, rows fitted. */
-  const refitHead = (set: DiceSetId, list: { face: string; crop: RgbImage }[], counted: Record<string, number>, createdAt: string, rng: ReturnType<typeof createRng>): Calibration => {
-    // Each example in several views (quarter turns unless the model reads upright, mirror where honest, mild light changes),
-    // so a handful of crops spans the ways the same die can look.
-    const views: RgbImage[] = [];
-    const faces: string[] = [];
-    for (const p of list) {
-      const mirror = MIRROR_SAFE.has(classOf(set, p.face));
-      for (let v = 0; v < CALIBRATION_VIEWS; v++) {
-        const pixels = v === 0 ? p.crop.data : Uint8Array.from(augmentCrop(p.crop.data, rng, { strength: 0.4, mirror, edgeChance: 0, turns: !classifier.upright }), (x) => Math.round(x));
-        views.push({ width: 64, height: 64, data: pixels });
-        faces.push(p.face);
-      }
-    }
-    const { embeddings } = classifier.score(views);
-    const fitted = fitCalibration(set, embeddings.map((e, i) => ({ face: faces[i]!, embedding: e })), classifier.head, { modelId, createdAt });
-    return { ...fitted, counts: counted }; // crops, not views
-  };
-
-  /** The whole net adapted (adapt.ts); its last-layer rows and its fit on the taught crops are kept for the record. */
-  const adaptWholeNet = async (set: DiceSetId, list: { face: string; crop: RgbImage }[], counted: Record<string, number>, createdAt: string, rng: ReturnType<typeof createRng>, onStep?: (step: number, steps: number) => void): Promise<{ cal: Calibration; net: LayersModel }> => {
-    const net = await classifier.copyNet();
-    try {
-      const steps = await adaptNet(net, set, list, classifier.meta, rng, { ...options.adapt, onStep });
-      const faces = DICE_SETS[set].faces;
-      const classes = faces.map((f) => classOf(set, f));
-      const rows = headRows(headOf(net), classes);
-      const round = (v: number) => Math.round(v * 1e6) / 1e6;
-      const mask = classMask([set]);
-      const read = classifier.scoreWith(net, list.map((p) => p.crop));
-      const right = read.logits.filter((l, i) => bestFace(maskedSoftmax(l, mask, classifier.meta.temperature), [set]).face === list[i]!.face).length;
-      const cal: Calibration = {
-        version: CALIBRATION_VERSION,
-        set,
-        modelId,
-        createdAt,
-        counts: counted,
-        classes,
-        weights: rows.weights.map((r) => Array.from(r, round)),
-        bias: rows.bias.map(round),
-        fitAccuracy: right / list.length,
-        net: { weights: encodeWeights(net), steps },
-      };
-      return { cal, net };
-    } catch (error) {
-      net.dispose();
-      throw error;
-    }
-  };
-
-  const calibration: CalibrationControl = {
-    async add(set, face, picture, pictureBox, view, pictureOthers) {
-      if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
-      if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
-      // A frame with the die's box, or a picture of one die framed as readCrops frames it.
-      if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(view)}"`);
-      // A frame is taught inside its flat bars, as it is read (a picture of one die: frameDieImage).
-      const { image, offset } = pictureBox ? withoutFlatBars(picture) : { image: picture, offset: [0, 0] as [number, number] };
-      const box = pictureBox && shiftBox(pictureBox, offset, -1);
-      const others = pictureOthers?.map((b) => shiftBox(b, offset, -1));
-      const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}, { scale: locatedScale }).crop;
-      // Taught crops are upright (an upright model adapts on them unturned): a die read in view
-      // 'any' is taught in the turn the orientation head finds upright.
-      // The frame's other dice, without the die's own box if it was passed among them.
-      const rest = view === 'any' && box && others ? others.filter((b) => b.some((v, k) => v !== box[k])) : [];
-      const crops = [framedCrop, ...rest.map((b) => frameDie(image, b, view))];
-      const [turn] = uprightTurns(crops, view, box ? { width: image.width, height: image.height, boxes: [box, ...rest] } : undefined);
-      const crop = turnSquare(framedCrop, turn!);
-      const list = pending.get(set) ?? [];
-      list.push({ face, crop });
-      pending.set(set, list);
-      return counts(set);
-    },
-    pending: counts,
-    discard(set) {
-      pending.delete(set);
-    },
-    async commit(set, commitOptions = {}) {
-      const list = [...(pending.get(set) ?? [])];
-      if (list.length === 0) throw new Error(`calibration of ${set}: no labelled crops added`);
-      const counted = countExamples(set, list.map((p) => p.face));
-      if (committing.has(set)) throw new Error(`calibration of ${set} is already being fitted; wait for it to finish`);
-      committing.add(set);
-      try {
-        const createdAt = commitOptions.createdAt ?? new Date().toISOString();
-        const rng = createRng(`calibrate:${set}:${list.length}`);
-        const { cal, net } = (options.calibrate ?? 'net') === 'net'
-          ? await adaptWholeNet(set, list, counted, createdAt, rng, commitOptions.onStep)
-          : { cal: refitHead(set, list, counted, createdAt, rng), net: undefined };
-        try {
-          if (store && commitOptions.persist !== false) await store.save(cal);
-        } catch (error) {
-          net?.dispose();
-          throw error;
-        }
-        await activate(set, cal, net);
-        // Labels given while it was fitting stay pending.
-        pending.set(set, (pending.get(set) ?? []).slice(list.length));
-        return cal;
-      } finally {
-        committing.delete(set);
-      }
-    },
-    async undo(set) {
-      if (!store) {
-        if (!active.has(set)) throw new Error(`no calibration of ${set} to undo`);
-        await activate(set, undefined);
-        return undefined;
-      }
-      const now = await store.undo(set);
-      await activate(set, now && now.modelId === modelId ? now : undefined);
-      return active.get(set);
-    },
-    list: () => [...active.values()],
-  };
+  const calibrations = await Calibrations.open({
+    classifier,
+    modelId,
+    ...(options.calibrationDir ? { dir: options.calibrationDir } : {}),
+    ...(options.calibrate ? { calibrate: options.calibrate } : {}),
+    ...(options.adapt ? { adapt: options.adapt } : {}),
+    frameTaught,
+  });
 
   return {
     backend: classifier.backend.name,
@@ -714,7 +538,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     upright: classifier.upright,
     uncertainBelow,
     secondLookBelow,
-    calibration,
+    calibration: calibrations.control,
     classifyFramed: (framed, boxes, opts) => classifyFramed(framed, boxes, opts),
     uprightTurns: (image, boxes, view) => uprightTurns(boxes.map((b) => frameDie(image, b, view)), view, { width: image.width, height: image.height, boxes }),
     readDetailed,
@@ -727,8 +551,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     read: async (image, opts) => (await readDetailed(image, opts)).map(stripProbabilities),
     readCrops: async (crops, opts) => (await readCropsDetailed(crops, opts)).map(stripProbabilities),
     dispose: () => {
-      for (const net of nets.values()) release(net);
-      nets.clear();
+      calibrations.dispose();
       classifier.dispose();
       detector?.dispose();
     },

@@ -1,0 +1,259 @@
+/**
+ * The calibrations in force ("teach clew your dice"), for one reader: the labelled crops waiting
+ * per dice set, fitting a set's calibration from them (the whole net adapted, or the set's
+ * last-layer rows refitted), saving it, applying it, undoing it, and the adapted nets the reader
+ * reads a taught set's dice with. Framing a taught die is the reader's job (it frames as it
+ * reads); this module starts from the framed, upright 64×64 crop.
+ */
+import type { DiceSetId } from '../shared/dice.js';
+import { DICE_SETS } from '../shared/dice.js';
+import { createRng } from '../shared/rng.js';
+import { classOf } from './faces/classes.js';
+import { adaptNet, type AdaptOptions } from './model/adapt.js';
+import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
+import { CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
+import { CalibrationStore } from './model/calibration-store.js';
+import { headOf, type Classifier } from './model/classifier.js';
+import { decodeWeightsInto, encodeWeights } from './model/io.js';
+import type { LayersModel } from './model/net.js';
+import { bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
+import { CAMERA_VIEWS, type Box, type CameraView, type RgbImage } from './types.js';
+
+export interface PendingCount {
+  set: DiceSetId;
+  counts: Record<string, number>;
+}
+
+export interface CalibrationControl {
+  /**
+   * Adds a labelled example: a frame and the die's box in it (seen from `view`, as `read` takes
+   * it), or a picture of one die. `others`: the boxes of the frame's other dice, which in view
+   * 'any' help find which way is up (one camera, one up), as they do when the frame is read.
+   */
+  add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<PendingCount>;
+  pending(set: DiceSetId): PendingCount;
+  discard(set: DiceSetId): void;
+  /**
+   * Fits the set's calibration from its pending examples, saves it (when a directory was given)
+   * and applies it. Reads go on meanwhile, with what was in force before.
+   */
+  commit(set: DiceSetId, options?: { persist?: boolean; createdAt?: string; onStep?: (step: number, steps: number) => void }): Promise<Calibration>;
+  /** Restores the set's previous calibration (or the shipped model); returns what is now in force. */
+  undo(set: DiceSetId): Promise<Calibration | undefined>;
+  /** Calibrations in force. */
+  list(): Calibration[];
+}
+
+/** A taught die framed as the reader frames it when it reads, upright: the 64×64 crop a calibration learns from. */
+export type FrameTaught = (image: RgbImage, box: Box | undefined, view: CameraView | undefined, others: Box[] | undefined) => Promise<RgbImage>;
+
+export interface CalibrationsOptions {
+  classifier: Classifier;
+  /** The shipped model's id: a calibration made for another model is ignored. */
+  modelId: string;
+  /** Where calibrations are kept (one JSON per dice set); without it they live in memory. */
+  dir?: string;
+  /** What a calibration adapts: the whole net (default) or the set's last-layer rows. */
+  calibrate?: 'net' | 'head';
+  adapt?: Omit<AdaptOptions, 'onStep'>;
+  frameTaught: FrameTaught;
+}
+
+/** Views per example of a last-layer refit: four quarter turns × two photometric variants. */
+const CALIBRATION_VIEWS = 8;
+
+export class Calibrations {
+  readonly control: CalibrationControl;
+  private readonly store: CalibrationStore | undefined;
+  private readonly active = new Map<DiceSetId, Calibration>();
+  /** The adapted nets of the calibrations in force that carry one. */
+  private readonly nets = new Map<DiceSetId, LayersModel>();
+  private readonly pending = new Map<DiceSetId, { face: string; crop: RgbImage }[]>();
+  private readonly committing = new Set<DiceSetId>();
+
+  private constructor(private readonly options: CalibrationsOptions) {
+    this.store = options.dir ? new CalibrationStore(options.dir) : undefined;
+    this.control = {
+      add: (set, face, image, box, view, others) => this.add(set, face, image, box, view, others),
+      pending: (set) => this.counts(set),
+      discard: (set) => void this.pending.delete(set),
+      commit: (set, commitOptions) => this.commit(set, commitOptions),
+      undo: (set) => this.undo(set),
+      list: () => [...this.active.values()],
+    };
+  }
+
+  /** The calibrations kept in `dir` put in force; one made for another model, or broken, is ignored with a warning. */
+  static async open(options: CalibrationsOptions): Promise<Calibrations> {
+    const calibrations = new Calibrations(options);
+    const { store } = calibrations;
+    if (!store) return calibrations;
+    for (const cal of await store.list()) {
+      if (cal.modelId !== options.modelId) {
+        process.emitWarning(`calibration of ${cal.set} in ${store.dir} was made for another model (${cal.modelId}); ignored — recalibrate`);
+        continue;
+      }
+      try {
+        await calibrations.activate(cal.set, cal);
+      } catch (error) {
+        process.emitWarning(`calibration of ${cal.set} in ${store.dir}: ${(error as Error).message}; ignored — recalibrate`);
+      }
+    }
+    return calibrations;
+  }
+
+  /** The calibration in force for `set`, if any. */
+  inForce(set: DiceSetId): Calibration | undefined {
+    return this.active.get(set);
+  }
+
+  /** The adapted net that reads `set`'s dice, when its calibration carries one. */
+  adaptedNet(set: DiceSetId): LayersModel | undefined {
+    return this.nets.get(set);
+  }
+
+  dispose(): void {
+    for (const net of this.nets.values()) this.release(net);
+    this.nets.clear();
+  }
+
+  /** An adapted net out of use: the reading threads' copies dropped, then its own weights. */
+  private release(net: LayersModel): void {
+    this.options.classifier.unshareNet(net);
+    net.dispose();
+  }
+
+  /** Puts `cal` in force for its set (undefined: the shipped model), building its net if it has one. */
+  private async activate(set: DiceSetId, cal: Calibration | undefined, net?: LayersModel): Promise<void> {
+    const { classifier } = this.options;
+    let built = net;
+    if (cal?.net && !built) {
+      built = await classifier.copyNet();
+      try {
+        decodeWeightsInto(built, cal.net.weights);
+      } catch (error) {
+        built.dispose();
+        throw error;
+      }
+    }
+    const old = this.nets.get(set);
+    if (old) this.release(old);
+    this.nets.delete(set);
+    this.active.delete(set);
+    if (!cal) return;
+    this.active.set(set, cal);
+    if (built) {
+      // Its weights are final now, so the reading threads may take a copy (in the background:
+      // until they hold it, this thread reads it alone, with the same results).
+      void classifier.shareNet(built);
+      this.nets.set(set, built);
+    }
+  }
+
+  private counts(set: DiceSetId): PendingCount {
+    const c: Record<string, number> = Object.fromEntries(DICE_SETS[set].faces.map((f) => [f, 0]));
+    for (const p of this.pending.get(set) ?? []) c[p.face]!++;
+    return { set, counts: c };
+  }
+
+  private async add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<PendingCount> {
+    if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
+    if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
+    if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(view)}"`);
+    const crop = await this.options.frameTaught(image, box, view, others);
+    const list = this.pending.get(set) ?? [];
+    list.push({ face, crop });
+    this.pending.set(set, list);
+    return this.counts(set);
+  }
+
+  private async commit(set: DiceSetId, commitOptions: { persist?: boolean; createdAt?: string; onStep?: (step: number, steps: number) => void } = {}): Promise<Calibration> {
+    const list = [...(this.pending.get(set) ?? [])];
+    if (list.length === 0) throw new Error(`calibration of ${set}: no labelled crops added`);
+    const counted = countExamples(set, list.map((p) => p.face));
+    if (this.committing.has(set)) throw new Error(`calibration of ${set} is already being fitted; wait for it to finish`);
+    this.committing.add(set);
+    try {
+      const createdAt = commitOptions.createdAt ?? new Date().toISOString();
+      const rng = createRng(`calibrate:${set}:${list.length}`);
+      const { cal, net } = (this.options.calibrate ?? 'net') === 'net'
+        ? await this.adaptWholeNet(set, list, counted, createdAt, rng, commitOptions.onStep)
+        : { cal: this.refitHead(set, list, counted, createdAt, rng), net: undefined };
+      try {
+        if (this.store && commitOptions.persist !== false) await this.store.save(cal);
+      } catch (error) {
+        net?.dispose();
+        throw error;
+      }
+      await this.activate(set, cal, net);
+      // Labels given while it was fitting stay pending.
+      this.pending.set(set, (this.pending.get(set) ?? []).slice(list.length));
+      return cal;
+    } finally {
+      this.committing.delete(set);
+    }
+  }
+
+  private async undo(set: DiceSetId): Promise<Calibration | undefined> {
+    if (!this.store) {
+      if (!this.active.has(set)) throw new Error(`no calibration of ${set} to undo`);
+      await this.activate(set, undefined);
+      return undefined;
+    }
+    const now = await this.store.undo(set);
+    await this.activate(set, now && now.modelId === this.options.modelId ? now : undefined);
+    return this.active.get(set);
+  }
+
+  /** The last-layer refit: each example in several views, embeddings of the shipped net, rows fitted. */
+  private refitHead(set: DiceSetId, list: { face: string; crop: RgbImage }[], counted: Record<string, number>, createdAt: string, rng: ReturnType<typeof createRng>): Calibration {
+    const { classifier, modelId } = this.options;
+    // Each example in several views (quarter turns unless the model reads upright, mirror where honest, mild light changes),
+    // so a handful of crops spans the ways the same die can look.
+    const views: RgbImage[] = [];
+    const faces: string[] = [];
+    for (const p of list) {
+      const mirror = MIRROR_SAFE.has(classOf(set, p.face));
+      for (let v = 0; v < CALIBRATION_VIEWS; v++) {
+        const pixels = v === 0 ? p.crop.data : Uint8Array.from(augmentCrop(p.crop.data, rng, { strength: 0.4, mirror, edgeChance: 0, turns: !classifier.upright }), (x) => Math.round(x));
+        views.push({ width: 64, height: 64, data: pixels });
+        faces.push(p.face);
+      }
+    }
+    const { embeddings } = classifier.score(views);
+    const fitted = fitCalibration(set, embeddings.map((e, i) => ({ face: faces[i]!, embedding: e })), classifier.head, { modelId, createdAt });
+    return { ...fitted, counts: counted }; // crops, not views
+  }
+
+  /** The whole net adapted (adapt.ts); its last-layer rows and its fit on the taught crops are kept for the record. */
+  private async adaptWholeNet(set: DiceSetId, list: { face: string; crop: RgbImage }[], counted: Record<string, number>, createdAt: string, rng: ReturnType<typeof createRng>, onStep?: (step: number, steps: number) => void): Promise<{ cal: Calibration; net: LayersModel }> {
+    const { classifier, modelId } = this.options;
+    const net = await classifier.copyNet();
+    try {
+      const steps = await adaptNet(net, set, list, classifier.meta, rng, { ...this.options.adapt, onStep });
+      const faces = DICE_SETS[set].faces;
+      const classes = faces.map((f) => classOf(set, f));
+      const rows = headRows(headOf(net), classes);
+      const round = (v: number) => Math.round(v * 1e6) / 1e6;
+      const mask = classMask([set]);
+      const read = classifier.scoreWith(net, list.map((p) => p.crop));
+      const right = read.logits.filter((l, i) => bestFace(maskedSoftmax(l, mask, classifier.meta.temperature), [set]).face === list[i]!.face).length;
+      const cal: Calibration = {
+        version: CALIBRATION_VERSION,
+        set,
+        modelId,
+        createdAt,
+        counts: counted,
+        classes,
+        weights: rows.weights.map((r) => Array.from(r, round)),
+        bias: rows.bias.map(round),
+        fitAccuracy: right / list.length,
+        net: { weights: encodeWeights(net), steps },
+      };
+      return { cal, net };
+    } catch (error) {
+      net.dispose();
+      throw error;
+    }
+  }
+}
