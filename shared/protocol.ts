@@ -145,6 +145,11 @@ export interface CalibrationStatus {
    * calibration's fit on them; `crops`, how many crops that was.
    */
   accuracy?: { before: number | null; after: number | null; crops: number };
+  /**
+   * How many of `samples` are dice checked during play (a correction, or a die marked "check" in a
+   * roll a phone used; `vision.learnFromChecks`), not labelled on the Teach tab.
+   */
+  fromPlay?: number;
   /** While a commit is being fitted (the whole net adapts: seconds, tens of seconds on a Pi): its progress. */
   fitting?: { step: number; steps: number };
 }

@@ -5,17 +5,32 @@
  * last commit. Calibrations are not table events: they change how dice are read, not the game,
  * so they live in their own files and do not bump the table's version; the phones see the
  * progress in the snapshot's `calibration` list.
+ *
+ * Dice checked during play label themselves (`played`, with `vision.learnFromChecks`): when a
+ * camera roll is used, the dice a person corrected and, when a person used it from a phone, the
+ * dice that were marked "check" are what the table says they are. They are held until the game
+ * moves on (a new roll, a new game, or a commit), because an undo brings the roll back to be
+ * corrected; an undo drops them.
  */
 import { readdir } from 'node:fs/promises';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
 import { fail, ok, type Result } from '../../shared/game.js';
-import type { CalibrationStatus, Intent } from '../../shared/protocol.js';
+import type { CalibrationStatus, Intent, PendingRoll } from '../../shared/protocol.js';
+import type { Box, CameraView, RgbImage } from '../../vision/types.js';
 import type { CameraPipeline } from './camera.js';
 import type { ReaderHolder } from './dice-reader.js';
 import type { Logger } from './logger.js';
-import type { TableState } from './table.js';
+import type { Actor, TableEvent, TableState } from './table.js';
 
 export type CalibrationIntent = Extract<Intent, { type: 'calibration/label' | 'calibration/commit' | 'calibration/undo' }>;
+
+/** A used camera roll's checked dice (`taught`: their indices), with the frame they were read from. */
+interface HeldRoll {
+  roll: PendingRoll;
+  taught: number[];
+  image: RgbImage;
+  view: CameraView;
+}
 
 export class TableCalibration {
   /** Sets with a calibration file on disk, read at start (shown before the reader loads). */
@@ -23,7 +38,12 @@ export class TableCalibration {
   /** Sets labelled since the start (their pending counts are shown). */
   private touched = new Set<DiceSetId>();
   /** Per set: labels given since the last commit and how many the camera had read right; the last commit's figures. */
-  private tally = new Map<DiceSetId, { crops: number; right: number; before: number | null; after: number | null; checked: number }>();
+  private tally = new Map<DiceSetId, { crops: number; right: number; fromPlay: number; before: number | null; after: number | null; checked: number }>();
+  /** The last used camera roll's checked dice, not yet labels (an undo may still change them). */
+  private held: HeldRoll | null = null;
+  /** Held dice being made labels now, in order, and the chain of such work (one roll after another). */
+  private learning: { set: DiceSetId; face: string }[] = [];
+  private flushing: Promise<void> = Promise.resolve();
   /** Sets whose calibration is being fitted now, and how far it has got. */
   private fitting = new Map<DiceSetId, { step: number; steps: number }>();
 
@@ -35,6 +55,8 @@ export class TableCalibration {
     private readonly logger: Logger,
     /** Called when the status changes while a calibration is fitted (the phones are told). */
     private readonly onProgress: () => void = () => {},
+    /** Whether dice checked during play label themselves (`vision.learnFromChecks`). */
+    private readonly learnFromChecks = false,
   ) {}
 
   async load(): Promise<void> {
@@ -46,10 +68,17 @@ export class TableCalibration {
     const r = this.reader.loaded();
     if (!r) return [...this.onDisk].map((set) => ({ set, samples: {}, active: true }));
     const active = new Set(r.calibration.list().map((c) => c.set));
-    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s));
+    const held = this.heldDice();
+    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s) || held.some((d) => d.set === s));
     return sets.map((set) => {
       const t = this.tally.get(set);
-      const status: CalibrationStatus = { set, samples: r.calibration.pending(set).counts, active: active.has(set) };
+      // The held dice are counted already: the game moving on only makes them labels.
+      const samples = { ...r.calibration.pending(set).counts };
+      const heldHere = held.filter((d) => d.set === set);
+      for (const d of heldHere) samples[d.face] = (samples[d.face] ?? 0) + 1;
+      const status: CalibrationStatus = { set, samples, active: active.has(set) };
+      const fromPlay = (t?.fromPlay ?? 0) + heldHere.length;
+      if (fromPlay > 0) status.fromPlay = fromPlay;
       // Shown once a commit has both figures (the phone counts its own labels while labelling).
       if (t && t.after !== null) status.accuracy = { before: t.before, after: t.after, crops: t.checked };
       const fitting = this.fitting.get(set);
@@ -81,13 +110,15 @@ export class TableCalibration {
           const others = roll.dice.flatMap((d, k) => (k !== intent.index && d.box ? [d.box] : []));
           const counts = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view, others);
           this.touched.add(intent.set);
-          const t = this.tally.get(intent.set) ?? { crops: 0, right: 0, before: null, after: null, checked: 0 };
+          const t = this.tally.get(intent.set) ?? { crops: 0, right: 0, fromPlay: 0, before: null, after: null, checked: 0 };
           // What the camera read, before any person corrected it.
           const read = die.readAs ?? die.face;
           this.tally.set(intent.set, { ...t, crops: t.crops + 1, right: t.right + (read === intent.face ? 1 : 0) });
           return ok(counts);
         }
         case 'calibration/commit': {
+          // The last used roll's checked dice count: the referee saves what the tab shows.
+          await this.flush();
           if (this.fitting.has(intent.set)) return fail('calibration/busy', `the ${intent.set} calibration is being fitted already; wait for it to finish`);
           this.fitting.set(intent.set, { step: 0, steps: 0 });
           this.onProgress();
@@ -105,7 +136,7 @@ export class TableCalibration {
           }
           this.onDisk.add(intent.set);
           const t = this.tally.get(intent.set);
-          this.tally.set(intent.set, { crops: 0, right: 0, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy, checked: t?.crops ?? 0 });
+          this.tally.set(intent.set, { crops: 0, right: 0, fromPlay: 0, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy, checked: t?.crops ?? 0 });
           this.logger.info(`calibration: ${intent.set} calibrated from ${Object.values(cal.counts).reduce((a, b) => a + b, 0)} crops (fit ${Math.round(cal.fitAccuracy * 100)}%)`);
           return ok(cal.counts);
         }
@@ -121,5 +152,81 @@ export class TableCalibration {
       // The reader's messages are written for people ("needs at least one crop of every face; missing: 5, 6").
       return fail('calibration/refused', (error as Error).message);
     }
+  }
+
+  /**
+   * A committed table change (`vision.learnFromChecks`): a used camera roll's checked dice are
+   * held; the game moving on makes them labels; an undo drops them.
+   */
+  played(event: TableEvent, before: TableState): void {
+    if (!this.learnFromChecks) return;
+    if (event.type === 'undo') {
+      this.held = null;
+      return;
+    }
+    if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
+    if (event.type === 'confirm' && before.roll) this.held = this.checkedDice(before.roll, event.by);
+  }
+
+  /** The dice of a used roll the table has checked, with the frame they were read from; null when none. */
+  private checkedDice(roll: PendingRoll, by: Actor): HeldRoll | null {
+    if (roll.source === 'manual') return null;
+    // A phone's "use" follows the "check the dice" prompt; the button box's OK may not.
+    const looked = by.kind === 'referee' || by.kind === 'player';
+    const taught = roll.dice.flatMap((d, index) => (d.box && !d.added && (d.corrected || (looked && d.uncertain)) ? [index] : []));
+    if (taught.length === 0) return null;
+    const pipeline = this.pipelineFor(roll.source);
+    const frame = pipeline?.rollFrame();
+    if (!pipeline || !frame) return null;
+    return { roll, taught, image: frame.image, view: pipeline.view };
+  }
+
+  /** The dice held, and those of a roll being made labels now: the tab counts them all. */
+  private heldDice(): { set: DiceSetId; face: string }[] {
+    const held = this.held;
+    return [...(held ? held.taught.map((i) => held.roll.dice[i]!) : []), ...this.learning];
+  }
+
+  /** The held dice become labels, after any roll before them (a commit waits for this). */
+  private flush(): Promise<void> {
+    const held = this.held;
+    this.held = null;
+    if (held) {
+      this.flushing = this.flushing
+        .then(() => this.learn(held))
+        .catch((error: unknown) => this.logger.error(`calibration: the dice checked during play could not be learnt: ${(error as Error).message}`));
+    }
+    return this.flushing;
+  }
+
+  /** A used roll's checked dice become their sets' labelled crops, as the Teach tab's labels do. */
+  private async learn(held: HeldRoll): Promise<void> {
+    this.learning = held.taught.map((i) => held.roll.dice[i]!);
+    let reader;
+    try {
+      reader = await this.reader.get();
+    } catch {
+      this.learning = [];
+      return; // no reader, nothing to teach
+    }
+    let learnt = 0;
+    for (const index of held.taught) {
+      const die = held.roll.dice[index]!;
+      const others: Box[] = held.roll.dice.flatMap((d, k) => (k !== index && d.box ? [d.box] : []));
+      try {
+        await reader.calibration.add(die.set, die.face, held.image, die.box, held.view, others);
+      } catch (error) {
+        this.logger.warn(`calibration: die ${index + 1} of a used roll could not be learnt: ${(error as Error).message}`);
+        continue;
+      } finally {
+        this.learning.shift();
+      }
+      this.touched.add(die.set);
+      const t = this.tally.get(die.set) ?? { crops: 0, right: 0, fromPlay: 0, before: null, after: null, checked: 0 };
+      this.tally.set(die.set, { ...t, crops: t.crops + 1, right: t.right + ((die.readAs ?? die.face) === die.face ? 1 : 0), fromPlay: t.fromPlay + 1 });
+      learnt++;
+    }
+    if (learnt > 0) this.logger.info(`calibration: ${learnt} ${learnt === 1 ? 'die' : 'dice'} checked during play added to the taught crops`);
+    this.onProgress();
   }
 }

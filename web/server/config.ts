@@ -75,6 +75,13 @@ export const configSchema = z
         /** Training steps when the whole net adapts (fewer: faster and weaker). */
         adaptSteps: z.number().int().min(1).max(1000).default(60),
         /**
+         * Dice checked during play teach clew too: when a camera roll is used, the dice a person
+         * corrected in it and, when a phone used it, its dice marked "check" join their set's
+         * labelled crops on the Teach tab, once the game has moved on (an undo first drops them).
+         * Nothing is fitted until the referee saves, as with dice labelled on the Teach tab.
+         */
+        learnFromChecks: z.boolean().default(true),
+        /**
          * Threads that read the dice, this one included (vision/model/forward-pool.ts): "auto"
          * (the default since the thirty-first session: two where the machine has two cores) or
          * a number. Each further thread holds its own tfjs-core, tfjs-layers and wasm backend,

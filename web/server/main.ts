@@ -195,8 +195,10 @@ export async function startClew(options: StartOptions): Promise<Clew> {
         );
       }
     }
-    const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast());
+    const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast(), config.vision.enabled && config.vision.learnFromChecks);
     await calibration.load();
+    // Dice checked during play teach clew too (vision.learnFromChecks).
+    session.onChange((_table, change) => calibration.played(change.event, change.before));
     // The empty tray the table camera compares its frames with (a phone's camera moves: never).
     const tray = new TableTray({
       dir: path.join(dataDir, 'tray'),

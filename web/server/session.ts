@@ -38,6 +38,9 @@ export interface SideEffects {
   tray(intent: Extract<SideIntent, { type: `tray/${string}` }>, by: Actor): Promise<Result<unknown>>;
 }
 
+/** What a committed change was: its event, and the table before it (a used roll is in `before`). */
+export type ChangeListener = (table: TableState, change: { event: TableEvent; before: TableState }) => void;
+
 export interface SessionOptions {
   dataDir: string;
   games: GameLookup;
@@ -57,7 +60,7 @@ const noEffects: SideEffects = {
 
 export class TableSession {
   private queue: Promise<unknown> = Promise.resolve();
-  private listeners = new Set<(table: TableState) => void>();
+  private listeners = new Set<ChangeListener>();
   private effects: SideEffects = noEffects;
   private closed = false;
 
@@ -109,8 +112,8 @@ export class TableSession {
     this.effects = { ...noEffects, ...effects };
   }
 
-  /** Called after every committed change, in order, with the new table. */
-  onChange(listener: (table: TableState) => void): () => void {
+  /** Called after every committed change, in order, with the new table and the event that made it. */
+  onChange(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -182,10 +185,11 @@ export class TableSession {
       this.opts.logger.error(`log: could not write version ${decision.table.version}: ${(error as Error).message}`);
       return this.failure(fail('log/write-failed', 'the table could not save this change, so it was not made; check the disk'));
     }
+    const before = this.current;
     this.current = decision.table;
     for (const listener of this.listeners) {
       try {
-        listener(this.current);
+        listener(this.current, { event: decision.event, before });
       } catch (error) {
         this.opts.logger.error(`table: a change listener failed: ${(error as Error).message}`);
       }

@@ -2,7 +2,8 @@
  * Teach clew your dice: a guided calibration. Roll the dice of one set; the phone shows each die's
  * crop as the camera saw it with the face clew read; confirm it or pick the right face. A few of
  * each face, with progress per face, then save. The reader's accuracy before and after is shown
- * when the server reports it. A saved calibration can be undone.
+ * when the server reports it. A saved calibration can be undone. Dice checked during play count
+ * too (the server adds them: `vision.learnFromChecks`).
  */
 import { useState } from 'preact/hooks';
 import { DICE_SETS, DICE_SET_IDS, type DiceSetId } from '../../../../shared/dice.js';
@@ -79,6 +80,12 @@ export function TeachScreen() {
             );
           })}
         </div>
+        {(status.fromPlay ?? 0) > 0 && (
+          <p class="muted" data-testid="teach-from-play">
+            {status.fromPlay === 1 ? '1 of them is a die' : `${status.fromPlay} of them are dice`} checked during play (corrected, or marked
+            "check" and used).
+          </p>
+        )}
         {mine.crops > 0 && (
           <p class="muted" data-testid="teach-tally">
             Your checks so far: clew read {mine.right} of {mine.crops} right ({pct(mine.right / mine.crops)}).

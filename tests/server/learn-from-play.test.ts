@@ -1,0 +1,115 @@
+/**
+ * Dice checked during play teach clew (`vision.learnFromChecks`, on by default): a used camera
+ * roll's corrected dice, and its dice marked "check" when a phone used it, become their set's
+ * labelled crops on the Teach tab once the game moves on; an undo drops them first. With the
+ * shipped model and the replay camera, the race test game (one d6 a turn).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { ReplayCamera } from '../../device/camera/replay.js';
+import type { CalibrationStatus, TableSnapshot } from '../../shared/protocol.js';
+import { pacedClock, pipelinesBusy } from '../support/paced-clock.js';
+import type { Phone } from '../support/phone.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const HAS_MODEL = ['vision/model/weights/meta.json', 'vision/locate/detector/weights/detector.json'].every((f) => existsSync(path.join(root, f)));
+
+let server: TestServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function pipelinesIdle(): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (pipelinesBusy(server?.clew)) {
+    if (Date.now() > deadline) throw new Error('the camera pipelines stayed busy');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A table whose camera rolled the replay's dice once and then stopped, the referee's phone in sync with it. */
+async function rolledOnce(config: Record<string, unknown> = {}): Promise<{ referee: Phone; roll: NonNullable<TableSnapshot['roll']> }> {
+  const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 12, loop: true, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
+  server = await startTestServer({ config: { vision: { enabled: true, ...config } }, adapters: { camera } });
+  const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+  await referee.snapshot((x) => x.roll !== null, 60_000);
+  // No more rolls: the replay loops, and a new roll would move the game on by itself.
+  await camera.stop();
+  await pipelinesIdle();
+  const s = await referee.snapshot((x) => x.version === server!.clew.session.table.version);
+  return { referee, roll: s.roll! };
+}
+
+async function send(phone: Phone, intent: Parameters<Phone['send']>[0]): Promise<TableSnapshot> {
+  const ack = await phone.send(intent);
+  expect(ack, JSON.stringify(ack)).toMatchObject({ ok: true });
+  return phone.snapshot((x) => x.version === server!.clew.session.table.version);
+}
+
+/** Keeps only die `keep` of the pending roll (the race game uses one die). */
+async function keepOnly(phone: Phone, keep: number, count: number): Promise<void> {
+  for (let i = count - 1; i >= 0; i--) if (i !== keep) await send(phone, { type: 'dice/remove', index: i });
+}
+
+const d6 = (s: TableSnapshot): CalibrationStatus | undefined => s.calibration.find((c) => c.set === 'd6');
+
+describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
+  it('a corrected die is held when its roll is used, dropped by an undo, and a label once the game moves on', async () => {
+    const { referee, roll } = await rolledOnce();
+    await keepOnly(referee, 0, roll.dice.length);
+    const read = roll.dice[0]!.face;
+    const face = read === '6' ? '5' : '6';
+    await send(referee, { type: 'dice/correct', index: 0, face });
+    // Used: the die is counted on the Teach tab at once, as checked during play.
+    let s = await send(referee, { type: 'dice/confirm' });
+    expect(s.roll).toBeNull();
+    expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, active: false });
+    // BACK: the roll comes back to be corrected again, and the die is no longer counted.
+    s = await send(referee, { type: 'undo' });
+    expect(s.roll?.dice[0]).toMatchObject({ face, corrected: true, readAs: read });
+    expect(d6(s)?.fromPlay).toBeUndefined();
+    expect(d6(s)?.samples[face] ?? 0).toBe(0);
+    // Used again, then the game moves on (the next player's roll, entered by hand): a label.
+    await send(referee, { type: 'dice/confirm' });
+    await send(referee, { type: 'button', button: 'NEXT' });
+    s = await send(referee, { type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] });
+    s = await referee.snapshot((x) => d6(x)?.fromPlay === 1);
+    expect(d6(s)!.samples).toEqual({ ...Object.fromEntries(['1', '2', '3', '4', '5', '6'].map((f) => [f, 0])), [face]: 1 });
+    // It is a labelled crop like the Teach tab's: a commit wants every face, this one it has.
+    const ack = await referee.send({ type: 'calibration/commit', set: 'd6' });
+    expect(ack).toMatchObject({ ok: false, code: 'calibration/refused' });
+    const missing = ['1', '2', '3', '4', '5', '6'].filter((f) => f !== face);
+    expect((ack as { message: string }).message).toContain(`missing: ${missing.join(', ')}`);
+  });
+
+  it('a die marked "check" teaches when a phone used its roll, not when the button box did; off in the config, nothing', async () => {
+    const first = await rolledOnce();
+    const marked = first.roll.dice.findIndex((d) => d.uncertain && d.box);
+    // The replay's overhead roll has a die the reader is unsure of (1, 6, 5?, 3).
+    expect(marked).toBeGreaterThanOrEqual(0);
+    const face = first.roll.dice[marked]!.face;
+    await keepOnly(first.referee, marked, first.roll.dice.length);
+    let s = await send(first.referee, { type: 'dice/confirm' });
+    expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1 });
+
+    // The button box's OK: the die was never looked at, so it teaches nothing.
+    await server!.close();
+    const second = await rolledOnce();
+    await keepOnly(second.referee, marked, second.roll.dice.length);
+    expect(await server!.clew.session.button('OK')).toMatchObject({ ok: true });
+    s = await second.referee.snapshot((x) => x.version === server!.clew.session.table.version && x.roll === null);
+    expect(d6(s)).toBeUndefined();
+
+    // vision.learnFromChecks false: a phone's use teaches nothing either.
+    await server!.close();
+    const third = await rolledOnce({ learnFromChecks: false });
+    await keepOnly(third.referee, marked, third.roll.dice.length);
+    s = await send(third.referee, { type: 'dice/confirm' });
+    expect(d6(s)).toBeUndefined();
+  });
+});
