@@ -5,14 +5,14 @@
  * reads a taught set's dice with. Framing a taught die is the reader's job (it frames as it
  * reads); this module starts from the framed, upright 64×64 crop.
  */
-import type { DiceSetId } from '../shared/dice.js';
-import { DICE_SETS } from '../shared/dice.js';
+import { DICE_SET_IDS, DICE_SETS, type DiceSetId } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { classOf } from './faces/classes.js';
 import { adaptNet, type AdaptOptions } from './model/adapt.js';
 import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import { CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
+import { PendingCropStore } from './model/pending-store.js';
 import { headOf, type Classifier } from './model/classifier.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
@@ -32,7 +32,8 @@ export interface CalibrationControl {
    */
   add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<PendingCount>;
   pending(set: DiceSetId): PendingCount;
-  discard(set: DiceSetId): void;
+  /** Forgets the set's pending labels (and their crops on disk). */
+  discard(set: DiceSetId): Promise<void>;
   /**
    * Fits the set's calibration from its pending examples, saves it (when a directory was given)
    * and applies it. Reads go on meanwhile, with what was in force before.
@@ -51,7 +52,10 @@ export interface CalibrationsOptions {
   classifier: Classifier;
   /** The shipped model's id: a calibration made for another model is ignored. */
   modelId: string;
-  /** Where calibrations are kept (one JSON per dice set); without it they live in memory. */
+  /**
+   * Where calibrations are kept (one JSON per dice set), and the labelled crops waiting for one
+   * (`pending/`, so a restart loses none); without it both live in memory.
+   */
   dir?: string;
   /** What a calibration adapts: the whole net (default) or the set's last-layer rows. */
   calibrate?: 'net' | 'head';
@@ -65,29 +69,40 @@ const CALIBRATION_VIEWS = 8;
 export class Calibrations {
   readonly control: CalibrationControl;
   private readonly store: CalibrationStore | undefined;
+  private readonly pendingStore: PendingCropStore | undefined;
   private readonly active = new Map<DiceSetId, Calibration>();
   /** The adapted nets of the calibrations in force that carry one. */
   private readonly nets = new Map<DiceSetId, LayersModel>();
-  private readonly pending = new Map<DiceSetId, { face: string; crop: RgbImage }[]>();
+  private readonly pending = new Map<DiceSetId, { face: string; crop: RgbImage; file?: string }[]>();
   private readonly committing = new Set<DiceSetId>();
 
   private constructor(private readonly options: CalibrationsOptions) {
     this.store = options.dir ? new CalibrationStore(options.dir) : undefined;
+    this.pendingStore = options.dir ? new PendingCropStore(options.dir) : undefined;
     this.control = {
       add: (set, face, image, box, view, others) => this.add(set, face, image, box, view, others),
       pending: (set) => this.counts(set),
-      discard: (set) => void this.pending.delete(set),
+      discard: (set) => this.discard(set),
       commit: (set, commitOptions) => this.commit(set, commitOptions),
       undo: (set) => this.undo(set),
       list: () => [...this.active.values()],
     };
   }
 
-  /** The calibrations kept in `dir` put in force; one made for another model, or broken, is ignored with a warning. */
+  /**
+   * The calibrations kept in `dir` put in force, and its labelled crops pending again; a
+   * calibration made for another model, a broken one or a crop that cannot be read is ignored
+   * with a warning that says which file.
+   */
   static async open(options: CalibrationsOptions): Promise<Calibrations> {
     const calibrations = new Calibrations(options);
-    const { store } = calibrations;
-    if (!store) return calibrations;
+    const { store, pendingStore } = calibrations;
+    if (!store || !pendingStore) return calibrations;
+    for (const set of DICE_SET_IDS) {
+      const { crops, problems } = await pendingStore.load(set, options.classifier.meta.crop.size);
+      for (const problem of problems) process.emitWarning(`labelled crop ${problem}; ignored`);
+      if (crops.length > 0) calibrations.pending.set(set, crops);
+    }
     for (const cal of await store.list()) {
       if (cal.modelId !== options.modelId) {
         process.emitWarning(`calibration of ${cal.set} in ${store.dir} was made for another model (${cal.modelId}); ignored — recalibrate`);
@@ -150,6 +165,11 @@ export class Calibrations {
     }
   }
 
+  private async discard(set: DiceSetId): Promise<void> {
+    this.pending.delete(set);
+    await this.pendingStore?.clear(set);
+  }
+
   private counts(set: DiceSetId): PendingCount {
     const c: Record<string, number> = Object.fromEntries(DICE_SETS[set].faces.map((f) => [f, 0]));
     for (const p of this.pending.get(set) ?? []) c[p.face]!++;
@@ -161,8 +181,10 @@ export class Calibrations {
     if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
     if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(view)}"`);
     const crop = await this.options.frameTaught(image, box, view, others);
+    // On disk before it counts, so a label acknowledged is a label kept.
+    const file = await this.pendingStore?.add(set, face, crop);
     const list = this.pending.get(set) ?? [];
-    list.push({ face, crop });
+    list.push({ face, crop, ...(file ? { file } : {}) });
     this.pending.set(set, list);
     return this.counts(set);
   }
@@ -188,6 +210,12 @@ export class Calibrations {
       await this.activate(set, cal, net);
       // Labels given while it was fitting stay pending.
       this.pending.set(set, (this.pending.get(set) ?? []).slice(list.length));
+      try {
+        await this.pendingStore?.remove(list.flatMap((p) => (p.file ? [p.file] : [])));
+      } catch (error) {
+        // The calibration is saved and in force; the crops it used would only come back as pending.
+        process.emitWarning(`calibration of ${set}: the labelled crops it used could not be removed from ${this.options.dir}: ${(error as Error).message}`);
+      }
       return cal;
     } finally {
       this.committing.delete(set);

@@ -11,6 +11,7 @@ import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
 import type { CalibrationStatus, TableSnapshot } from '../../shared/protocol.js';
 import { pacedClock, pipelinesBusy } from '../support/paced-clock.js';
+import { scratchDir } from '../support/scratch.js';
 import type { Phone } from '../support/phone.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -33,9 +34,9 @@ async function pipelinesIdle(): Promise<void> {
 }
 
 /** A table whose camera rolled the replay's dice once and then stopped, the referee's phone in sync with it. */
-async function rolledOnce(config: Record<string, unknown> = {}): Promise<{ referee: Phone; roll: NonNullable<TableSnapshot['roll']> }> {
+async function rolledOnce(config: Record<string, unknown> = {}, dataDir?: string): Promise<{ referee: Phone; roll: NonNullable<TableSnapshot['roll']> }> {
   const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 12, loop: true, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
-  server = await startTestServer({ config: { vision: { enabled: true, ...config } }, adapters: { camera } });
+  server = await startTestServer({ config: { vision: { enabled: true, ...config } }, adapters: { camera }, ...(dataDir ? { dataDir } : {}) });
   const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
   await referee.snapshot((x) => x.roll !== null, 60_000);
   // No more rolls: the replay loops, and a new roll would move the game on by itself.
@@ -111,5 +112,29 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     await keepOnly(third.referee, marked, third.roll.dice.length);
     s = await send(third.referee, { type: 'dice/confirm' });
     expect(d6(s)).toBeUndefined();
+  });
+
+  it('labels given at the table survive a restart: the Teach tab shows them before and after the reader loads', async () => {
+    const dataDir = scratchDir('clew-labels-');
+    const { referee } = await rolledOnce({}, dataDir);
+    await send(referee, { type: 'calibration/label', set: 'd6', index: 0, face: '1' });
+    await send(referee, { type: 'calibration/label', set: 'd6', index: 1, face: '2' });
+    const labelled = { '1': 1, '2': 1, '3': 0, '4': 0, '5': 0, '6': 0 };
+    expect(d6(referee.latest())).toMatchObject({ samples: labelled, active: false });
+    await server!.close();
+
+    // No camera this time: the reader loads only when something asks for it.
+    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir });
+    const again = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    expect(server.clew.reader.loaded()).toBeNull();
+    expect(d6(again.latest())).toEqual({ set: 'd6', samples: labelled, active: false });
+    // Saving asks the reader, which loads with the labels pending: it needs the other faces.
+    const seen = again.snapshots.length;
+    const ack = await again.send({ type: 'calibration/commit', set: 'd6' });
+    expect(ack).toMatchObject({ ok: false, code: 'calibration/refused', message: expect.stringContaining('missing: 3, 4, 5, 6') });
+    expect(server.clew.reader.loaded()).not.toBeNull();
+    // The phones are told after a commit, refused or not: now from the loaded reader.
+    const loaded = await again.snapshot(() => again.snapshots.length > seen);
+    expect(d6(loaded)).toEqual({ set: 'd6', samples: labelled, active: false });
   });
 });

@@ -16,6 +16,7 @@ import { readdir } from 'node:fs/promises';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
 import { fail, ok, type Result } from '../../shared/game.js';
 import type { CalibrationStatus, Intent, PendingRoll } from '../../shared/protocol.js';
+import { countPendingOnDisk } from '../../vision/model/pending-store.js';
 import type { Box, CameraView, RgbImage } from '../../vision/types.js';
 import type { CameraPipeline } from './camera.js';
 import type { ReaderHolder } from './dice-reader.js';
@@ -35,6 +36,8 @@ interface HeldRoll {
 export class TableCalibration {
   /** Sets with a calibration file on disk, read at start (shown before the reader loads). */
   private onDisk = new Set<DiceSetId>();
+  /** Labelled crops kept on disk from before the start, per set and face (shown before the reader loads). */
+  private pendingOnDisk = new Map<DiceSetId, Record<string, number>>();
   /** Sets labelled since the start (their pending counts are shown). */
   private touched = new Set<DiceSetId>();
   /** Per set: labels given since the last commit and how many the camera had read right; the last commit's figures. */
@@ -62,14 +65,22 @@ export class TableCalibration {
   async load(): Promise<void> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     this.onDisk = new Set(DICE_SET_IDS.filter((s) => names.includes(`${s}.json`)));
+    for (const set of DICE_SET_IDS) {
+      const counts = await countPendingOnDisk(this.dir, set);
+      if (Object.values(counts).some((n) => n > 0)) this.pendingOnDisk.set(set, counts);
+    }
   }
 
   status(): CalibrationStatus[] {
     const r = this.reader.loaded();
-    if (!r) return [...this.onDisk].map((set) => ({ set, samples: {}, active: true }));
+    if (!r) {
+      return DICE_SET_IDS.filter((s) => this.onDisk.has(s) || this.pendingOnDisk.has(s)).map((set) => ({ set, samples: this.pendingOnDisk.get(set) ?? {}, active: this.onDisk.has(set) }));
+    }
     const active = new Set(r.calibration.list().map((c) => c.set));
     const held = this.heldDice();
-    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s) || held.some((d) => d.set === s));
+    // A set with labels kept from before a restart shows too.
+    const labelled = (s: DiceSetId) => Object.values(r.calibration.pending(s).counts).some((n) => n > 0);
+    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s) || held.some((d) => d.set === s) || labelled(s));
     return sets.map((set) => {
       const t = this.tally.get(set);
       // The held dice are counted already: the game moving on only makes them labels.

@@ -1,0 +1,119 @@
+/**
+ * Labelled crops waiting for a calibration, kept on disk so that a restart (or a pulled plug)
+ * loses none of a table's labels: one PNG per crop, `<dir>/pending/<set>/<seq>-<face>.png`, the
+ * 64×64 crop framed and turned upright as the reader taught it, numbered in the order the labels
+ * were given. A commit removes the crops it used, a discard all of a set's. Each file is written
+ * under a temporary name and renamed into place, so a crop is on disk whole or not at all.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DICE_SETS, type DiceSetId } from '../../shared/dice.js';
+import { decodeImage, encodePng } from '../image/decode.js';
+import type { RgbImage } from '../types.js';
+
+export interface PendingCrop {
+  face: string;
+  crop: RgbImage;
+  /** Where it is kept. */
+  file: string;
+}
+
+const NAME = /^(\d{1,9})-([A-Za-z0-9]+)\.png$/;
+
+/**
+ * The set's pending crops per face as their names say, without reading them (what a table shows
+ * before its reader has loaded).
+ */
+export async function countPendingOnDisk(dir: string, set: DiceSetId): Promise<Record<string, number>> {
+  const counts: Record<string, number> = Object.fromEntries(DICE_SETS[set].faces.map((f) => [f, 0]));
+  const names = await readdir(path.join(dir, 'pending', set)).catch(() => [] as string[]);
+  for (const name of names) {
+    const face = NAME.exec(name)?.[2];
+    if (face !== undefined && face in counts) counts[face]!++;
+  }
+  return counts;
+}
+
+export class PendingCropStore {
+  /** The next number per set (one more than the largest on disk when the set was first used). */
+  private readonly next = new Map<DiceSetId, number>();
+
+  constructor(readonly dir: string) {}
+
+  private folder(set: DiceSetId): string {
+    return path.join(this.dir, 'pending', set);
+  }
+
+  /**
+   * The set's crops in the order they were given. A file that is not a crop of this set (a
+   * torn write, a face the set lacks, another size) is left where it is and reported in
+   * `problems`, so nothing is deleted that a person might want back.
+   */
+  async load(set: DiceSetId, size: number): Promise<{ crops: PendingCrop[]; problems: string[] }> {
+    const folder = this.folder(set);
+    const crops: PendingCrop[] = [];
+    const problems: string[] = [];
+    let last = -1;
+    if (existsSync(folder)) {
+      const named = (await readdir(folder)).flatMap((name) => {
+        const m = NAME.exec(name);
+        if (!m) {
+          // Temporary files of a write the plug cut short are expected; anything else is reported.
+          if (!name.includes('.tmp-')) problems.push(`${path.join(folder, name)}: not a labelled crop (<number>-<face>.png)`);
+          return [];
+        }
+        return [{ name, seq: Number(m[1]), face: m[2]! }];
+      });
+      named.sort((a, b) => a.seq - b.seq);
+      for (const { name, seq, face } of named) {
+        last = Math.max(last, seq);
+        const file = path.join(folder, name);
+        if (!DICE_SETS[set].faces.includes(face)) {
+          problems.push(`${file}: "${face}" is not a face of ${set}`);
+          continue;
+        }
+        let crop: RgbImage;
+        try {
+          crop = await decodeImage(new Uint8Array(await readFile(file)));
+        } catch (error) {
+          problems.push(`${file}: ${(error as Error).message}`);
+          continue;
+        }
+        if (crop.width !== size || crop.height !== size) {
+          problems.push(`${file}: ${crop.width}×${crop.height}, not a ${size}×${size} crop`);
+          continue;
+        }
+        crops.push({ face, crop, file });
+      }
+    }
+    this.next.set(set, Math.max(this.next.get(set) ?? 0, last + 1));
+    return { crops, problems };
+  }
+
+  /** Keeps one more crop of the set; returns its file. */
+  async add(set: DiceSetId, face: string, crop: RgbImage): Promise<string> {
+    if (!DICE_SETS[set].faces.includes(face)) throw new Error(`"${face}" is not a face of ${set}`);
+    const folder = this.folder(set);
+    await mkdir(folder, { recursive: true });
+    if (!this.next.has(set)) await this.load(set, crop.width); // numbers after any already there
+    const seq = this.next.get(set)!;
+    this.next.set(set, seq + 1);
+    const file = path.join(folder, `${String(seq).padStart(6, '0')}-${face}.png`);
+    const tmp = `${file}.tmp-${process.pid}`;
+    await writeFile(tmp, await encodePng(crop));
+    await rename(tmp, file);
+    return file;
+  }
+
+  /** Forgets these crops (used by a commit). */
+  async remove(files: readonly string[]): Promise<void> {
+    for (const file of files) await rm(file, { force: true });
+  }
+
+  /** Forgets every crop of the set (and whatever else is in its folder). */
+  async clear(set: DiceSetId): Promise<void> {
+    await rm(this.folder(set), { recursive: true, force: true });
+    this.next.set(set, 0);
+  }
+}
