@@ -112,10 +112,11 @@ export type IntentEnvelope = z.infer<typeof intentEnvelopeSchema>;
 export interface PendingRoll {
   /**
    * `corrected`: a person changed this die's face (or colour); `readAs` then keeps the face the
-   * camera read, and `readColor` the colour it read when a person changed that. `added`: a person
+   * camera read, `readColor` the colour it read when a person changed that, and `readUncertain`
+   * whether it had marked the die "check" (a corrected die asks no more). `added`: a person
    * added this die, which the camera did not see.
    */
-  dice: (ObservedDie & { corrected?: boolean; uncertain?: boolean; readAs?: string; readColor?: string; added?: boolean })[];
+  dice: (ObservedDie & { corrected?: boolean; uncertain?: boolean; readAs?: string; readColor?: string; readUncertain?: boolean; added?: boolean })[];
   /**
    * Dice a person took out of a camera's roll (`dice/remove`), as the camera read them: a later
    * read of the same tray is the same roll, and does not bring them back.
@@ -150,6 +151,13 @@ export interface CalibrationStatus {
    * roll a phone used; `vision.learnFromChecks`), not labelled on the Teach tab.
    */
   fromPlay?: number;
+  /**
+   * The set's dice in camera rolls the table used, since clew started (`since: 'start'`) or since
+   * its calibration was saved or undone here: how many, how many nobody corrected, how many the
+   * camera marked "check", and how many a person corrected that it had not marked. The table's own
+   * measure of the reader on its dice.
+   */
+  inPlay?: { dice: number; right: number; marked: number; wrongUnmarked: number; since: 'start' | 'save' | 'undo' };
   /** While a commit is being fitted (the whole net adapts: seconds, tens of seconds on a Pi): its progress. */
   fitting?: { step: number; steps: number };
 }

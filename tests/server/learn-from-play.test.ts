@@ -66,20 +66,27 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     const read = roll.dice[0]!.face;
     const face = read === '6' ? '5' : '6';
     await send(referee, { type: 'dice/correct', index: 0, face });
+    // What the camera read is kept with the correction, its "check" mark too.
+    expect(server!.clew.session.table.roll!.dice[0]).toMatchObject({ face, corrected: true, readAs: read, ...(roll.dice[0]!.uncertain ? { readUncertain: true } : {}) });
     // Used: the die is counted on the Teach tab at once, as checked during play.
+    const marked = roll.dice[0]!.uncertain ? 1 : 0;
     let s = await send(referee, { type: 'dice/confirm' });
     expect(s.roll).toBeNull();
-    expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, active: false });
+    // In play: one die, which a person corrected.
+    expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, active: false, inPlay: { dice: 1, right: 0, marked, wrongUnmarked: 1 - marked, since: 'start' } });
     // BACK: the roll comes back to be corrected again, and the die is no longer counted.
     s = await send(referee, { type: 'undo' });
     expect(s.roll?.dice[0]).toMatchObject({ face, corrected: true, readAs: read });
     expect(d6(s)?.fromPlay).toBeUndefined();
+    expect(d6(s)?.inPlay).toBeUndefined();
     expect(d6(s)?.samples[face] ?? 0).toBe(0);
     // Used again, then the game moves on (the next player's roll, entered by hand): a label.
     await send(referee, { type: 'dice/confirm' });
     await send(referee, { type: 'button', button: 'NEXT' });
     s = await send(referee, { type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] });
     s = await referee.snapshot((x) => d6(x)?.fromPlay === 1);
+    // Counted once; a roll entered by hand is no reading of the camera's.
+    expect(d6(s)!.inPlay).toEqual({ dice: 1, right: 0, marked, wrongUnmarked: 1 - marked, since: 'start' });
     expect(d6(s)!.samples).toEqual({ ...Object.fromEntries(['1', '2', '3', '4', '5', '6'].map((f) => [f, 0])), [face]: 1 });
     // It is a labelled crop like the Teach tab's: a commit wants every face, this one it has.
     const ack = await referee.send({ type: 'calibration/commit', set: 'd6' });
@@ -88,7 +95,7 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     expect((ack as { message: string }).message).toContain(`missing: ${missing.join(', ')}`);
   });
 
-  it('a die marked "check" teaches when a phone used its roll, not when the button box did; off in the config, nothing', async () => {
+  it('a die marked "check" teaches when a phone used its roll, not when the button box did; off in the config, nothing; each counts in play', async () => {
     const first = await rolledOnce();
     const marked = first.roll.dice.findIndex((d) => d.uncertain && d.box);
     // The replay's overhead roll has a die the reader is unsure of (1, 6, 5?, 3).
@@ -96,7 +103,7 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     const face = first.roll.dice[marked]!.face;
     await keepOnly(first.referee, marked, first.roll.dice.length);
     let s = await send(first.referee, { type: 'dice/confirm' });
-    expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1 });
+    expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, inPlay: { dice: 1, right: 1, marked: 1 } });
 
     // The button box's OK: the die was never looked at, so it teaches nothing.
     await server!.close();
@@ -104,14 +111,17 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     await keepOnly(second.referee, marked, second.roll.dice.length);
     expect(await server!.clew.session.button('OK')).toMatchObject({ ok: true });
     s = await second.referee.snapshot((x) => x.version === server!.clew.session.table.version && x.roll === null);
-    expect(d6(s)).toBeUndefined();
+    // Counted in play all the same.
+    expect(d6(s)).toEqual({ set: 'd6', samples: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 }, active: false, inPlay: { dice: 1, right: 1, marked: 1, wrongUnmarked: 0, since: 'start' } });
 
     // vision.learnFromChecks false: a phone's use teaches nothing either.
     await server!.close();
     const third = await rolledOnce({ learnFromChecks: false });
     await keepOnly(third.referee, marked, third.roll.dice.length);
     s = await send(third.referee, { type: 'dice/confirm' });
-    expect(d6(s)).toBeUndefined();
+    expect(d6(s)?.fromPlay).toBeUndefined();
+    expect(d6(s)?.samples[face]).toBe(0);
+    expect(d6(s)?.inPlay).toEqual({ dice: 1, right: 1, marked: 1, wrongUnmarked: 0, since: 'start' });
   });
 
   it('labels given at the table survive a restart: the Teach tab shows them before and after the reader loads', async () => {

@@ -6,11 +6,12 @@
  * so they live in their own files and do not bump the table's version; the phones see the
  * progress in the snapshot's `calibration` list.
  *
- * Dice checked during play label themselves (`played`, with `vision.learnFromChecks`): when a
- * camera roll is used, the dice a person corrected and, when a person used it from a phone, the
- * dice that were marked "check" are what the table says they are. They are held until the game
- * moves on (a new roll, a new game, or a commit), because an undo brings the roll back to be
- * corrected; an undo drops them.
+ * The camera rolls a table uses measure and teach the reader (`played`). Each used roll is held
+ * until the game moves on (a new roll, a new game, or a commit), because an undo brings it back to
+ * be corrected; an undo drops it. Then its dice count in play per set (how many nobody corrected,
+ * how many were marked "check": the table's own measure of the reader), and, with
+ * `vision.learnFromChecks`, the dice a person corrected and, when a phone used the roll, the dice
+ * marked "check" are what the table says they are: labels, as the Teach tab's.
  */
 import { readdir } from 'node:fs/promises';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
@@ -25,12 +26,28 @@ import type { Actor, TableEvent, TableState } from './table.js';
 
 export type CalibrationIntent = Extract<Intent, { type: 'calibration/label' | 'calibration/commit' | 'calibration/undo' }>;
 
-/** A used camera roll's checked dice (`taught`: their indices), with the frame they were read from. */
+/**
+ * A used camera roll, not yet final: its dice count in play, and its checked dice (`taught`: their
+ * indices) will teach, read from `frame`.
+ */
 interface HeldRoll {
   roll: PendingRoll;
   taught: number[];
-  image: RgbImage;
-  view: CameraView;
+  frame: { image: RgbImage; view: CameraView } | null;
+}
+
+/** Dice of a set used in camera rolls: how many, how many nobody corrected, how many the camera marked "check", how many it misread unmarked. */
+interface InPlay {
+  dice: number;
+  right: number;
+  marked: number;
+  wrongUnmarked: number;
+}
+
+const NONE_IN_PLAY: InPlay = { dice: 0, right: 0, marked: 0, wrongUnmarked: 0 };
+
+function plus(a: InPlay, b: InPlay): InPlay {
+  return { dice: a.dice + b.dice, right: a.right + b.right, marked: a.marked + b.marked, wrongUnmarked: a.wrongUnmarked + b.wrongUnmarked };
 }
 
 export class TableCalibration {
@@ -42,8 +59,10 @@ export class TableCalibration {
   private touched = new Set<DiceSetId>();
   /** Per set: labels given since the last commit and how many the camera had read right; the last commit's figures. */
   private tally = new Map<DiceSetId, { crops: number; right: number; fromPlay: number; before: number | null; after: number | null; checked: number }>();
-  /** The last used camera roll's checked dice, not yet labels (an undo may still change them). */
+  /** The last used camera roll, not yet final (an undo may bring it back to be corrected). */
   private held: HeldRoll | null = null;
+  /** Per set: its dice in used camera rolls since the start, or since its calibration last changed here. */
+  private inPlay = new Map<DiceSetId, InPlay & { since: 'start' | 'save' | 'undo' }>();
   /** Held dice being made labels now, in order, and the chain of such work (one roll after another). */
   private learning: { set: DiceSetId; face: string }[] = [];
   private flushing: Promise<void> = Promise.resolve();
@@ -80,7 +99,7 @@ export class TableCalibration {
     const held = this.heldDice();
     // A set with labels kept from before a restart shows too.
     const labelled = (s: DiceSetId) => Object.values(r.calibration.pending(s).counts).some((n) => n > 0);
-    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s) || held.some((d) => d.set === s) || labelled(s));
+    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s) || held.some((d) => d.set === s) || labelled(s) || this.inPlayOf(s));
     return sets.map((set) => {
       const t = this.tally.get(set);
       // The held dice are counted already: the game moving on only makes them labels.
@@ -90,6 +109,8 @@ export class TableCalibration {
       const status: CalibrationStatus = { set, samples, active: active.has(set) };
       const fromPlay = (t?.fromPlay ?? 0) + heldHere.length;
       if (fromPlay > 0) status.fromPlay = fromPlay;
+      const played = this.inPlayOf(set);
+      if (played) status.inPlay = played;
       // Shown once a commit has both figures (the phone counts its own labels while labelling).
       if (t && t.after !== null) status.accuracy = { before: t.before, after: t.after, crops: t.checked };
       const fitting = this.fitting.get(set);
@@ -146,6 +167,8 @@ export class TableCalibration {
             this.fitting.delete(intent.set);
           }
           this.onDisk.add(intent.set);
+          // From now on the dice in play measure the new calibration.
+          this.inPlay.set(intent.set, { ...NONE_IN_PLAY, since: 'save' });
           const t = this.tally.get(intent.set);
           this.tally.set(intent.set, { crops: 0, right: 0, fromPlay: 0, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy, checked: t?.crops ?? 0 });
           this.logger.info(`calibration: ${intent.set} calibrated from ${Object.values(cal.counts).reduce((a, b) => a + b, 0)} crops (fit ${Math.round(cal.fitAccuracy * 100)}%)`);
@@ -155,6 +178,8 @@ export class TableCalibration {
           const now = await reader.calibration.undo(intent.set);
           if (!now) this.onDisk.delete(intent.set);
           this.tally.delete(intent.set);
+          await this.flush();
+          this.inPlay.set(intent.set, { ...NONE_IN_PLAY, since: 'undo' });
           this.logger.info(`calibration: ${intent.set} undone (${now ? 'the previous calibration is back' : 'back to the shipped model'})`);
           return ok(null);
         }
@@ -166,30 +191,36 @@ export class TableCalibration {
   }
 
   /**
-   * A committed table change (`vision.learnFromChecks`): a used camera roll's checked dice are
-   * held; the game moving on makes them labels; an undo drops them.
+   * A committed table change. A used camera roll is held: the game moving on (a new roll, a new
+   * game, a save) makes it final, and an undo drops it, since BACK brings the roll back to be
+   * corrected. A final roll's dice count in play, and with `vision.learnFromChecks` its checked
+   * dice become labels.
    */
   played(event: TableEvent, before: TableState): void {
-    if (!this.learnFromChecks) return;
     if (event.type === 'undo') {
       this.held = null;
       return;
     }
     if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
-    if (event.type === 'confirm' && before.roll) this.held = this.checkedDice(before.roll, event.by);
+    if (event.type === 'confirm' && before.roll && before.roll.source !== 'manual') this.held = this.hold(before.roll, event.by);
   }
 
-  /** The dice of a used roll the table has checked, with the frame they were read from; null when none. */
-  private checkedDice(roll: PendingRoll, by: Actor): HeldRoll | null {
-    if (roll.source === 'manual') return null;
+  /** A used camera roll, with the dice the table has checked in it and the frame they were read from. */
+  private hold(roll: PendingRoll, by: Actor): HeldRoll {
     // A phone's "use" follows the "check the dice" prompt; the button box's OK may not.
     const looked = by.kind === 'referee' || by.kind === 'player';
-    const taught = roll.dice.flatMap((d, index) => (d.box && !d.added && (d.corrected || (looked && d.uncertain)) ? [index] : []));
-    if (taught.length === 0) return null;
-    const pipeline = this.pipelineFor(roll.source);
-    const frame = pipeline?.rollFrame();
-    if (!pipeline || !frame) return null;
-    return { roll, taught, image: frame.image, view: pipeline.view };
+    const checked = roll.dice.flatMap((d, index) => (d.box && !d.added && (d.corrected || (looked && d.uncertain)) ? [index] : []));
+    const pipeline = this.learnFromChecks && checked.length > 0 ? this.pipelineFor(roll.source as 'camera' | 'phone-camera') : null;
+    const last = pipeline?.rollFrame();
+    const frame = pipeline && last ? { image: last.image, view: pipeline.view } : null;
+    return { roll, taught: frame ? checked : [], frame };
+  }
+
+  /** A set's dice in play, the held roll's included; undefined while there are none. */
+  private inPlayOf(set: DiceSetId): (InPlay & { since: 'start' | 'save' | 'undo' }) | undefined {
+    const base = this.inPlay.get(set) ?? { ...NONE_IN_PLAY, since: 'start' as const };
+    const all = this.held ? { ...plus(base, countInPlay(this.held.roll, set)), since: base.since } : base;
+    return all.dice > 0 ? all : undefined;
   }
 
   /** The dice held, and those of a roll being made labels now: the tab counts them all. */
@@ -198,11 +229,21 @@ export class TableCalibration {
     return [...(held ? held.taught.map((i) => held.roll.dice[i]!) : []), ...this.learning];
   }
 
-  /** The held dice become labels, after any roll before them (a commit waits for this). */
+  /**
+   * The held roll becomes final: its dice count in play, and its checked dice become labels, after
+   * any roll's before them (a commit waits for this).
+   */
   private flush(): Promise<void> {
     const held = this.held;
     this.held = null;
     if (held) {
+      for (const set of new Set(held.roll.dice.map((d) => d.set))) {
+        const add = countInPlay(held.roll, set);
+        const now = this.inPlay.get(set) ?? { ...NONE_IN_PLAY, since: 'start' as const };
+        if (add.dice > 0) this.inPlay.set(set, { ...plus(now, add), since: now.since });
+      }
+    }
+    if (held && held.taught.length > 0) {
       this.flushing = this.flushing
         .then(() => this.learn(held))
         .catch((error: unknown) => this.logger.error(`calibration: the dice checked during play could not be learnt: ${(error as Error).message}`));
@@ -212,6 +253,8 @@ export class TableCalibration {
 
   /** A used roll's checked dice become their sets' labelled crops, as the Teach tab's labels do. */
   private async learn(held: HeldRoll): Promise<void> {
+    const frame = held.frame;
+    if (!frame) return;
     this.learning = held.taught.map((i) => held.roll.dice[i]!);
     let reader;
     try {
@@ -225,7 +268,7 @@ export class TableCalibration {
       const die = held.roll.dice[index]!;
       const others: Box[] = held.roll.dice.flatMap((d, k) => (k !== index && d.box ? [d.box] : []));
       try {
-        await reader.calibration.add(die.set, die.face, held.image, die.box, held.view, others);
+        await reader.calibration.add(die.set, die.face, frame.image, die.box, frame.view, others);
       } catch (error) {
         this.logger.warn(`calibration: die ${index + 1} of a used roll could not be learnt: ${(error as Error).message}`);
         continue;
@@ -240,4 +283,17 @@ export class TableCalibration {
     if (learnt > 0) this.logger.info(`calibration: ${learnt} ${learnt === 1 ? 'die' : 'dice'} checked during play added to the taught crops`);
     this.onProgress();
   }
+}
+
+/** A used camera roll's dice of one set as the camera saw them: a die a person added is not counted. */
+function countInPlay(roll: PendingRoll, set: DiceSetId): InPlay {
+  const seen = roll.dice.filter((d) => d.set === set && !d.added);
+  const right = (d: (typeof seen)[number]) => (d.readAs ?? d.face) === d.face;
+  const marked = (d: (typeof seen)[number]) => Boolean(d.uncertain || d.readUncertain);
+  return {
+    dice: seen.length,
+    right: seen.filter(right).length,
+    marked: seen.filter(marked).length,
+    wrongUnmarked: seen.filter((d) => !right(d) && !marked(d)).length,
+  };
 }

@@ -86,6 +86,7 @@ const rolledDieSchema = z.object({
   uncertain: z.boolean().optional(),
   readAs: z.string().optional(),
   readColor: z.string().optional(),
+  readUncertain: z.boolean().optional(),
   added: z.boolean().optional(),
 });
 /** A die as observed (a die a person added, or one taken out as the camera read it). */
@@ -214,6 +215,8 @@ export function evolve(table: TableState | null, event: TableEvent, games: GameL
         corrected: true,
         readAs: die.readAs ?? die.face,
         ...(readColor !== undefined ? { readColor } : {}),
+        // Whether the camera had marked it "check" (the die no longer asks: a person has looked).
+        ...(die.uncertain || die.readUncertain ? { readUncertain: true } : {}),
       };
       const dice = roll.dice.map((d, i) => (i === event.index ? fixed : d));
       const request = game.diceRequest(table.state);

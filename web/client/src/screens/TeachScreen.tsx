@@ -17,6 +17,9 @@ export const TARGET_PER_FACE = 5;
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
+/** Since when the dice in play were counted. */
+const SINCE = { start: 'since clew started', save: 'since clew learnt these dice', undo: 'since the undo' } as const;
+
 export function TeachScreen() {
   const conn = useConnection();
   const { snapshot } = useTableView();
@@ -84,6 +87,12 @@ export function TeachScreen() {
           <p class="muted" data-testid="teach-from-play">
             {status.fromPlay === 1 ? '1 of them is a die' : `${status.fromPlay} of them are dice`} checked during play (corrected, or marked
             "check" and used).
+          </p>
+        )}
+        {status.inPlay && status.inPlay.dice > 0 && (
+          <p class="muted" data-testid="teach-in-play">
+            In play {SINCE[status.inPlay.since]}: clew read {status.inPlay.right} of {status.inPlay.dice} {status.inPlay.dice === 1 ? 'die' : 'dice'} right (
+            {pct(status.inPlay.right / status.inPlay.dice)}); it marked {status.inPlay.marked} "check", and misread {status.inPlay.wrongUnmarked} without the mark.
           </p>
         )}
         {mine.crops > 0 && (
