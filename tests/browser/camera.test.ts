@@ -125,6 +125,8 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
 
   it('teach clew your dice: the crops the camera saw, confirmed die by die', async () => {
     await cameraRoll();
+    // The dice checked in the hours played wait to be taught: the tab says how many.
+    await expect.poll(() => referee.textContent('[data-testid="tab-teach-count"]'), WAIT).toMatch(/^[1-9]\d*$/);
     await referee.click('[data-testid="tab-teach"]');
     await referee.waitForSelector('[data-testid="teach-dice"]');
     // The dice checked in the hours played before (the die corrected on purpose, any Alice fixed,

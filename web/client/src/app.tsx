@@ -70,11 +70,16 @@ function NoticeLine() {
   );
 }
 
-function Tab({ route, current, label, children }: { route: Route; current: Route; label: string; children: ComponentChildren }) {
+function Tab({ route, current, label, count, children }: { route: Route; current: Route; label: string; count?: { n: number; what: string }; children: ComponentChildren }) {
   return (
     <a href={`#/${route}`} class={`tab${route === current ? ' active' : ''}`} aria-current={route === current ? 'page' : undefined} data-testid={`tab-${route}`}>
       {children}
       <span>{label}</span>
+      {count && count.n > 0 && (
+        <b class="tab-count" title={`${count.n} ${count.what}`} aria-label={`${count.n} ${count.what}`} data-testid={`tab-${route}-count`}>
+          {count.n}
+        </b>
+      )}
     </a>
   );
 }
@@ -82,6 +87,8 @@ function Tab({ route, current, label, children }: { route: Route; current: Route
 function TabBar({ route }: { route: Route }) {
   const { snapshot } = useTableView();
   const referee = snapshot?.you.role === 'referee';
+  // Labelled dice waiting to be taught (the Teach tab's and those checked during play).
+  const waiting = referee ? snapshot!.calibration.reduce((n, c) => n + Object.values(c.samples).reduce((a, b) => a + b, 0), 0) : 0;
   return (
     <nav class="tabs" aria-label="Screens">
       <Tab route="table" current={route} label="Table">
@@ -99,7 +106,7 @@ function TabBar({ route }: { route: Route }) {
         </Tab>
       )}
       {referee && (
-        <Tab route="teach" current={route} label="Teach">
+        <Tab route="teach" current={route} label="Teach" count={{ n: waiting, what: 'labelled dice waiting to be taught' }}>
           <TeachIcon />
         </Tab>
       )}
