@@ -1,0 +1,106 @@
+/**
+ * `npm run eval:teaching`: what teaching clew from the dice a table checks in play does, on the
+ * real Catan crops (docs/notes/vision-model.md, "Dice checked during play").
+ *
+ * Each seeded split plays half the crops: the shipped reader reads them, and those it marks
+ * "check" or misreads are the dice a table would check. The other half is read after teaching:
+ *   - nothing (the shipped reader);
+ *   - the checked dice with their true faces (a table that corrects what it checks);
+ *   - the checked dice with the faces as read (nobody corrected them: what a careless "use" teaches);
+ *   - as many played crops drawn at random, with their true faces.
+ * A face never checked gets one played crop of it (a save needs every face). Validation only:
+ * reads ../shared/dice-real by default (or --real DIR) and trains nothing that is kept.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Command } from 'commander';
+import { DICE_SETS } from '../shared/dice.js';
+import { createRng } from '../shared/rng.js';
+import { decodeImage } from '../vision/image/decode.js';
+import { loadDiceReader } from '../vision/reader.js';
+
+const program = new Command()
+  .name('eval:teaching')
+  .description('teaching clew from the dice checked in play, against teaching from random crops, on the real Catan crops')
+  .option('--real <dir>', 'folder of real photos (labels.csv, catan-crops/)', '../shared/dice-real')
+  .option('--splits <n>', 'seeded splits of the crops into played and read', '16')
+  .parse();
+const opts = program.opts<{ real: string; splits: string }>();
+const splits = Number(opts.splits);
+if (!Number.isInteger(splits) || splits < 1) {
+  process.stderr.write(`eval:teaching: --splits must be a whole number from 1, got "${opts.splits}"\n`);
+  process.exit(2);
+}
+
+const lines = (await readFile(path.join(opts.real, 'labels.csv'), 'utf8')).trim().split('\n');
+const header = lines[0]!.split(',');
+const rows = lines.slice(1).map((l) => l.split(','));
+const [fileAt, faceAt] = [header.indexOf('file'), header.indexOf('face')];
+const crops = await Promise.all(rows.map(async (r) => decodeImage(new Uint8Array(await readFile(path.join(opts.real, r[fileAt]!))))));
+const truth = rows.map((r) => r[faceAt]!);
+const faces = DICE_SETS.d6.faces;
+
+const reader = await loadDiceReader({ cropFraming: 'locate' });
+const read = (which: number[]) => reader.readCrops(which.map((i) => crops[i]!), { sets: ['d6'], view: 'any' });
+const shipped = await read(crops.map((_, i) => i));
+
+type Row = { right: number; read: number; marked: number; wrongUnmarked: number };
+const kinds = ['nothing', 'checked', 'careless', 'random'] as const;
+const total = Object.fromEntries(kinds.map((k) => [k, { right: 0, read: 0, marked: 0, wrongUnmarked: 0 }])) as Record<(typeof kinds)[number], Row>;
+const add = (row: Row, readings: { face: string; uncertain?: boolean }[], rest: number[]) => {
+  readings.forEach((r, j) => {
+    const right = r.face === truth[rest[j]!];
+    row.read++;
+    if (right) row.right++;
+    if (r.uncertain) row.marked++;
+    if (!right && !r.uncertain) row.wrongUnmarked++;
+  });
+};
+let taughtSizes: number[] = [];
+let toppedUp = 0;
+for (let k = 0; k < splits; k++) {
+  const rng = createRng(`play-split:${k}`);
+  const order = rng.shuffle(crops.map((_, i) => i));
+  const played = order.slice(0, Math.floor(order.length / 2));
+  const rest = order.slice(played.length);
+  const checked = played.filter((i) => shipped[i]!.uncertain || shipped[i]!.face !== truth[i]);
+  const topUp = faces.filter((f) => !checked.some((i) => truth[i] === f)).flatMap((f) => played.filter((i) => truth[i] === f).slice(0, 1));
+  toppedUp += topUp.length;
+  const taught = [...checked, ...topUp];
+  taughtSizes.push(taught.length);
+  const random = rng.shuffle([...played]).slice(0, taught.length);
+  for (const f of faces) if (!random.some((i) => truth[i] === f)) random.push(played.find((i) => truth[i] === f)!);
+  add(total.nothing, rest.map((i) => shipped[i]!), rest);
+  const teachings: [(typeof kinds)[number], number[], (i: number) => string][] = [
+    ['checked', taught, (i) => truth[i]!],
+    ['careless', taught, (i) => (shipped[i]!.uncertain ? shipped[i]!.face : truth[i]!)],
+    ['random', random, (i) => truth[i]!],
+  ];
+  for (const [kind, list, label] of teachings) {
+    for (const i of list) await reader.calibration.add('d6', label(i), crops[i]!);
+    await reader.calibration.commit('d6', { persist: false, createdAt: 'eval' });
+    add(total[kind], await read(rest), rest);
+    await reader.calibration.undo('d6');
+  }
+  process.stderr.write(`split ${k + 1} of ${splits}: ${taught.length} dice checked\n`);
+}
+reader.dispose();
+
+const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(2)} %`;
+const label: Record<(typeof kinds)[number], string> = {
+  nothing: 'nothing (the shipped reader)',
+  checked: 'the dice checked in play, their true faces',
+  careless: 'the dice checked in play, misread ones left as read',
+  random: 'as many played crops drawn at random',
+};
+taughtSizes = taughtSizes.sort((a, b) => a - b);
+console.log(`### Teaching from the dice checked in play (${splits} seeded splits of the ${crops.length} Catan crops: ${crops.length - Math.ceil(crops.length / 2)} played, ${Math.ceil(crops.length / 2)} read after)`);
+console.log('');
+console.log(`Dice checked a split: ${taughtSizes[0]}–${taughtSizes.at(-1)}; faces never checked, topped up with one played crop: ${toppedUp} in all.`);
+console.log('');
+console.log('| taught | read right | marked "check" | misread without the mark |');
+console.log('|---|---|---|---|');
+for (const k of kinds) {
+  const r = total[k];
+  console.log(`| ${label[k]} | ${pct(r.right, r.read)} | ${r.marked} (${Math.round((100 * r.marked) / r.read)} %) | ${r.wrongUnmarked} |`);
+}
