@@ -14,6 +14,7 @@ import { pacedClock, pipelinesBusy } from '../support/paced-clock.js';
 import { scratchDir } from '../support/scratch.js';
 import type { Phone } from '../support/phone.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { countInPlay } from '../../web/server/played-rolls.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const HAS_MODEL = ['vision/model/weights/meta.json', 'vision/locate/detector/weights/detector.json'].every((f) => existsSync(path.join(root, f)));
@@ -146,5 +147,26 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     // The phones are told after a commit, refused or not: now from the loaded reader.
     const loaded = await again.snapshot(() => again.snapshots.length > seen);
     expect(d6(loaded)).toEqual({ set: 'd6', samples: labelled, active: false });
+  });
+});
+
+describe('a used roll counted in play', () => {
+  it('counts the set\'s dice as the camera saw them: right unless corrected, marked by the camera\'s "check", misread unmarked when corrected without it', () => {
+    const roll = {
+      source: 'camera' as const,
+      needsConfirmation: true,
+      dice: [
+        { set: 'd6' as const, face: '4', confidence: 0.97 }, // read right, sure
+        { set: 'd6' as const, face: '5', confidence: 0.6, uncertain: true }, // marked, left as read
+        { set: 'd6' as const, face: '6', corrected: true, readAs: '5', readUncertain: true }, // marked, misread
+        { set: 'd6' as const, face: '2', corrected: true, readAs: '3' }, // misread without the mark
+        { set: 'd6' as const, face: '1', corrected: true, readAs: '1', color: 'red', readColor: 'white' }, // only its colour fixed
+        { set: 'd6' as const, face: '3', added: true }, // the camera missed it
+        { set: 'worm' as const, face: 'worm', confidence: 0.9 }, // another set
+      ],
+    };
+    expect(countInPlay(roll, 'd6')).toEqual({ dice: 5, right: 3, marked: 2, wrongUnmarked: 1 });
+    expect(countInPlay(roll, 'worm')).toEqual({ dice: 1, right: 1, marked: 0, wrongUnmarked: 0 });
+    expect(countInPlay(roll, 'piecepack')).toEqual({ dice: 0, right: 0, marked: 0, wrongUnmarked: 0 });
   });
 });

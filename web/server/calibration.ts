@@ -6,49 +6,21 @@
  * so they live in their own files and do not bump the table's version; the phones see the
  * progress in the snapshot's `calibration` list.
  *
- * The camera rolls a table uses measure and teach the reader (`played`). Each used roll is held
- * until the game moves on (a new roll, a new game, or a commit), because an undo brings it back to
- * be corrected; an undo drops it. Then its dice count in play per set (how many nobody corrected,
- * how many were marked "check": the table's own measure of the reader), and, with
- * `vision.learnFromChecks`, the dice a person corrected and, when a phone used the roll, the dice
- * marked "check" are what the table says they are: labels, as the Teach tab's.
+ * The camera rolls a table uses measure the reader and, with `vision.learnFromChecks`, add labels
+ * of their own (played-rolls.ts); the status shows both.
  */
 import { readdir } from 'node:fs/promises';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
 import { fail, ok, type Result } from '../../shared/game.js';
-import type { CalibrationStatus, Intent, PendingRoll } from '../../shared/protocol.js';
+import type { CalibrationStatus, Intent } from '../../shared/protocol.js';
 import { countPendingOnDisk } from '../../vision/model/pending-store.js';
-import type { Box, CameraView, RgbImage } from '../../vision/types.js';
 import type { CameraPipeline } from './camera.js';
 import type { ReaderHolder } from './dice-reader.js';
 import type { Logger } from './logger.js';
-import type { Actor, TableEvent, TableState } from './table.js';
+import { PlayedRolls } from './played-rolls.js';
+import type { TableEvent, TableState } from './table.js';
 
 export type CalibrationIntent = Extract<Intent, { type: 'calibration/label' | 'calibration/commit' | 'calibration/undo' }>;
-
-/**
- * A used camera roll, not yet final: its dice count in play, and its checked dice (`taught`: their
- * indices) will teach, read from `frame`.
- */
-interface HeldRoll {
-  roll: PendingRoll;
-  taught: number[];
-  frame: { image: RgbImage; view: CameraView } | null;
-}
-
-/** Dice of a set used in camera rolls: how many, how many nobody corrected, how many the camera marked "check", how many it misread unmarked. */
-interface InPlay {
-  dice: number;
-  right: number;
-  marked: number;
-  wrongUnmarked: number;
-}
-
-const NONE_IN_PLAY: InPlay = { dice: 0, right: 0, marked: 0, wrongUnmarked: 0 };
-
-function plus(a: InPlay, b: InPlay): InPlay {
-  return { dice: a.dice + b.dice, right: a.right + b.right, marked: a.marked + b.marked, wrongUnmarked: a.wrongUnmarked + b.wrongUnmarked };
-}
 
 export class TableCalibration {
   /** Sets with a calibration file on disk, read at start (shown before the reader loads). */
@@ -59,13 +31,8 @@ export class TableCalibration {
   private touched = new Set<DiceSetId>();
   /** Per set: labels given since the last commit and how many the camera had read right; the last commit's figures. */
   private tally = new Map<DiceSetId, { crops: number; right: number; fromPlay: number; before: number | null; after: number | null; checked: number }>();
-  /** The last used camera roll, not yet final (an undo may bring it back to be corrected). */
-  private held: HeldRoll | null = null;
-  /** Per set: its dice in used camera rolls since the start, or since its calibration last changed here. */
-  private inPlay = new Map<DiceSetId, InPlay & { since: 'start' | 'save' | 'undo' }>();
-  /** Held dice being made labels now, in order, and the chain of such work (one roll after another). */
-  private learning: { set: DiceSetId; face: string }[] = [];
-  private flushing: Promise<void> = Promise.resolve();
+  /** The camera rolls the table used: their dice in play, and the checked ones as labels. */
+  private readonly rolls: PlayedRolls;
   /** Sets whose calibration is being fitted now, and how far it has got. */
   private fitting = new Map<DiceSetId, { step: number; steps: number }>();
 
@@ -78,8 +45,21 @@ export class TableCalibration {
     /** Called when the status changes while a calibration is fitted (the phones are told). */
     private readonly onProgress: () => void = () => {},
     /** Whether dice checked during play label themselves (`vision.learnFromChecks`). */
-    private readonly learnFromChecks = false,
-  ) {}
+    learnFromChecks = false,
+  ) {
+    this.rolls = new PlayedRolls({
+      learnFromChecks,
+      reader,
+      pipelineFor,
+      logger,
+      onLabel: (set, readRight) => {
+        this.touched.add(set);
+        const t = this.tally.get(set) ?? { crops: 0, right: 0, fromPlay: 0, before: null, after: null, checked: 0 };
+        this.tally.set(set, { ...t, crops: t.crops + 1, right: t.right + (readRight ? 1 : 0), fromPlay: t.fromPlay + 1 });
+      },
+      onChange: onProgress,
+    });
+  }
 
   async load(): Promise<void> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
@@ -96,10 +76,10 @@ export class TableCalibration {
       return DICE_SET_IDS.filter((s) => this.onDisk.has(s) || this.pendingOnDisk.has(s)).map((set) => ({ set, samples: this.pendingOnDisk.get(set) ?? {}, active: this.onDisk.has(set) }));
     }
     const active = new Set(r.calibration.list().map((c) => c.set));
-    const held = this.heldDice();
+    const held = this.rolls.waiting();
     // A set with labels kept from before a restart shows too.
     const labelled = (s: DiceSetId) => Object.values(r.calibration.pending(s).counts).some((n) => n > 0);
-    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s) || held.some((d) => d.set === s) || labelled(s) || this.inPlayOf(s));
+    const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s) || held.some((d) => d.set === s) || labelled(s) || this.rolls.inPlay(s));
     return sets.map((set) => {
       const t = this.tally.get(set);
       // The held dice are counted already: the game moving on only makes them labels.
@@ -109,7 +89,7 @@ export class TableCalibration {
       const status: CalibrationStatus = { set, samples, active: active.has(set) };
       const fromPlay = (t?.fromPlay ?? 0) + heldHere.length;
       if (fromPlay > 0) status.fromPlay = fromPlay;
-      const played = this.inPlayOf(set);
+      const played = this.rolls.inPlay(set);
       if (played) status.inPlay = played;
       // Shown once a commit has both figures (the phone counts its own labels while labelling).
       if (t && t.after !== null) status.accuracy = { before: t.before, after: t.after, crops: t.checked };
@@ -150,7 +130,7 @@ export class TableCalibration {
         }
         case 'calibration/commit': {
           // The last used roll's checked dice count: the referee saves what the tab shows.
-          await this.flush();
+          await this.rolls.flush();
           if (this.fitting.has(intent.set)) return fail('calibration/busy', `the ${intent.set} calibration is being fitted already; wait for it to finish`);
           this.fitting.set(intent.set, { step: 0, steps: 0 });
           this.onProgress();
@@ -168,7 +148,7 @@ export class TableCalibration {
           }
           this.onDisk.add(intent.set);
           // From now on the dice in play measure the new calibration.
-          this.inPlay.set(intent.set, { ...NONE_IN_PLAY, since: 'save' });
+          this.rolls.restart(intent.set, 'save');
           const t = this.tally.get(intent.set);
           this.tally.set(intent.set, { crops: 0, right: 0, fromPlay: 0, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy, checked: t?.crops ?? 0 });
           this.logger.info(`calibration: ${intent.set} calibrated from ${Object.values(cal.counts).reduce((a, b) => a + b, 0)} crops (fit ${Math.round(cal.fitAccuracy * 100)}%)`);
@@ -178,8 +158,8 @@ export class TableCalibration {
           const now = await reader.calibration.undo(intent.set);
           if (!now) this.onDisk.delete(intent.set);
           this.tally.delete(intent.set);
-          await this.flush();
-          this.inPlay.set(intent.set, { ...NONE_IN_PLAY, since: 'undo' });
+          await this.rolls.flush();
+          this.rolls.restart(intent.set, 'undo');
           this.logger.info(`calibration: ${intent.set} undone (${now ? 'the previous calibration is back' : 'back to the shipped model'})`);
           return ok(null);
         }
@@ -190,110 +170,9 @@ export class TableCalibration {
     }
   }
 
-  /**
-   * A committed table change. A used camera roll is held: the game moving on (a new roll, a new
-   * game, a save) makes it final, and an undo drops it, since BACK brings the roll back to be
-   * corrected. A final roll's dice count in play, and with `vision.learnFromChecks` its checked
-   * dice become labels.
-   */
+  /** A committed table change (main.ts): a used camera roll measures and may teach the reader (played-rolls.ts). */
   played(event: TableEvent, before: TableState): void {
-    if (event.type === 'undo') {
-      this.held = null;
-      return;
-    }
-    if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
-    if (event.type === 'confirm' && before.roll && before.roll.source !== 'manual') this.held = this.hold(before.roll, event.by);
-  }
-
-  /** A used camera roll, with the dice the table has checked in it and the frame they were read from. */
-  private hold(roll: PendingRoll, by: Actor): HeldRoll {
-    // A phone's "use" follows the "check the dice" prompt; the button box's OK may not.
-    const looked = by.kind === 'referee' || by.kind === 'player';
-    const checked = roll.dice.flatMap((d, index) => (d.box && !d.added && (d.corrected || (looked && d.uncertain)) ? [index] : []));
-    const pipeline = this.learnFromChecks && checked.length > 0 ? this.pipelineFor(roll.source as 'camera' | 'phone-camera') : null;
-    const last = pipeline?.rollFrame();
-    const frame = pipeline && last ? { image: last.image, view: pipeline.view } : null;
-    return { roll, taught: frame ? checked : [], frame };
-  }
-
-  /** A set's dice in play, the held roll's included; undefined while there are none. */
-  private inPlayOf(set: DiceSetId): (InPlay & { since: 'start' | 'save' | 'undo' }) | undefined {
-    const base = this.inPlay.get(set) ?? { ...NONE_IN_PLAY, since: 'start' as const };
-    const all = this.held ? { ...plus(base, countInPlay(this.held.roll, set)), since: base.since } : base;
-    return all.dice > 0 ? all : undefined;
-  }
-
-  /** The dice held, and those of a roll being made labels now: the tab counts them all. */
-  private heldDice(): { set: DiceSetId; face: string }[] {
-    const held = this.held;
-    return [...(held ? held.taught.map((i) => held.roll.dice[i]!) : []), ...this.learning];
-  }
-
-  /**
-   * The held roll becomes final: its dice count in play, and its checked dice become labels, after
-   * any roll's before them (a commit waits for this).
-   */
-  private flush(): Promise<void> {
-    const held = this.held;
-    this.held = null;
-    if (held) {
-      for (const set of new Set(held.roll.dice.map((d) => d.set))) {
-        const add = countInPlay(held.roll, set);
-        const now = this.inPlay.get(set) ?? { ...NONE_IN_PLAY, since: 'start' as const };
-        if (add.dice > 0) this.inPlay.set(set, { ...plus(now, add), since: now.since });
-      }
-    }
-    if (held && held.taught.length > 0) {
-      this.flushing = this.flushing
-        .then(() => this.learn(held))
-        .catch((error: unknown) => this.logger.error(`calibration: the dice checked during play could not be learnt: ${(error as Error).message}`));
-    }
-    return this.flushing;
-  }
-
-  /** A used roll's checked dice become their sets' labelled crops, as the Teach tab's labels do. */
-  private async learn(held: HeldRoll): Promise<void> {
-    const frame = held.frame;
-    if (!frame) return;
-    this.learning = held.taught.map((i) => held.roll.dice[i]!);
-    let reader;
-    try {
-      reader = await this.reader.get();
-    } catch {
-      this.learning = [];
-      return; // no reader, nothing to teach
-    }
-    let learnt = 0;
-    for (const index of held.taught) {
-      const die = held.roll.dice[index]!;
-      const others: Box[] = held.roll.dice.flatMap((d, k) => (k !== index && d.box ? [d.box] : []));
-      try {
-        await reader.calibration.add(die.set, die.face, frame.image, die.box, frame.view, others);
-      } catch (error) {
-        this.logger.warn(`calibration: die ${index + 1} of a used roll could not be learnt: ${(error as Error).message}`);
-        continue;
-      } finally {
-        this.learning.shift();
-      }
-      this.touched.add(die.set);
-      const t = this.tally.get(die.set) ?? { crops: 0, right: 0, fromPlay: 0, before: null, after: null, checked: 0 };
-      this.tally.set(die.set, { ...t, crops: t.crops + 1, right: t.right + ((die.readAs ?? die.face) === die.face ? 1 : 0), fromPlay: t.fromPlay + 1 });
-      learnt++;
-    }
-    if (learnt > 0) this.logger.info(`calibration: ${learnt} ${learnt === 1 ? 'die' : 'dice'} checked during play added to the taught crops`);
-    this.onProgress();
+    this.rolls.played(event, before);
   }
 }
 
-/** A used camera roll's dice of one set as the camera saw them: a die a person added is not counted. */
-function countInPlay(roll: PendingRoll, set: DiceSetId): InPlay {
-  const seen = roll.dice.filter((d) => d.set === set && !d.added);
-  const right = (d: (typeof seen)[number]) => (d.readAs ?? d.face) === d.face;
-  const marked = (d: (typeof seen)[number]) => Boolean(d.uncertain || d.readUncertain);
-  return {
-    dice: seen.length,
-    right: seen.filter(right).length,
-    marked: seen.filter(marked).length,
-    wrongUnmarked: seen.filter((d) => !right(d) && !marked(d)).length,
-  };
-}

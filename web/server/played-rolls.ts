@@ -1,0 +1,176 @@
+/**
+ * The camera rolls a table uses, as evidence about the reader. Each used roll is held until the
+ * game moves on (a new roll, a new game, or a calibration saved), because BACK brings it back to
+ * be corrected; BACK drops it. Then:
+ * - its dice count in play per set: how many nobody corrected, how many the camera marked
+ *   "check", how many a person corrected that it had not marked (the table's own measure of the
+ *   reader on its dice, since the start or since the set's calibration last changed);
+ * - with `vision.learnFromChecks`, the dice a person corrected and, when a phone used the roll,
+ *   the dice marked "check" are what the table says they are: labels of their sets, as the Teach
+ *   tab's (calibration.ts). The button box's OK may come without anybody looking, so it teaches
+ *   only the corrected dice.
+ */
+import type { DiceSetId } from '../../shared/dice.js';
+import type { PendingRoll } from '../../shared/protocol.js';
+import type { Box, CameraView, RgbImage } from '../../vision/types.js';
+import type { CameraPipeline } from './camera.js';
+import type { ReaderHolder } from './dice-reader.js';
+import type { Logger } from './logger.js';
+import type { Actor, TableEvent, TableState } from './table.js';
+
+/** Dice of a set in used camera rolls: how many, how many nobody corrected, how many the camera marked "check", how many it misread unmarked. */
+export interface InPlay {
+  dice: number;
+  right: number;
+  marked: number;
+  wrongUnmarked: number;
+}
+
+/** Since when a set's dice in play are counted: clew's start, or its calibration saved or undone. */
+export type InPlaySince = 'start' | 'save' | 'undo';
+
+export interface PlayedRollsOptions {
+  /** Whether checked dice become labels (`vision.learnFromChecks`). */
+  learnFromChecks: boolean;
+  reader: ReaderHolder;
+  /** The pipeline whose last roll a used roll from `source` came from. */
+  pipelineFor(source: 'camera' | 'phone-camera'): CameraPipeline | null;
+  logger: Logger;
+  /** A checked die became a label of its set; `readRight`: the camera had read its face. */
+  onLabel(set: DiceSetId, readRight: boolean): void;
+  /** Labels were added (the phones are told). */
+  onChange(): void;
+}
+
+/**
+ * A used camera roll, not yet final: its dice count in play, and its checked dice (`taught`: their
+ * indices) will teach, read from `frame`.
+ */
+interface HeldRoll {
+  roll: PendingRoll;
+  taught: number[];
+  frame: { image: RgbImage; view: CameraView } | null;
+}
+
+const NONE: InPlay = { dice: 0, right: 0, marked: 0, wrongUnmarked: 0 };
+
+function plus(a: InPlay, b: InPlay): InPlay {
+  return { dice: a.dice + b.dice, right: a.right + b.right, marked: a.marked + b.marked, wrongUnmarked: a.wrongUnmarked + b.wrongUnmarked };
+}
+
+/** A used camera roll's dice of one set as the camera saw them: a die a person added is not counted. */
+export function countInPlay(roll: PendingRoll, set: DiceSetId): InPlay {
+  const seen = roll.dice.filter((d) => d.set === set && !d.added);
+  const right = (d: (typeof seen)[number]) => (d.readAs ?? d.face) === d.face;
+  const marked = (d: (typeof seen)[number]) => Boolean(d.uncertain || d.readUncertain);
+  return {
+    dice: seen.length,
+    right: seen.filter(right).length,
+    marked: seen.filter(marked).length,
+    wrongUnmarked: seen.filter((d) => !right(d) && !marked(d)).length,
+  };
+}
+
+export class PlayedRolls {
+  /** The last used camera roll, not yet final. */
+  private held: HeldRoll | null = null;
+  /** Per set: its dice in final rolls since the start, or since its calibration last changed. */
+  private counted = new Map<DiceSetId, InPlay & { since: InPlaySince }>();
+  /** Checked dice being made labels now, in order, and the chain of such work (one roll after another). */
+  private learning: { set: DiceSetId; face: string }[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: PlayedRollsOptions) {}
+
+  /** A committed table change, with the table before it (a used roll is in `before`). */
+  played(event: TableEvent, before: TableState): void {
+    if (event.type === 'undo') {
+      this.held = null;
+      return;
+    }
+    if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
+    if (event.type === 'confirm' && before.roll && before.roll.source !== 'manual') this.held = this.hold(before.roll, event.by);
+  }
+
+  /**
+   * The held roll becomes final: its dice count in play, and its checked dice become labels, after
+   * any roll's before them. Resolves when they are labels (a save waits for this).
+   */
+  flush(): Promise<void> {
+    const held = this.held;
+    this.held = null;
+    if (!held) return this.flushing;
+    for (const set of new Set(held.roll.dice.map((d) => d.set))) {
+      const add = countInPlay(held.roll, set);
+      const now = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
+      if (add.dice > 0) this.counted.set(set, { ...plus(now, add), since: now.since });
+    }
+    if (held.taught.length > 0) {
+      this.flushing = this.flushing
+        .then(() => this.learn(held))
+        .catch((error: unknown) => this.opts.logger.error(`calibration: the dice checked during play could not be learnt: ${(error as Error).message}`));
+    }
+    return this.flushing;
+  }
+
+  /** Counts the set's dice in play afresh, from its calibration's save or undo. */
+  restart(set: DiceSetId, since: Exclude<InPlaySince, 'start'>): void {
+    this.counted.set(set, { ...NONE, since });
+  }
+
+  /** A set's dice in play, the held roll's included; undefined while there are none. */
+  inPlay(set: DiceSetId): (InPlay & { since: InPlaySince }) | undefined {
+    const base = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
+    const all = this.held ? { ...plus(base, countInPlay(this.held.roll, set)), since: base.since } : base;
+    return all.dice > 0 ? all : undefined;
+  }
+
+  /** Checked dice not yet labels (held, or being made labels now): the Teach tab counts them already. */
+  waiting(): { set: DiceSetId; face: string }[] {
+    const held = this.held;
+    return [...(held ? held.taught.map((i) => held.roll.dice[i]!) : []), ...this.learning];
+  }
+
+  /** A used camera roll, with the dice the table has checked in it and the frame they were read from. */
+  private hold(roll: PendingRoll, by: Actor): HeldRoll {
+    // A phone's "use" follows the "check the dice" prompt; the button box's OK may not.
+    const looked = by.kind === 'referee' || by.kind === 'player';
+    const checked = roll.dice.flatMap((d, index) => (d.box && !d.added && (d.corrected || (looked && d.uncertain)) ? [index] : []));
+    const pipeline = this.opts.learnFromChecks && checked.length > 0 ? this.opts.pipelineFor(roll.source as 'camera' | 'phone-camera') : null;
+    const last = pipeline?.rollFrame();
+    const frame = pipeline && last ? { image: last.image, view: pipeline.view } : null;
+    return { roll, taught: frame ? checked : [], frame };
+  }
+
+  /** A final roll's checked dice become their sets' labelled crops, as the Teach tab's labels do. */
+  private async learn(held: HeldRoll): Promise<void> {
+    const frame = held.frame;
+    if (!frame) return;
+    this.learning = held.taught.map((i) => held.roll.dice[i]!);
+    let reader;
+    try {
+      reader = await this.opts.reader.get();
+    } catch {
+      this.learning = [];
+      return; // no reader, nothing to teach
+    }
+    let learnt = 0;
+    for (const index of held.taught) {
+      const die = held.roll.dice[index]!;
+      // Framed as the roll was read: the same camera view, the die's up judged with the roll's other dice.
+      const others: Box[] = held.roll.dice.flatMap((d, k) => (k !== index && d.box ? [d.box] : []));
+      try {
+        await reader.calibration.add(die.set, die.face, frame.image, die.box, frame.view, others);
+      } catch (error) {
+        this.opts.logger.warn(`calibration: die ${index + 1} of a used roll could not be learnt: ${(error as Error).message}`);
+        continue;
+      } finally {
+        this.learning.shift();
+      }
+      this.opts.onLabel(die.set, (die.readAs ?? die.face) === die.face);
+      learnt++;
+    }
+    if (learnt > 0) this.opts.logger.info(`calibration: ${learnt} ${learnt === 1 ? 'die' : 'dice'} checked during play added to the taught crops`);
+    this.opts.onChange();
+  }
+}
