@@ -152,8 +152,8 @@ export interface CalibrationStatus {
    */
   fromPlay?: number;
   /**
-   * The set's dice in camera rolls the table used, since clew started (`since: 'start'`) or since
-   * its calibration was saved or undone here: how many, how many nobody corrected, how many the
+   * The set's dice in camera rolls the table used, since the first was counted in this data
+   * folder (`since: 'start'`) or since the set's calibration was saved or undone here: how many, how many nobody corrected, how many the
    * camera marked "check", and how many a person corrected that it had not marked. The table's own
    * measure of the reader on its dice.
    */

@@ -133,7 +133,7 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
     // any marked "check" in a roll the referee's phone used) count already (vision.learnFromChecks).
     await expect.poll(() => referee.textContent('[data-testid="teach-from-play"]'), WAIT).toMatch(/^(1 of them is a die|\d+ of them are dice) checked during play/);
     // And the table's own measure of the reader: the two hours' three dice each.
-    expect(await referee.textContent('[data-testid="teach-in-play"]')).toMatch(/^In play since clew started: clew read [0-6] of 6 dice right \(\d+%\); it marked [0-6] "check", and misread [0-6] without the mark\.$/);
+    expect(await referee.textContent('[data-testid="teach-in-play"]')).toMatch(/^In play so far: clew read [0-6] of 6 dice right \(\d+%\); it marked [0-6] "check", and misread [0-6] without the mark\.$/);
     // Each die's crop comes from the frame the roll was read from.
     await expect.poll(() => referee.$$eval('img.crop', (imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth)), WAIT).toEqual([160, 160, 160]);
     for (let i = 0; i < 3; i++) await referee.click(`[data-testid="teach-right-${i}"]`);

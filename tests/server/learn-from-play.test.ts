@@ -4,7 +4,7 @@
  * labelled crops on the Teach tab once the game moves on; an undo drops them first. With the
  * shipped model and the replay camera, the race test game (one d6 a turn).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
@@ -147,6 +147,33 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     // The phones are told after a commit, refused or not: now from the loaded reader.
     const loaded = await again.snapshot(() => again.snapshots.length > seen);
     expect(d6(loaded)).toEqual({ set: 'd6', samples: labelled, active: false });
+  });
+  it('the dice in play are counted over a restart; a file that cannot be read is reported and the counting starts afresh', async () => {
+    const dataDir = scratchDir('clew-in-play-');
+    const { referee, roll } = await rolledOnce({}, dataDir);
+    await keepOnly(referee, 0, roll.dice.length);
+    await send(referee, { type: 'dice/confirm' });
+    // Final once the game moves on: then on disk.
+    await send(referee, { type: 'button', button: 'NEXT' });
+    await send(referee, { type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] });
+    const counted = d6(referee.latest())!.inPlay!;
+    expect(counted).toMatchObject({ dice: 1, right: 1, since: 'start' });
+    await server!.close();
+    const file = path.join(dataDir, 'dice-in-play.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ d6: counted });
+
+    // Shown again after the restart, before the reader has loaded.
+    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir });
+    const again = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    expect(server.clew.reader.loaded()).toBeNull();
+    expect(d6(again.latest())?.inPlay).toEqual(counted);
+    await server.close();
+
+    writeFileSync(file, '{"d6": {"dice": -1}}');
+    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir });
+    const fresh = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    expect(d6(fresh.latest())?.inPlay).toBeUndefined();
+    expect(server.logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/dice in play: .*dice-in-play\.json is not a count of dice in play \(d6\.dice: .*\); counting afresh/) });
   });
 });
 

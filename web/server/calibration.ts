@@ -44,11 +44,16 @@ export class TableCalibration {
     private readonly logger: Logger,
     /** Called when the status changes while a calibration is fitted (the phones are told). */
     private readonly onProgress: () => void = () => {},
-    /** Whether dice checked during play label themselves (`vision.learnFromChecks`). */
-    learnFromChecks = false,
+    played: {
+      /** Whether dice checked during play label themselves (`vision.learnFromChecks`). */
+      learnFromChecks?: boolean;
+      /** Where the dice in play are counted over restarts. */
+      file?: string;
+    } = {},
   ) {
     this.rolls = new PlayedRolls({
-      learnFromChecks,
+      learnFromChecks: played.learnFromChecks ?? false,
+      ...(played.file ? { file: played.file } : {}),
       reader,
       pipelineFor,
       logger,
@@ -72,18 +77,16 @@ export class TableCalibration {
 
   status(): CalibrationStatus[] {
     const r = this.reader.loaded();
-    if (!r) {
-      return DICE_SET_IDS.filter((s) => this.onDisk.has(s) || this.pendingOnDisk.has(s)).map((set) => ({ set, samples: this.pendingOnDisk.get(set) ?? {}, active: this.onDisk.has(set) }));
-    }
-    const active = new Set(r.calibration.list().map((c) => c.set));
+    // Before the reader loads: the sets saved or labelled on disk, as their files say.
+    const pending = (s: DiceSetId): Record<string, number> => (r ? r.calibration.pending(s).counts : (this.pendingOnDisk.get(s) ?? {}));
+    const active = r ? new Set(r.calibration.list().map((c) => c.set)) : this.onDisk;
     const held = this.rolls.waiting();
-    // A set with labels kept from before a restart shows too.
-    const labelled = (s: DiceSetId) => Object.values(r.calibration.pending(s).counts).some((n) => n > 0);
+    const labelled = (s: DiceSetId) => Object.values(pending(s)).some((n) => n > 0);
     const sets = DICE_SET_IDS.filter((s) => active.has(s) || this.touched.has(s) || this.fitting.has(s) || held.some((d) => d.set === s) || labelled(s) || this.rolls.inPlay(s));
     return sets.map((set) => {
       const t = this.tally.get(set);
       // The held dice are counted already: the game moving on only makes them labels.
-      const samples = { ...r.calibration.pending(set).counts };
+      const samples = { ...pending(set) };
       const heldHere = held.filter((d) => d.set === set);
       for (const d of heldHere) samples[d.face] = (samples[d.face] ?? 0) + 1;
       const status: CalibrationStatus = { set, samples, active: active.has(set) };
@@ -168,6 +171,11 @@ export class TableCalibration {
       // The reader's messages are written for people ("needs at least one crop of every face; missing: 5, 6").
       return fail('calibration/refused', (error as Error).message);
     }
+  }
+
+  /** Settles when the dice in play counted so far are on disk. */
+  saved(): Promise<void> {
+    return this.rolls.saved();
   }
 
   /** A committed table change (main.ts): a used camera roll measures and may teach the reader (played-rolls.ts). */

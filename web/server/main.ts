@@ -195,7 +195,11 @@ export async function startClew(options: StartOptions): Promise<Clew> {
         );
       }
     }
-    const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast(), config.vision.enabled && config.vision.learnFromChecks);
+    const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast(), {
+      learnFromChecks: config.vision.enabled && config.vision.learnFromChecks,
+      file: path.join(dataDir, 'dice-in-play.json'),
+    });
+    cleanups.push(() => calibration.saved());
     await calibration.load();
     // Dice checked during play teach clew too (vision.learnFromChecks).
     session.onChange((_table, change) => calibration.played(change.event, change.before));

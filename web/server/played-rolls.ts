@@ -9,12 +9,18 @@
  *   the dice marked "check" are what the table says they are: labels of their sets, as the Teach
  *   tab's (calibration.ts). The button box's OK may come without anybody looking, so it teaches
  *   only the corrected dice.
+ * The counts are kept in a small JSON file in the data folder, so they go on over restarts; a file
+ * that cannot be read is reported and the counting starts afresh.
  */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { DICE_SET_IDS } from '../../shared/dice.js';
 import type { DiceSetId } from '../../shared/dice.js';
 import type { PendingRoll } from '../../shared/protocol.js';
 import type { Box, CameraView, RgbImage } from '../../vision/types.js';
 import type { CameraPipeline } from './camera.js';
 import type { ReaderHolder } from './dice-reader.js';
+import { writeFileAtomic } from './log.js';
 import type { Logger } from './logger.js';
 import type { Actor, TableEvent, TableState } from './table.js';
 
@@ -26,8 +32,14 @@ export interface InPlay {
   wrongUnmarked: number;
 }
 
-/** Since when a set's dice in play are counted: clew's start, or its calibration saved or undone. */
+/** Since when a set's dice in play are counted: the first count in this data folder, or the set's calibration saved or undone. */
 export type InPlaySince = 'start' | 'save' | 'undo';
+
+const count = z.number().int().min(0);
+const FILE_SHAPE = z.partialRecord(
+  z.enum(DICE_SET_IDS as [DiceSetId, ...DiceSetId[]]),
+  z.strictObject({ dice: count, right: count, marked: count, wrongUnmarked: count, since: z.enum(['start', 'save', 'undo']) }),
+);
 
 export interface PlayedRollsOptions {
   /** Whether checked dice become labels (`vision.learnFromChecks`). */
@@ -36,6 +48,8 @@ export interface PlayedRollsOptions {
   /** The pipeline whose last roll a used roll from `source` came from. */
   pipelineFor(source: 'camera' | 'phone-camera'): CameraPipeline | null;
   logger: Logger;
+  /** Where the counts are kept over restarts (none: in memory only). */
+  file?: string;
   /** A checked die became a label of its set; `readRight`: the camera had read its face. */
   onLabel(set: DiceSetId, readRight: boolean): void;
   /** Labels were added (the phones are told). */
@@ -79,8 +93,51 @@ export class PlayedRolls {
   /** Checked dice being made labels now, in order, and the chain of such work (one roll after another). */
   private learning: { set: DiceSetId; face: string }[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  /** The counts' writes, one after another. */
+  private saving: Promise<void> = Promise.resolve();
 
-  constructor(private readonly opts: PlayedRollsOptions) {}
+  constructor(private readonly opts: PlayedRollsOptions) {
+    this.load();
+  }
+
+  /** Waits for the counts' writes so far (a test, or a clean shutdown). */
+  saved(): Promise<void> {
+    return this.saving;
+  }
+
+  private load(): void {
+    const file = this.opts.file;
+    if (!file) return;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.opts.logger.warn(`dice in play: ${file} could not be read (${(error as Error).message}); counting afresh`);
+      return;
+    }
+    let parsed: z.infer<typeof FILE_SHAPE>;
+    try {
+      const shape = FILE_SHAPE.safeParse(JSON.parse(text));
+      if (!shape.success) throw new Error(shape.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+      parsed = shape.data;
+    } catch (error) {
+      this.opts.logger.warn(`dice in play: ${file} is not a count of dice in play (${(error as Error).message}); counting afresh`);
+      return;
+    }
+    for (const set of DICE_SET_IDS) {
+      const c = parsed[set];
+      if (c) this.counted.set(set, c);
+    }
+  }
+
+  private save(): void {
+    const file = this.opts.file;
+    if (!file) return;
+    const data = JSON.stringify(Object.fromEntries(this.counted)) + '\n';
+    this.saving = this.saving
+      .then(() => writeFileAtomic(file, data))
+      .catch((error: unknown) => this.opts.logger.warn(`dice in play: could not write ${file}: ${(error as Error).message}`));
+  }
 
   /** A committed table change, with the table before it (a used roll is in `before`). */
   played(event: TableEvent, before: TableState): void {
@@ -105,6 +162,7 @@ export class PlayedRolls {
       const now = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
       if (add.dice > 0) this.counted.set(set, { ...plus(now, add), since: now.since });
     }
+    this.save();
     if (held.taught.length > 0) {
       this.flushing = this.flushing
         .then(() => this.learn(held))
@@ -116,6 +174,7 @@ export class PlayedRolls {
   /** Counts the set's dice in play afresh, from its calibration's save or undo. */
   restart(set: DiceSetId, since: Exclude<InPlaySince, 'start'>): void {
     this.counted.set(set, { ...NONE, since });
+    this.save();
   }
 
   /** A set's dice in play, the held roll's included; undefined while there are none. */

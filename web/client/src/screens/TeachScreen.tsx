@@ -18,7 +18,7 @@ export const TARGET_PER_FACE = 5;
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** Since when the dice in play were counted. */
-const SINCE = { start: 'since clew started', save: 'since clew learnt these dice', undo: 'since the undo' } as const;
+const SINCE = { start: 'so far', save: 'since clew learnt these dice', undo: 'since the undo' } as const;
 
 export function TeachScreen() {
   const conn = useConnection();
