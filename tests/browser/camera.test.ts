@@ -169,7 +169,7 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
       expect(s.saveDisabled).toBe(true);
     }
     expect(await referee.$('[data-testid="teach-fitting"]')).toBeNull();
-    expect(await referee.textContent('[data-testid="teach-accuracy"]')).toMatch(/Reader on your dice: .* before → \d+% after/);
+    expect(await referee.textContent('[data-testid="teach-accuracy"]')).toMatch(/Reader on the dice it learnt from \(\d+\): .* before → \d+% after\. Dice it has seen; the count in play shows how it reads the next ones\./);
     // The empty tray: shown (here a frame of the replay, dice and all: this is the plumbing), and
     // forgotten again. Its dice are the only strong edges of that "tray", so once the replay's
     // dice move the frames no longer fit it and the phones say so: either state may show by now.

@@ -107,9 +107,8 @@ export function TeachScreen() {
         )}
         {accuracy && (
           <p class="accuracy" data-testid="teach-accuracy">
-            Reader on your dice: {accuracy.before !== null ? pct(accuracy.before) : '—'} before →{' '}
-            <b>{accuracy.after !== null ? pct(accuracy.after) : '—'}</b> after
-            {accuracy.crops ? ` (${accuracy.crops} crops)` : ''}
+            Reader on the dice it learnt from{accuracy.crops ? ` (${accuracy.crops})` : ''}: {accuracy.before !== null ? pct(accuracy.before) : '—'} before →{' '}
+            <b>{accuracy.after !== null ? pct(accuracy.after) : '—'}</b> after. Dice it has seen; the count in play shows how it reads the next ones.
           </p>
         )}
       </section>
