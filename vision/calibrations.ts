@@ -60,6 +60,11 @@ export interface CalibrationsOptions {
   /** What a calibration adapts: the whole net (default) or the set's last-layer rows. */
   calibrate?: 'net' | 'head';
   adapt?: Omit<AdaptOptions, 'onStep'>;
+  /**
+   * Labels kept pending per face at most: a newer one pushes the oldest of its face out (memory
+   * and disk). Default: no limit. A table adding the dice it checks in play every game needs one.
+   */
+  pendingPerFace?: number;
   frameTaught: FrameTaught;
 }
 
@@ -186,6 +191,16 @@ export class Calibrations {
     const list = this.pending.get(set) ?? [];
     list.push({ face, crop, ...(file ? { file } : {}) });
     this.pending.set(set, list);
+    // Not while a commit fits: the labels it took are the first of the list until it is done.
+    const limit = this.options.pendingPerFace;
+    if (limit !== undefined && !this.committing.has(set)) {
+      const ofFace = list.filter((p) => p.face === face);
+      const dropped = ofFace.slice(0, Math.max(0, ofFace.length - limit));
+      if (dropped.length > 0) {
+        this.pending.set(set, list.filter((p) => !dropped.includes(p)));
+        await this.pendingStore?.remove(dropped.flatMap((p) => (p.file ? [p.file] : [])));
+      }
+    }
     return this.counts(set);
   }
 

@@ -103,6 +103,8 @@ export interface LoadDiceReaderOptions {
   calibrate?: 'net' | 'head';
   /** Options of the whole-net adaptation (steps, learning rate…; defaults in ADAPT_DEFAULTS). */
   adapt?: Omit<AdaptOptions, 'onStep'>;
+  /** Labels kept pending per face at most, the oldest pushed out first (default: no limit; calibrations.ts). */
+  pendingPerFace?: number;
 }
 
 /** A die's reading with the full probability of every face of the sets in play. */
@@ -528,6 +530,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     ...(options.calibrationDir ? { dir: options.calibrationDir } : {}),
     ...(options.calibrate ? { calibrate: options.calibrate } : {}),
     ...(options.adapt ? { adapt: options.adapt } : {}),
+    ...(options.pendingPerFace !== undefined ? { pendingPerFace: options.pendingPerFace } : {}),
     frameTaught,
   });
 

@@ -109,6 +109,20 @@ describe.skipIf(!HAS_MODEL)('labelled crops kept on disk until a calibration use
     expect(pendingFiles(dir)).toContain('000005-2.png');
   });
 
+  it('with a limit per face, the newest labels of a face are kept and the oldest go, from memory and disk', async () => {
+    const dir = scratch();
+    const reader = await loadDiceReader({ calibrationDir: dir, adapt: { steps: 2 }, pendingPerFace: 3 });
+    readers.push(reader);
+    const ones = crops.filter((c) => c.face === '1');
+    for (let k = 0; k < 5; k++) await reader.calibration.add('d6', '1', ones[k % ones.length]!.image);
+    await reader.calibration.add('d6', '2', crops.find((c) => c.face === '2')!.image);
+    expect(reader.calibration.pending('d6').counts).toMatchObject({ '1': 3, '2': 1 });
+    // The two oldest 1s are gone from the folder too, and the rest keep their order.
+    expect(pendingFiles(dir)).toEqual(['000002-1.png', '000003-1.png', '000004-1.png', '000005-2.png']);
+    const sizes = pendingFiles(dir).map((f) => readFileSync(path.join(dir, 'pending', 'd6', f)).length);
+    expect(Math.max(...sizes)).toBeLessThan(16 * 1024);
+  });
+
   it('without a folder the labels live in memory, as before', async () => {
     const reader = await loadDiceReader({ adapt: { steps: 2 } });
     readers.push(reader);
