@@ -82,7 +82,12 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     expect(d6(s)?.inPlay).toBeUndefined();
     expect(d6(s)?.samples[face] ?? 0).toBe(0);
     // Used again, then the game moves on (the next player's roll, entered by hand): a label.
+    // BACK on a move made after the roll was used does not bring the roll back: it stays held.
     await send(referee, { type: 'dice/confirm' });
+    await send(referee, { type: 'button', button: 'NEXT' });
+    s = await send(referee, { type: 'undo' });
+    expect(s.roll).toBeNull();
+    expect(d6(s)).toMatchObject({ fromPlay: 1, inPlay: { dice: 1 } });
     await send(referee, { type: 'button', button: 'NEXT' });
     s = await send(referee, { type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] });
     s = await referee.snapshot((x) => d6(x)?.fromPlay === 1);

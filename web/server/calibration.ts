@@ -179,8 +179,8 @@ export class TableCalibration {
   }
 
   /** A committed table change (main.ts): a used camera roll measures and may teach the reader (played-rolls.ts). */
-  played(event: TableEvent, before: TableState): void {
-    this.rolls.played(event, before);
+  played(event: TableEvent, before: TableState, after: TableState): void {
+    this.rolls.played(event, before, after);
   }
 }
 

@@ -211,7 +211,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     cleanups.push(() => calibration.saved());
     await calibration.load();
     // Dice checked during play teach clew too (vision.learnFromChecks).
-    session.onChange((_table, change) => calibration.played(change.event, change.before));
+    session.onChange((table, change) => calibration.played(change.event, change.before, table));
     // The empty tray the table camera compares its frames with (a phone's camera moves: never).
     const tray = new TableTray({
       dir: path.join(dataDir, 'tray'),

@@ -1,7 +1,8 @@
 /**
  * The camera rolls a table uses, as evidence about the reader. Each used roll is held until the
  * game moves on (a new roll, a new game, or a calibration saved), because BACK brings it back to
- * be corrected; BACK drops it. Then:
+ * be corrected; a BACK that brings it back drops it (one that undoes a move made with it does
+ * not). Then:
  * - its dice count in play per set: how many nobody corrected, how many the camera marked
  *   "check", how many a person corrected that it had not marked (the table's own measure of the
  *   reader on its dice, since the start or since the set's calibration last changed);
@@ -139,10 +140,12 @@ export class PlayedRolls {
       .catch((error: unknown) => this.opts.logger.warn(`dice in play: could not write ${file}: ${(error as Error).message}`));
   }
 
-  /** A committed table change, with the table before it (a used roll is in `before`). */
-  played(event: TableEvent, before: TableState): void {
+  /** A committed table change, with the tables before it (a used roll is in `before`) and after it. */
+  played(event: TableEvent, before: TableState, after: TableState): void {
     if (event.type === 'undo') {
-      this.held = null;
+      // Only when the undo brought the held roll back to be corrected (not when it undid a move after it).
+      const held = this.held;
+      if (held && after.roll && JSON.stringify(after.roll.dice) === JSON.stringify(held.roll.dice)) this.held = null;
       return;
     }
     if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
