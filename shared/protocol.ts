@@ -154,10 +154,11 @@ export interface CalibrationStatus {
   /**
    * The set's dice in camera rolls the table used, since the first was counted in this data
    * folder (`since: 'start'`) or since the set's calibration was saved or undone here: how many, how many nobody corrected, how many the
-   * camera marked "check", and how many a person corrected that it had not marked. The table's own
+   * camera marked "check", and how many a person corrected that it had not marked; the dice it
+   * missed (a person added them) and its boxes on no die (a person took them out). The table's own
    * measure of the reader on its dice.
    */
-  inPlay?: { dice: number; right: number; marked: number; wrongUnmarked: number; since: 'start' | 'save' | 'undo' };
+  inPlay?: { dice: number; right: number; marked: number; wrongUnmarked: number; missed: number; notDice: number; since: 'start' | 'save' | 'undo' };
   /** While a commit is being fitted (the whole net adapts: seconds, tens of seconds on a Pi): its progress. */
   fitting?: { step: number; steps: number };
 }

@@ -71,10 +71,12 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     expect(server!.clew.session.table.roll!.dice[0]).toMatchObject({ face, corrected: true, readAs: read, ...(roll.dice[0]!.uncertain ? { readUncertain: true } : {}) });
     // Used: the die is counted on the Teach tab at once, as checked during play.
     const marked = roll.dice[0]!.uncertain ? 1 : 0;
+    // The dice taken out of the roll (the race game uses one) count as "Not a die".
+    const taken = roll.dice.length - 1;
     let s = await send(referee, { type: 'dice/confirm' });
     expect(s.roll).toBeNull();
     // In play: one die, which a person corrected.
-    expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, active: false, inPlay: { dice: 1, right: 0, marked, wrongUnmarked: 1 - marked, since: 'start' } });
+    expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, active: false, inPlay: { dice: 1, right: 0, marked, wrongUnmarked: 1 - marked, missed: 0, notDice: taken, since: 'start' } });
     // BACK: the roll comes back to be corrected again, and the die is no longer counted.
     s = await send(referee, { type: 'undo' });
     expect(s.roll?.dice[0]).toMatchObject({ face, corrected: true, readAs: read });
@@ -92,7 +94,7 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     s = await send(referee, { type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] });
     s = await referee.snapshot((x) => d6(x)?.fromPlay === 1);
     // Counted once; a roll entered by hand is no reading of the camera's.
-    expect(d6(s)!.inPlay).toEqual({ dice: 1, right: 0, marked, wrongUnmarked: 1 - marked, since: 'start' });
+    expect(d6(s)!.inPlay).toEqual({ dice: 1, right: 0, marked, wrongUnmarked: 1 - marked, missed: 0, notDice: taken, since: 'start' });
     expect(d6(s)!.samples).toEqual({ ...Object.fromEntries(['1', '2', '3', '4', '5', '6'].map((f) => [f, 0])), [face]: 1 });
     // It is a labelled crop like the Teach tab's: a commit wants every face, this one it has.
     const ack = await referee.send({ type: 'calibration/commit', set: 'd6' });
@@ -118,7 +120,7 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     expect(await server!.clew.session.button('OK')).toMatchObject({ ok: true });
     s = await second.referee.snapshot((x) => x.version === server!.clew.session.table.version && x.roll === null);
     // Counted in play all the same.
-    expect(d6(s)).toEqual({ set: 'd6', samples: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 }, active: false, inPlay: { dice: 1, right: 1, marked: 1, wrongUnmarked: 0, since: 'start' } });
+    expect(d6(s)).toEqual({ set: 'd6', samples: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 }, active: false, inPlay: { dice: 1, right: 1, marked: 1, wrongUnmarked: 0, missed: 0, notDice: second.roll.dice.length - 1, since: 'start' } });
 
     // vision.learnFromChecks false: a phone's use teaches nothing either.
     await server!.close();
@@ -127,7 +129,7 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     s = await send(third.referee, { type: 'dice/confirm' });
     expect(d6(s)?.fromPlay).toBeUndefined();
     expect(d6(s)?.samples[face]).toBe(0);
-    expect(d6(s)?.inPlay).toEqual({ dice: 1, right: 1, marked: 1, wrongUnmarked: 0, since: 'start' });
+    expect(d6(s)?.inPlay).toEqual({ dice: 1, right: 1, marked: 1, wrongUnmarked: 0, missed: 0, notDice: third.roll.dice.length - 1, since: 'start' });
   });
 
   it('labels given at the table survive a restart: the Teach tab shows them before and after the reader loads', async () => {
@@ -183,7 +185,7 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
 });
 
 describe('a used roll counted in play', () => {
-  it('counts the set\'s dice as the camera saw them: right unless corrected, marked by the camera\'s "check", misread unmarked when corrected without it', () => {
+  it('counts the set\'s dice as the camera saw them (right unless corrected, marked by the camera\'s "check", misread unmarked when corrected without it), the dice it missed and the boxes taken out', () => {
     const roll = {
       source: 'camera' as const,
       needsConfirmation: true,
@@ -196,9 +198,11 @@ describe('a used roll counted in play', () => {
         { set: 'd6' as const, face: '3', added: true }, // the camera missed it
         { set: 'worm' as const, face: 'worm', confidence: 0.9 }, // another set
       ],
+      // Boxes a person took out ("Not a die"), as the camera read them.
+      removed: [{ set: 'd6' as const, face: '2' }, { set: 'd6' as const, face: '5' }],
     };
-    expect(countInPlay(roll, 'd6')).toEqual({ dice: 5, right: 3, marked: 2, wrongUnmarked: 1 });
-    expect(countInPlay(roll, 'worm')).toEqual({ dice: 1, right: 1, marked: 0, wrongUnmarked: 0 });
-    expect(countInPlay(roll, 'piecepack')).toEqual({ dice: 0, right: 0, marked: 0, wrongUnmarked: 0 });
+    expect(countInPlay(roll, 'd6')).toEqual({ dice: 5, right: 3, marked: 2, wrongUnmarked: 1, missed: 1, notDice: 2 });
+    expect(countInPlay(roll, 'worm')).toEqual({ dice: 1, right: 1, marked: 0, wrongUnmarked: 0, missed: 0, notDice: 0 });
+    expect(countInPlay(roll, 'piecepack')).toEqual({ dice: 0, right: 0, marked: 0, wrongUnmarked: 0, missed: 0, notDice: 0 });
   });
 });

@@ -25,12 +25,18 @@ import { writeFileAtomic } from './log.js';
 import type { Logger } from './logger.js';
 import type { Actor, TableEvent, TableState } from './table.js';
 
-/** Dice of a set in used camera rolls: how many, how many nobody corrected, how many the camera marked "check", how many it misread unmarked. */
+/**
+ * Dice of a set in used camera rolls: how many the camera read, how many of those nobody
+ * corrected, how many it marked "check", how many it misread unmarked; and the dice it missed (a
+ * person added them) and the boxes on no die (a person took them out).
+ */
 export interface InPlay {
   dice: number;
   right: number;
   marked: number;
   wrongUnmarked: number;
+  missed: number;
+  notDice: number;
 }
 
 /** Since when a set's dice in play are counted: the first count in this data folder, or the set's calibration saved or undone. */
@@ -39,7 +45,7 @@ export type InPlaySince = 'start' | 'save' | 'undo';
 const count = z.number().int().min(0);
 const FILE_SHAPE = z.partialRecord(
   z.enum(DICE_SET_IDS as [DiceSetId, ...DiceSetId[]]),
-  z.strictObject({ dice: count, right: count, marked: count, wrongUnmarked: count, since: z.enum(['start', 'save', 'undo']) }),
+  z.strictObject({ dice: count, right: count, marked: count, wrongUnmarked: count, missed: count.default(0), notDice: count.default(0), since: z.enum(['start', 'save', 'undo']) }),
 );
 
 export interface PlayedRollsOptions {
@@ -67,13 +73,20 @@ interface HeldRoll {
   frame: { image: RgbImage; view: CameraView } | null;
 }
 
-const NONE: InPlay = { dice: 0, right: 0, marked: 0, wrongUnmarked: 0 };
+const NONE: InPlay = { dice: 0, right: 0, marked: 0, wrongUnmarked: 0, missed: 0, notDice: 0 };
 
 function plus(a: InPlay, b: InPlay): InPlay {
-  return { dice: a.dice + b.dice, right: a.right + b.right, marked: a.marked + b.marked, wrongUnmarked: a.wrongUnmarked + b.wrongUnmarked };
+  return {
+    dice: a.dice + b.dice,
+    right: a.right + b.right,
+    marked: a.marked + b.marked,
+    wrongUnmarked: a.wrongUnmarked + b.wrongUnmarked,
+    missed: a.missed + b.missed,
+    notDice: a.notDice + b.notDice,
+  };
 }
 
-/** A used camera roll's dice of one set as the camera saw them: a die a person added is not counted. */
+/** A used camera roll's dice of one set as the camera saw them, and what a person added or took out. */
 export function countInPlay(roll: PendingRoll, set: DiceSetId): InPlay {
   const seen = roll.dice.filter((d) => d.set === set && !d.added);
   const right = (d: (typeof seen)[number]) => (d.readAs ?? d.face) === d.face;
@@ -83,6 +96,8 @@ export function countInPlay(roll: PendingRoll, set: DiceSetId): InPlay {
     right: seen.filter(right).length,
     marked: seen.filter(marked).length,
     wrongUnmarked: seen.filter((d) => !right(d) && !marked(d)).length,
+    missed: roll.dice.filter((d) => d.set === set && d.added).length,
+    notDice: (roll.removed ?? []).filter((d) => d.set === set).length,
   };
 }
 
@@ -163,7 +178,7 @@ export class PlayedRolls {
     for (const set of new Set(held.roll.dice.map((d) => d.set))) {
       const add = countInPlay(held.roll, set);
       const now = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
-      if (add.dice > 0) this.counted.set(set, { ...plus(now, add), since: now.since });
+      if (add.dice + add.missed + add.notDice > 0) this.counted.set(set, { ...plus(now, add), since: now.since });
     }
     this.save();
     if (held.taught.length > 0) {
@@ -184,7 +199,7 @@ export class PlayedRolls {
   inPlay(set: DiceSetId): (InPlay & { since: InPlaySince }) | undefined {
     const base = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
     const all = this.held ? { ...plus(base, countInPlay(this.held.roll, set)), since: base.since } : base;
-    return all.dice > 0 ? all : undefined;
+    return all.dice + all.missed + all.notDice > 0 ? all : undefined;
   }
 
   /** Checked dice not yet labels (held, or being made labels now): the Teach tab counts them already. */

@@ -93,6 +93,8 @@ export function TeachScreen() {
           <p class="muted" data-testid="teach-in-play">
             In play {SINCE[status.inPlay.since]}: clew read {status.inPlay.right} of {status.inPlay.dice} {status.inPlay.dice === 1 ? 'die' : 'dice'} right (
             {pct(status.inPlay.right / status.inPlay.dice)}); it marked {status.inPlay.marked} "check", and misread {status.inPlay.wrongUnmarked} without the mark.
+            {status.inPlay.missed + status.inPlay.notDice > 0 &&
+              ` It missed ${status.inPlay.missed} ${status.inPlay.missed === 1 ? 'die' : 'dice'}, and ${status.inPlay.notDice} ${status.inPlay.notDice === 1 ? 'box was' : 'boxes were'} taken out as "Not a die".`}
           </p>
         )}
         {mine.crops > 0 && (
