@@ -199,6 +199,19 @@ async function main(): Promise<void> {
         await p.waitForSelector('[data-testid="teach-tally"]');
       }
       await shot(p, '18-teach-your-dice', '[data-testid="teach-progress"]', 120);
+      if (vision) {
+        // The roll used after a correction: the die corrected (and any marked "check") count as
+        // labels from play, and the dice in play are scored.
+        const session = vision.clew.session;
+        const roll = session.table.roll!;
+        const other = roll.dice[0]!.face === '6' ? '5' : '6';
+        for (const intent of [{ type: 'dice/correct' as const, index: 0, face: other }, { type: 'dice/confirm' as const }]) {
+          const ack = await session.submit({ kind: 'referee' }, { version: session.table.version, intent });
+          if (!ack.ok) throw new Error(`screenshots: ${intent.type}: ${ack.message}`);
+        }
+        await p.waitForSelector('[data-testid="teach-in-play"]');
+        await shot(p, '18b-teach-dice-checked-in-play', '[data-testid="teach-progress"]', 120);
+      }
       await p.context().close();
       await vision?.close();
     }
