@@ -8,8 +8,12 @@
  *   - the checked dice with their true faces (a table that corrects what it checks);
  *   - the checked dice with the faces as read (nobody corrected them: what a careless "use" teaches);
  *   - as many played crops drawn at random, with their true faces.
- * A face never checked gets one played crop of it (a save needs every face). Validation only:
- * reads ../shared/dice-real by default (or --real DIR) and trains nothing that is kept.
+ * A face never checked gets one played crop of it (a save needs every face).
+ *
+ * Then teaching on other dice: the crops recoloured as eval:dice recolours them (a green die with
+ * pale cyan pips, BRG; the negative), each calibrated with 5 crops per face over seeded splits as
+ * eval:dice calibrates, the rest read. Validation only: reads ../shared/dice-real by default (or
+ * --real DIR) and trains nothing that is kept.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,19 +22,26 @@ import { DICE_SETS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { decodeImage } from '../vision/image/decode.js';
 import { loadDiceReader } from '../vision/reader.js';
+import type { RgbImage } from '../vision/types.js';
 
 const program = new Command()
   .name('eval:teaching')
   .description('teaching clew from the dice checked in play, against teaching from random crops, on the real Catan crops')
   .option('--real <dir>', 'folder of real photos (labels.csv, catan-crops/)', '../shared/dice-real')
   .option('--splits <n>', 'seeded splits of the crops into played and read', '16')
+  .option('--colour-splits <n>', 'seeded calibrations of each recoloured set of crops (0: skip)', '8')
   .parse();
-const opts = program.opts<{ real: string; splits: string }>();
-const splits = Number(opts.splits);
-if (!Number.isInteger(splits) || splits < 1) {
-  process.stderr.write(`eval:teaching: --splits must be a whole number from 1, got "${opts.splits}"\n`);
-  process.exit(2);
-}
+const opts = program.opts<{ real: string; splits: string; colourSplits: string }>();
+const wholeFrom = (text: string, min: number, name: string): number => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) {
+    process.stderr.write(`eval:teaching: ${name} must be a whole number from ${min}, got "${text}"\n`);
+    process.exit(2);
+  }
+  return n;
+};
+const splits = wholeFrom(opts.splits, 1, '--splits');
+const colourSplits = wholeFrom(opts.colourSplits, 0, '--colour-splits');
 
 const lines = (await readFile(path.join(opts.real, 'labels.csv'), 'utf8')).trim().split('\n');
 const header = lines[0]!.split(',');
@@ -45,6 +56,7 @@ const read = (which: number[]) => reader.readCrops(which.map((i) => crops[i]!), 
 const shipped = await read(crops.map((_, i) => i));
 
 type Row = { right: number; read: number; marked: number; wrongUnmarked: number };
+const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(2)} %`;
 const kinds = ['nothing', 'checked', 'careless', 'random'] as const;
 const total = Object.fromEntries(kinds.map((k) => [k, { right: 0, read: 0, marked: 0, wrongUnmarked: 0 }])) as Record<(typeof kinds)[number], Row>;
 const add = (row: Row, readings: { face: string; uncertain?: boolean }[], rest: number[]) => {
@@ -84,9 +96,40 @@ for (let k = 0; k < splits; k++) {
   }
   process.stderr.write(`split ${k + 1} of ${splits}: ${taught.length} dice checked\n`);
 }
+
+// Other dice: the crops recoloured, calibrated with 5 per face (eval:dice's seeds), the rest read.
+const RECOLOURED: readonly [string, (r: number, g: number, b: number) => [number, number, number]][] = [
+  ['as taken', (r, g, b) => [r, g, b]],
+  ['RGB → BRG (a green die, pale cyan pips)', (r, g, b) => [b, r, g]],
+  ['negative', (r, g, b) => [255 - r, 255 - g, 255 - b]],
+];
+const recoloured = (image: RgbImage, how: (r: number, g: number, b: number) => [number, number, number]): RgbImage => {
+  const data = new Uint8Array(image.data.length);
+  for (let i = 0; i < data.length; i += 3) [data[i], data[i + 1], data[i + 2]] = how(image.data[i]!, image.data[i + 1]!, image.data[i + 2]!);
+  return { ...image, data };
+};
+const colourRows: string[] = [];
+for (const [name, how] of colourSplits > 0 ? RECOLOURED : []) {
+  const these = crops.map((c) => recoloured(c, how));
+  const before = await reader.readCrops(these, { sets: ['d6'], view: 'any' });
+  const untaught: Row = { right: 0, read: 0, marked: 0, wrongUnmarked: 0 };
+  const taught: Row = { right: 0, read: 0, marked: 0, wrongUnmarked: 0 };
+  for (let k = 0; k < colourSplits; k++) {
+    const rng = createRng(k === 0 ? 'eval-dice-calibration' : `cal-split:${k}`);
+    const chosen = faces.flatMap((f) => rng.shuffle(these.map((_, i) => i).filter((i) => truth[i] === f)).slice(0, 5));
+    const rest = these.map((_, i) => i).filter((i) => !chosen.includes(i));
+    for (const i of chosen) await reader.calibration.add('d6', truth[i]!, these[i]!);
+    await reader.calibration.commit('d6', { persist: false, createdAt: 'eval' });
+    add(taught, await reader.readCrops(rest.map((i) => these[i]!), { sets: ['d6'], view: 'any' }), rest);
+    await reader.calibration.undo('d6');
+    add(untaught, rest.map((i) => before[i]!), rest);
+  }
+  process.stderr.write(`${name}: done\n`);
+  const cell = (r: Row) => `${pct(r.right, r.read)}; ${Math.round((100 * r.marked) / r.read)} %; ${r.wrongUnmarked}`;
+  colourRows.push(`| ${name} | ${cell(untaught)} | ${cell(taught)} |`);
+}
 reader.dispose();
 
-const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(2)} %`;
 const label: Record<(typeof kinds)[number], string> = {
   nothing: 'nothing (the shipped reader)',
   checked: 'the dice checked in play, their true faces',
@@ -103,4 +146,12 @@ console.log('|---|---|---|---|');
 for (const k of kinds) {
   const r = total[k];
   console.log(`| ${label[k]} | ${pct(r.right, r.read)} | ${r.marked} (${Math.round((100 * r.marked) / r.read)} %) | ${r.wrongUnmarked} |`);
+}
+if (colourRows.length > 0) {
+  console.log('');
+  console.log(`### Teaching other dice: the crops recoloured, calibrated with 5 crops per face (${colourSplits} seeded splits, eval:dice's first), the other ${crops.length - 30} read each time`);
+  console.log('');
+  console.log('| the crops | untaught: read right; marked; misread without the mark | taught: the same |');
+  console.log('|---|---|---|');
+  for (const row of colourRows) console.log(row);
 }
