@@ -22,7 +22,7 @@ import { DICE_SETS } from '../shared/dice.js';
 import { createRng } from '../shared/rng.js';
 import { decodeImage } from '../vision/image/decode.js';
 import { loadDiceReader } from '../vision/reader.js';
-import type { RgbImage } from '../vision/types.js';
+import { RECOLOURED, recoloured } from './eval-colours.js';
 
 const program = new Command()
   .name('eval:teaching')
@@ -98,18 +98,17 @@ for (let k = 0; k < splits; k++) {
 }
 
 // Other dice: the crops recoloured, calibrated with 5 per face (eval:dice's seeds), the rest read.
-const RECOLOURED: readonly [string, (r: number, g: number, b: number) => [number, number, number]][] = [
+// Eval:dice's recolourings, as taken first; BRG named for the die it makes.
+const COLOURS = new Map<string, string>([
+  ['RGB → BRG', 'RGB → BRG (a green die, pale cyan pips)'],
+  ['negative', 'negative'],
+]);
+const TAUGHT_COLOURS: readonly [string, (r: number, g: number, b: number) => [number, number, number]][] = [
   ['as taken', (r, g, b) => [r, g, b]],
-  ['RGB → BRG (a green die, pale cyan pips)', (r, g, b) => [b, r, g]],
-  ['negative', (r, g, b) => [255 - r, 255 - g, 255 - b]],
+  ...RECOLOURED.filter(([name]) => COLOURS.has(name)).map(([name, how]): [string, typeof how] => [COLOURS.get(name)!, how]),
 ];
-const recoloured = (image: RgbImage, how: (r: number, g: number, b: number) => [number, number, number]): RgbImage => {
-  const data = new Uint8Array(image.data.length);
-  for (let i = 0; i < data.length; i += 3) [data[i], data[i + 1], data[i + 2]] = how(image.data[i]!, image.data[i + 1]!, image.data[i + 2]!);
-  return { ...image, data };
-};
 const colourRows: string[] = [];
-for (const [name, how] of colourSplits > 0 ? RECOLOURED : []) {
+for (const [name, how] of colourSplits > 0 ? TAUGHT_COLOURS : []) {
   const these = crops.map((c) => recoloured(c, how));
   const before = await reader.readCrops(these, { sets: ['d6'], view: 'any' });
   const untaught: Row = { right: 0, read: 0, marked: 0, wrongUnmarked: 0 };

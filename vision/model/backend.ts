@@ -27,7 +27,6 @@ export interface BackendInfo {
 let wasmPathsSet = false;
 let current: BackendInfo | undefined;
 
-
 async function tryTensorflow(): Promise<void> {
   // A variable specifier keeps TypeScript and bundlers from requiring the optional package.
   const name = '@tensorflow/tfjs-node';

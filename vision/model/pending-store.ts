@@ -21,17 +21,29 @@ export interface PendingCrop {
 
 const NAME = /^(\d{1,9})-([A-Za-z0-9]+)\.png$/;
 
+const folderOf = (dir: string, set: DiceSetId) => path.join(dir, 'pending', set);
+
+/** The files of a set's folder, those named as crops parsed (`seq`, `face`) and in order, the others apart. */
+async function namesIn(folder: string): Promise<{ named: { name: string; seq: number; face: string }[]; other: string[] }> {
+  const names = existsSync(folder) ? await readdir(folder) : [];
+  const named: { name: string; seq: number; face: string }[] = [];
+  const other: string[] = [];
+  for (const name of names) {
+    const m = NAME.exec(name);
+    if (m) named.push({ name, seq: Number(m[1]), face: m[2]! });
+    else other.push(name);
+  }
+  named.sort((a, b) => a.seq - b.seq);
+  return { named, other };
+}
+
 /**
  * The set's pending crops per face as their names say, without reading them (what a table shows
  * before its reader has loaded).
  */
 export async function countPendingOnDisk(dir: string, set: DiceSetId): Promise<Record<string, number>> {
   const counts: Record<string, number> = Object.fromEntries(DICE_SETS[set].faces.map((f) => [f, 0]));
-  const names = await readdir(path.join(dir, 'pending', set)).catch(() => [] as string[]);
-  for (const name of names) {
-    const face = NAME.exec(name)?.[2];
-    if (face !== undefined && face in counts) counts[face]!++;
-  }
+  for (const { face } of (await namesIn(folderOf(dir, set))).named) if (face in counts) counts[face]!++;
   return counts;
 }
 
@@ -42,7 +54,7 @@ export class PendingCropStore {
   constructor(readonly dir: string) {}
 
   private folder(set: DiceSetId): string {
-    return path.join(this.dir, 'pending', set);
+    return folderOf(this.dir, set);
   }
 
   /**
@@ -54,39 +66,29 @@ export class PendingCropStore {
     const folder = this.folder(set);
     const crops: PendingCrop[] = [];
     const problems: string[] = [];
-    let last = -1;
-    if (existsSync(folder)) {
-      const named = (await readdir(folder)).flatMap((name) => {
-        const m = NAME.exec(name);
-        if (!m) {
-          // Temporary files of a write the plug cut short are expected; anything else is reported.
-          if (!name.includes('.tmp-')) problems.push(`${path.join(folder, name)}: not a labelled crop (<number>-<face>.png)`);
-          return [];
-        }
-        return [{ name, seq: Number(m[1]), face: m[2]! }];
-      });
-      named.sort((a, b) => a.seq - b.seq);
-      for (const { name, seq, face } of named) {
-        last = Math.max(last, seq);
-        const file = path.join(folder, name);
-        if (!DICE_SETS[set].faces.includes(face)) {
-          problems.push(`${file}: "${face}" is not a face of ${set}`);
-          continue;
-        }
-        let crop: RgbImage;
-        try {
-          crop = await decodeImage(new Uint8Array(await readFile(file)));
-        } catch (error) {
-          problems.push(`${file}: ${(error as Error).message}`);
-          continue;
-        }
-        if (crop.width !== size || crop.height !== size) {
-          problems.push(`${file}: ${crop.width}×${crop.height}, not a ${size}×${size} crop`);
-          continue;
-        }
-        crops.push({ face, crop, file });
+    const { named, other } = await namesIn(folder);
+    // Temporary files of a write the plug cut short are expected; anything else is reported.
+    for (const name of other) if (!name.includes('.tmp-')) problems.push(`${path.join(folder, name)}: not a labelled crop (<number>-<face>.png)`);
+    for (const { name, face } of named) {
+      const file = path.join(folder, name);
+      if (!DICE_SETS[set].faces.includes(face)) {
+        problems.push(`${file}: "${face}" is not a face of ${set}`);
+        continue;
       }
+      let crop: RgbImage;
+      try {
+        crop = await decodeImage(new Uint8Array(await readFile(file)));
+      } catch (error) {
+        problems.push(`${file}: ${(error as Error).message}`);
+        continue;
+      }
+      if (crop.width !== size || crop.height !== size) {
+        problems.push(`${file}: ${crop.width}×${crop.height}, not a ${size}×${size} crop`);
+        continue;
+      }
+      crops.push({ face, crop, file });
     }
+    const last = named.at(-1)?.seq ?? -1;
     this.next.set(set, Math.max(this.next.get(set) ?? 0, last + 1));
     return { crops, problems };
   }
@@ -96,8 +98,8 @@ export class PendingCropStore {
     if (!DICE_SETS[set].faces.includes(face)) throw new Error(`"${face}" is not a face of ${set}`);
     const folder = this.folder(set);
     await mkdir(folder, { recursive: true });
-    if (!this.next.has(set)) await this.load(set, crop.width); // numbers after any already there
-    const seq = this.next.get(set)!;
+    // Numbered after every file already there, readable or not (their names say, nothing is read).
+    const seq = this.next.get(set) ?? ((await namesIn(folder)).named.at(-1)?.seq ?? -1) + 1;
     this.next.set(set, seq + 1);
     const file = path.join(folder, `${String(seq).padStart(6, '0')}-${face}.png`);
     const tmp = `${file}.tmp-${process.pid}`;

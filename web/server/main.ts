@@ -33,13 +33,13 @@ import type { ClewDiceReader } from '../../vision/reader.js';
 import type { RgbImage } from '../../vision/types.js';
 import { sharedSnapshot, forAudience } from './view.js';
 
-
 /**
  * Labelled dice kept per face until the referee saves a calibration: the Teach tab asks for 5,
  * and the dice checked in play add more every game; the oldest go first, so a table that never
  * saves keeps its disk and start-up bounded (about 7 KB a crop on disk, 12 KB in memory).
  */
 export const LABELS_KEPT_PER_FACE = 20;
+
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEFAULT_CLIENT_DIR = path.join(REPO_ROOT, 'dist/client');
 
@@ -159,7 +159,6 @@ export async function startClew(options: StartOptions): Promise<Clew> {
                 calibrationDir,
                 calibrate: config.vision.calibrate,
                 adapt: { steps: config.vision.adaptSteps },
-                // The dice checked in play join the labels every game: the newest 20 a face are kept.
                 pendingPerFace: LABELS_KEPT_PER_FACE,
                 threads: config.vision.threads,
                 locate: { maxSide: config.vision.workingSize },
