@@ -872,14 +872,14 @@ if (opts.synthetic) {
     // The reader's views on rendered crops: upright ones (as trained), and the split rendered with
     // any camera roll (a picture whose up is not the world's up), each through classifyFramed.
     /** The split rendered with these knobs, read in each view: the share read right per view. */
-    const readSplit = async (splitKnobs: Partial<SynthKnobs> | undefined, views: readonly CameraView[]): Promise<string[]> => {
+    const readSplit = async (splitKnobs: Partial<SynthKnobs> | undefined, views: readonly CameraView[], colourLook = false): Promise<string[]> => {
       const test = await loadOrRenderDataset({ seed: meta.training.seed, split: 'test', count: meta.training.recipe.testCount, difficulty, ...(splitKnobs ? { knobs: splitKnobs } : {}) }, { cacheDir: opts.cacheDir });
       return views.map((as) => {
         let right = 0;
         for (const [s, set] of DICE_SET_IDS.entries()) {
           const idx = Array.from({ length: test.count }, (_, i) => i).filter((i) => test.sets[i] === s);
           const framed = idx.map((i): RgbImage => ({ width: 64, height: 64, data: test.pixels.subarray(i * 12288, (i + 1) * 12288) }));
-          const readings = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: [set], view: as });
+          const readings = reader.classifyFramed(framed, framed.map((): Box => [0, 0, 64, 64]), { sets: [set], view: as, colourLook });
           readings.forEach((r, k) => { if (FACE_CLASSES.indexOf(classOf(set, r.face)) === test.classes[idx[k]!]) right++; });
         }
         return pct(right / test.count);
@@ -890,6 +890,10 @@ if (opts.synthetic) {
       const [upSide, upAny] = await readSplit(knobs, ['side', 'any']);
       const [rollSide, rollAny] = await readSplit(anyRoll, ['side', 'any']);
       say(`Read by the reader in view side / any: **${upSide} / ${upAny}**; the same split rendered with any camera roll (the picture's up not the dice's): ${rollSide} / ${rollAny}.`);
+      say();
+      // As pictures are read: a die in doubt again in turned colours (ReadOptions.colourLook).
+      const [lookSide, lookAny] = await readSplit(knobs, ['side', 'any'], true);
+      say(`With the colour look, as pictures are read (a die in doubt read again with its colours turned round, vision-model.md "The colour look"), view side / any: ${lookSide} / ${lookAny}.`);
       say();
     }
   }

@@ -26,6 +26,7 @@ import type { BackendName } from './model/backend.js';
 import { calibratedLogits } from './model/calibration.js';
 import { averageIn, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_CROPS, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
 import { turnSquare } from './model/views.js';
+import { reorderChannels, TURNED_CHANNELS } from './image/channels.js';
 import { frameDieImage, type Framed, type FramingMode } from './model/framing.js';
 import { CAMERA_HYPOTHESES, cameraEvidence, frameUprightWeights, isCameraEvidence, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
@@ -237,10 +238,45 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   /** `squareCrop`'s scale for a die found in a frame. */
   const locatedScale = classifier.meta.crop.scale * located;
   const frameUp = options.frameUp ?? {};
-  /** `frame`: the size of the frame the dice were cut from, when they share one (one camera, one up; view 'any' only). */
-  const classifyFramed = (framed: RgbImage[], boxes: Box[], opts: ReadOptions, frame?: { width: number; height: number }): DetailedReading[] => {
+  /**
+   * `frame`: the size of the frame the dice were cut from, when they share one (one camera, one
+   * up; view 'any' only). A die still in doubt is then read again in turned colours (the colour
+   * look, `ReadOptions.colourLook`), in the turns its first reading found upright.
+   */
+  const classifyFramed = (framed: RgbImage[], boxes: Box[], opts: ReadOptions, frame?: { width: number; height: number }, picture = false): DetailedReading[] => {
     checkOptions(opts);
     if (framed.length === 0) return [];
+    const first = readFramed(framed, boxes, opts, frame);
+    const { probs, views } = first;
+    const doubtful = (opts.colourLook ?? picture) ? framed.map((_, i) => i).filter((i) => bestFace(probs[i]!, opts.sets).confidence < uncertainBelow) : [];
+    if (doubtful.length > 0) {
+      // Not told about the camera again: the turned crops are the same dice.
+      const { onCameraEvidence: _told, ...quiet } = opts;
+      const upright = first.weights && doubtful.map((i) => first.weights![i]!);
+      const sums = doubtful.map((i) => Float64Array.from(probs[i]!));
+      for (const order of TURNED_CHANNELS) {
+        const again = readFramed(doubtful.map((i) => reorderChannels(framed[i]!, order)), doubtful.map((i) => boxes[i]!), quiet, frame, upright);
+        doubtful.forEach((i, k) => {
+          const p = again.probs[k]!;
+          for (let c = 0; c < p.length; c++) sums[k]![c]! += p[c]!;
+          views[i]! += again.views[k]!;
+        });
+      }
+      // The three weigh alike: they are the die's colours turned round all the ways there are, so
+      // it reads the same whichever it came in. (The first weighing as the two turned ones
+      // together read eval:dice's crops and frames a little worse, pictures turned on a grown
+      // canvas a little better: docs/notes/vision-model.md, "The colour look".)
+      doubtful.forEach((i, k) => (probs[i] = sums[k]!.map((v) => v / (1 + TURNED_CHANNELS.length))));
+    }
+    return framed.map((_, i) => describe(probs[i]!, boxes[i]!, opts, views[i]!));
+  };
+
+  /**
+   * The dice's probabilities over all classes (masked to the sets in play) and the views each was
+   * read in; in view 'any', also the weights of each die's quarter turns (`upright`: given, not
+   * judged again).
+   */
+  const readFramed = (framed: RgbImage[], boxes: Box[], opts: ReadOptions, frame?: { width: number; height: number }, upright?: Float64Array[]): { probs: Float64Array[]; views: number[]; weights?: Float64Array[] } => {
     const mask = classMask(opts.sets);
     // Who reads: the shipped net (unless every set in play has an adapted one), and the adapted
     // net of each set in play that has one, for that set's faces.
@@ -264,7 +300,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       const logits = calibratedLogits(shipped ? read[0]!.logits : null, shipped ? read[0]!.embedding : null, [...rows, ...own]);
       return maskedSoftmax(logits, mask, classifier.meta.temperature);
     };
-    if (opts.view === 'any' && classifier.upright) return readAnyWay(framed, boxes, opts, mask, scorers, probabilitiesOf, frame);
+    if (opts.view === 'any' && classifier.upright) return readAnyWay(framed, boxes, opts, mask, scorers, probabilitiesOf, frame, upright);
     // The first read's probabilities, kept: only the dice read again need them anew.
     const firstRead: Float64Array[] = [];
     const unsure = (read: { logits: Float32Array; embedding: Float32Array }[], i: number): boolean => {
@@ -276,10 +312,10 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const { scores, lookedAgain } = scoreAllWithSecondLook(scorers, framed, unsure, SECOND_LOOK_ZOOM, extra);
     const again = new Set(lookedAgain);
     const secondLook = classifier.secondTurns.length * SECOND_LOOK_CROPS[extra];
-    return framed.map((_, i) => {
-      const probs = again.has(i) || !firstRead[i] ? probabilitiesOf(scores.map((s) => ({ logits: s.logits[i]!, embedding: s.embeddings[i]! }))) : firstRead[i];
-      return describe(probs, boxes[i]!, opts, classifier.views + (again.has(i) ? secondLook : 0));
-    });
+    return {
+      probs: framed.map((_, i) => (again.has(i) || !firstRead[i] ? probabilitiesOf(scores.map((s) => ({ logits: s.logits[i]!, embedding: s.embeddings[i]! }))) : firstRead[i])),
+      views: framed.map((_, i) => classifier.views + (again.has(i) ? secondLook : 0)),
+    };
   };
 
   const orientationOf = () => {
@@ -310,21 +346,23 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     scorers: TurnScorer[],
     probabilitiesOf: (read: { logits: Float32Array; embedding: Float32Array }[]) => Float64Array,
     frame: { width: number; height: number } | undefined,
-  ): DetailedReading[] => {
+    upright: Float64Array[] | undefined,
+  ): { probs: Float64Array[]; views: number[]; weights: Float64Array[] } => {
     const head = orientationOf();
     const turns = [0, 1, 2, 3];
     // [scorer][turn]; the head reads the shipped net's embeddings, the first scorer's when it is the shipped net.
-    const scoreAll = (crops: RgbImage[]): { byScorer: CropScores[][]; shipped: CropScores[] } => {
-      const byScorer = scorers.map((scorer) => scorer.scoreEachTurn(crops, turns));
-      return { byScorer, shipped: scorers[0] === classifier ? byScorer[0]! : classifier.scoreEachTurn(crops, turns) };
-    };
-    const first = scoreAll(framed);
+    const byScorer = scorers.map((scorer) => scorer.scoreEachTurn(framed, turns));
+    const first = { byScorer };
     // Weights from the first read only: the second look below averages the scores in place.
-    const ownWeights = framed.map((_, i) => uprightWeights(head, first.shipped.map((s) => s.embeddings[i]!)));
-    const firstWeights = frame ? judgedTogether(ownWeights, boxes, frame, opts.cameraPrior) : ownWeights;
-    if (frame && opts.onCameraEvidence && framed.length >= 2) {
-      opts.onCameraEvidence({ logLikelihood: cameraEvidence(ownWeights, upsIn(boxes, frame)), dice: framed.length });
-    }
+    const judged = (): Float64Array[] => {
+      const shipped = scorers[0] === classifier ? byScorer[0]! : classifier.scoreEachTurn(framed, turns);
+      const ownWeights = framed.map((_, i) => uprightWeights(head, shipped.map((s) => s.embeddings[i]!)));
+      if (frame && opts.onCameraEvidence && framed.length >= 2) {
+        opts.onCameraEvidence({ logLikelihood: cameraEvidence(ownWeights, upsIn(boxes, frame)), dice: framed.length });
+      }
+      return frame ? judgedTogether(ownWeights, boxes, frame, opts.cameraPrior) : ownWeights;
+    };
+    const firstWeights = upright ?? judged();
     const weightsOf = (i: number) => firstWeights[i]!;
     /** The turns a second look reads die i in. */
     const lookTurns = (i: number) => {
@@ -360,7 +398,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     }
     for (const i of again) probs[i] = readDie(i);
     const looked = new Map(again.map((i) => [i, lookTurns(i).length * per]));
-    return framed.map((_, i) => describe(probs[i]!, boxes[i]!, opts, 4 + (looked.get(i) ?? 0)));
+    return { probs, views: framed.map((_, i) => 4 + (looked.get(i) ?? 0)), weights: firstWeights };
   };
 
   /** A die's reading from its probabilities over all classes (masked to the sets in play). */
@@ -425,7 +463,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const boxes = located.map((d) => d.box);
     const same = boxes.map((b) => first.find((k) => overlap(k.box, b) >= SAME_BOX));
     const todo = boxes.flatMap((_, i) => (same[i] ? [] : [i]));
-    const fresh = classifyFramed(todo.map((i) => frameDie(image, boxes[i]!, opts.view)), todo.map((i) => boxes[i]!), opts, image);
+    const fresh = classifyFramed(todo.map((i) => frameDie(image, boxes[i]!, opts.view)), todo.map((i) => boxes[i]!), opts, image, opts.picture === true);
     let next = 0;
     const readings = boxes.map((box, i): DetailedReading => {
       const k = same[i];
@@ -481,14 +519,14 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     checkOptions(opts);
     const locate = framing === 'locate' ? await locateOptions() : {};
     const framed = crops.map((c) => frameDieImage(c, framing, locate, { scale: locatedScale }));
-    const readings = classifyFramed(framed.map((f) => f.crop), framed.map((f) => f.box), opts);
+    const readings = classifyFramed(framed.map((f) => f.crop), framed.map((f) => f.box), opts, undefined, true);
     // Another framing of some pictures, read too; its reading replaces the first where it is surer
     // by `margin`. Applied in this order, each against the reading in force.
     const readAlso = (other: (f: Framed) => { crop: RgbImage; box: Box } | undefined, margin: number) => {
       const which = framed.flatMap((f, i) => (other(f) ? [i] : []));
       if (which.length === 0) return;
       const parts = which.map((i) => other(framed[i]!)!);
-      const again = classifyFramed(parts.map((p) => p.crop), parts.map((p) => p.box), opts);
+      const again = classifyFramed(parts.map((p) => p.crop), parts.map((p) => p.box), opts, undefined, true);
       which.forEach((i, k) => {
         if (again[k]!.confidence > readings[i]!.confidence + margin) readings[i] = again[k]!;
       });

@@ -78,6 +78,15 @@ export interface ReadOptions {
    * every empty tray. Frames only.
    */
   picture?: boolean;
+  /**
+   * Whether a die still in doubt after its views (under the reader's check mark) is read again
+   * with its colour channels turned round (RGB as GBR and BRG) and the three readings averaged:
+   * what a die shows does not depend on its colours, and the net reads some colours worse than
+   * others (docs/notes/vision-model.md, "The colour look"). Default: on for pictures and pictures
+   * of one die (`picture`, `readCrops`), off for a tray camera's frames, whose 25 dice must be
+   * read in 60 ms.
+   */
+  colourLook?: boolean;
   /** Told, for each frame read with a `tray`, whether it fitted (say when the camera moved). */
   onTray?: (fit: TrayFit) => void;
   /**

@@ -102,6 +102,18 @@ const bench: BenchModule = {
           { id: 'model.crop.any.batch25.cpu.ms', label: 'classify one die crop in view any (batch of 25, CPU time)', value: m.cpu / 25, unit: 'ms' },
         );
       }
+      // The colour look (pictures and uploads read so): each die in doubt read again with its
+      // channels turned round both ways, in view any as `npm run dice -- --crop` reads.
+      {
+        let looked = 0;
+        const m = await measure(runs, () => {
+          const read = reader.classifyFramed(crops.slice(0, 25), boxes.slice(0, 25), { sets: ['d6'], view: 'any', colourLook: true });
+          looked = read.filter((r) => (r.views ?? 4) >= 12).length;
+        });
+        figures.push(
+          { id: 'model.crop.any.colourlook.batch25.ms', label: 'the same in view any with the colour look, as pictures are read (batch of 25, wall, median)', value: m.median / 25, unit: 'ms', note: `${looked} of 25 (hard renders) in doubt, read again in turned colours (RGB as GBR and BRG)` },
+        );
+      }
       // A frame: 25 dice, located by the reader's locator, framed, classified, coloured.
       // `empty` also renders each tray without its dice (the frames are the same without it).
       const scenes = Array.from({ length: quick ? 1 : 3 }, () => renderScene(rng.fork(), { dice: 25, dieSize: [24, 90], sets: ['d6'], empty: true }));
@@ -139,6 +151,10 @@ const bench: BenchModule = {
       figures.push(
         { id: 'model.frame25.noisy.ms', label: 'the same frame with colour noise σ 6, read from overhead (wall, median)', value: noisy.median, unit: 'ms', target: { op: '<=', value: 60 }, note: `each channel its own noise, so the frame's chroma is smoothed before it is located; dice found and read: ${noisyRead.join(', ')}` },
         { id: 'model.frame25.noisy.cpu.ms', label: 'the same frame with colour noise σ 6, read from overhead (CPU time)', value: noisy.cpu, unit: 'ms' },
+      );
+      const looked = await measure(runs, (i) => reader.read(frames[i % frames.length]!, { sets: ['d6'], palette, colourLook: true }));
+      figures.push(
+        { id: 'model.frame25.colourlook.ms', label: 'the same frame with the colour look (wall, median)', value: looked.median, unit: 'ms', note: 'vision.colourLook (off by default for the tray camera): its dice in doubt read again in turned colours, as pictures and uploads are' },
       );
       const anyWay = await measure(runs, (i) => reader.read(frames[i % frames.length]!, { sets: ['d6'], palette, view: 'any' }));
       figures.push(

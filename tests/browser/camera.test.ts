@@ -139,8 +139,15 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
     for (let i = 0; i < 3; i++) await referee.click(`[data-testid="teach-right-${i}"]`);
     await expect.poll(() => referee.textContent('[data-testid="teach-tally"]'), WAIT).toMatch(/Your checks so far: clew read [0-3] of 3 right/);
     await expect.poll(() => server.clew.session.table.roll && referee.textContent('[data-testid="teach-progress"]'), WAIT).toMatch(/1\/5/);
-    // Every face needs an example before saving: the rest of the labels as another referee phone
-    // would send them (the tray only holds three dice), then save on this phone.
+    // Every face needs an example before saving: the tab names the faces still missing and holds
+    // the button till then. The rest of the labels as another referee phone would send them (the
+    // tray only holds three dice), then save on this phone.
+    const perFace = await referee.$$eval('[data-testid="teach-progress"] span', (spans) => spans.map((e) => e.textContent ?? ''));
+    expect(perFace).toHaveLength(6);
+    if (perFace.includes('0/5')) {
+      expect(await referee.textContent('[data-testid="teach-missing"]')).toMatch(/^To save, clew needs at least one die of every face; still missing: [1-6](, [1-6])*\. /);
+      expect(await referee.$eval('[data-testid="teach-save"]', (b) => (b as unknown as { disabled: boolean }).disabled)).toBe(true);
+    }
     const roll = server.clew.session.table.roll!;
     const taught = new Set(roll.dice.slice(0, 3).map((d) => d.face));
     for (const face of ['1', '2', '3', '4', '5', '6'].filter((f) => !taught.has(f))) {
@@ -148,6 +155,7 @@ describe.skipIf(!HAS_MODEL)('dice from the camera, read by the real reader', () 
       expect(ack, JSON.stringify(ack)).toMatchObject({ ok: true });
     }
     await caughtUp(referee);
+    await expect.poll(() => referee.$('[data-testid="teach-missing"]'), WAIT).toBeNull();
     // The whole net adapts for a while: the phone says so and holds the buttons meanwhile. What the
     // page showed is recorded in the page as it changes, however short the fit.
     // (Page code as text: the tests are compiled without the DOM's types.)

@@ -166,6 +166,11 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     overhead = await shared.read(still, { sets: ['d6'], palette: Object.keys(DIE_COLORS), view: 'overhead' });
     anyWay = await shared.read(still, { sets: ['d6'], palette: Object.keys(DIE_COLORS), view: 'any' });
   });
+  /** The frame read as an upload is: a picture (its dice in doubt read again in turned colours too). */
+  const asPicture = (view: 'any' | 'side') => async () => {
+    const still = await decodeImage(new Uint8Array(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg'))));
+    return shared.read(still, { sets: ['d6'], palette: Object.keys(DIE_COLORS), view, picture: true });
+  };
   afterAll(() => shared?.dispose());
   // One reader for every server here (loading it is slow); the servers must not dispose it.
   const loadReader = async () => ({ ...shared, dispose: () => {} }) as ClewDiceReader;
@@ -178,17 +183,17 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
    * or the frames of `folder`, once): the server, the views its frames were read in, and each read's
    * view and whether it was given earlier rolls' evidence about the camera, in order.
    */
-  async function startReplayTable(opts: { view: 'side' | 'auto'; dataDir?: string; folder?: string }): Promise<{ table: TestServer; views: Set<string | undefined>; reads: { view: string | undefined; prior: boolean }[] }> {
+  async function startReplayTable(opts: { view: 'side' | 'auto'; dataDir?: string; folder?: string; colourLook?: boolean }): Promise<{ table: TestServer; views: Set<string | undefined>; reads: { view: string | undefined; prior: boolean; colourLook: boolean | undefined }[] }> {
     const views = new Set<string | undefined>();
-    const reads: { view: string | undefined; prior: boolean }[] = [];
+    const reads: { view: string | undefined; prior: boolean; colourLook: boolean | undefined }[] = [];
     const spying = async () =>
-      ({ ...shared, readDetailed: (image, options) => (views.add(options.view), reads.push({ view: options.view, prior: options.cameraPrior !== undefined }), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+      ({ ...shared, readDetailed: (image, options) => (views.add(options.view), reads.push({ view: options.view, prior: options.cameraPrior !== undefined, colourLook: options.colourLook }), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
     server = await startTestServer({
       games: registryLookup,
       game: 'the-worm-is-drawn',
       options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'bob', name: 'Bob' }], diceSet: 'd6' },
       ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
-      config: { vision: { enabled: true, view: opts.view } },
+      config: { vision: { enabled: true, view: opts.view, ...(opts.colourLook !== undefined ? { colourLook: opts.colourLook } : {}) } },
       adapters: { camera: opts.folder ? pacedReplay(opts.folder, false) : pacedReplay() },
       start: { loadReader: spying },
     });
@@ -216,12 +221,12 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { file: string; dice: { face: string; confidence: number; box: number[]; color?: string; uncertain: boolean }[] };
     expect(body.file).toBe('frame-11.jpg');
-    // An upload's view is not known: read 'any', as `npm run dice` reads.
+    // An upload's view is not known: read 'any', as `npm run dice` reads, and as a picture.
     expect(body.dice).toEqual(
-      anyWay.map((d) => ({ face: d.face, confidence: Math.round(d.confidence * 1e4) / 1e4, box: d.box.map(Math.round), color: d.color, uncertain: d.uncertain })),
+      (await asPicture('any')()).map((d) => ({ face: d.face, confidence: Math.round(d.confidence * 1e4) / 1e4, box: d.box.map(Math.round), color: d.color, uncertain: d.uncertain })),
     );
     const side = await fetch(`${server.url}/api/dice/read?set=d6&view=side`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
-    expect(((await side.json()) as { dice: { confidence: number }[] }).dice.map((d) => d.confidence)).toEqual(direct.map((d) => Math.round(d.confidence * 1e4) / 1e4));
+    expect(((await side.json()) as { dice: { confidence: number }[] }).dice.map((d) => d.confidence)).toEqual((await asPicture('side')()).map((d) => Math.round(d.confidence * 1e4) / 1e4));
     const top = await fetch(`${server.url}/api/dice/read?set=d6&view=overhead`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
     expect(((await top.json()) as { dice: { face: string }[] }).dice.map((d) => d.face).sort()).toEqual(faces(overhead));
     const bad = await fetch(`${server.url}/api/dice/read?set=d6&view=sideways`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
@@ -280,15 +285,25 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   });
 
   it('vision.view auto: the tray camera is read "any" while its view is learnt, each settled roll counted once, and /api/health says how far it got', async () => {
-    const { table, views } = await startReplayTable({ view: 'auto' });
+    const { table, views, reads } = await startReplayTable({ view: 'auto' });
     const phone = await table.phone();
     const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
     expect([...views]).toEqual(['any']);
+    // The colour look is for pictures; the tray camera's frames take it only when vision.colourLook asks.
+    expect(reads.map((r) => r.colourLook).filter((c) => c !== undefined)).toEqual([]);
     expect(s.roll!.dice.map((d) => d.face).sort()).toEqual(faces(anyWay));
     // The replay loops the same roll: it is one roll's evidence, however many frames show it.
     await new Promise((r) => setTimeout(r, 1500));
     const health = (await (await fetch(`${table.url}/api/health`)).json()) as { camera: { message: string } };
     expect(health.camera.message).toMatch(/learning its view \(read "any" meanwhile\): 1 roll, 4 dice, (side|side turned \d|overhead) ahead by \d+\.\d of 25/);
+  });
+
+  it('vision.colourLook: the tray camera\'s dice in doubt are read again in turned colours, as pictures are', async () => {
+    const { table, reads } = await startReplayTable({ view: 'side', colourLook: true });
+    const phone = await table.phone();
+    await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((r) => r.colourLook === true)).toBe(true);
   });
 
   it('vision.view auto: a view learnt before the restart is read from the first frame, and /api/health says so', async () => {

@@ -12,6 +12,7 @@ import { FACE_CLASSES, classOf } from '../../vision/faces/classes.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import { frameDieImage } from '../../vision/model/framing.js';
 import { adaptNet } from '../../vision/model/adapt.js';
+import { reorderChannels, TURNED_CHANNELS } from '../../vision/image/channels.js';
 import { calibratedLogits, countExamples, fitCalibration, type Calibration, type Head } from '../../vision/model/calibration.js';
 import { CalibrationStore, parseCalibration } from '../../vision/model/calibration-store.js';
 import { loadClassifier, type Classifier } from '../../vision/model/classifier.js';
@@ -155,6 +156,24 @@ describe('adapting the whole net (committed model)', () => {
     } finally {
       a.dispose();
       b.dispose();
+    }
+  });
+
+  it('shows a third of the taught crops in turned colours, as the colour look reads them: the net learns them in those colours too', async () => {
+    const a = await classifier.copyNet();
+    const c = await classifier.copyNet();
+    const turned = examples.map((e) => ({ ...e, crop: reorderChannels(e.crop, TURNED_CHANNELS[1]!) }));
+    const lossOn = (net: Parameters<Classifier['scoreWith']>[0], list: typeof examples) =>
+      classifier.scoreWith(net, list.map((e) => e.crop)).logits.reduce((sum, l, i) => sum - Math.log(maskedSoftmax(l, classMask(['d6']))[idx('d6', list[i]!.face)]!), 0) / list.length;
+    try {
+      await adaptNet(a, 'd6', examples, classifier.meta, createRng('t'), { steps: 12 });
+      await adaptNet(c, 'd6', examples, classifier.meta, createRng('t'), { steps: 12, turnedColours: 0 });
+      expect(encodeWeights(a)).not.toBe(encodeWeights(c));
+      expect(lossOn(a, turned)).toBeLessThan(lossOn(c, turned));
+      await expect(adaptNet(c, 'd6', examples, classifier.meta, createRng('t'), { turnedColours: 1.5 })).rejects.toThrow(/turnedColours must be a share from 0 to 1, got 1.5/);
+    } finally {
+      a.dispose();
+      c.dispose();
     }
   });
 

@@ -7,7 +7,8 @@
  * Each step trains on a batch of the taught crops, augmented (warps, light, a random quarter
  * turn unless the net reads upright), mixed half and half with rendered crops of the same set
  * ("replay"), so a handful of crops adapts the net without it forgetting the rest of the set's
- * looks. The loss is the cross-entropy over the set's own faces only: the copy reads nothing
+ * looks; a third of the taught crops are shown with their colour channels turned round, as the
+ * reader's colour look reads a doubtful die. The loss is the cross-entropy over the set's own faces only: the copy reads nothing
  * else. Adam with a small learning rate, no schedule. Seeded: the same crops give the same net on the same backend.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -21,6 +22,7 @@ import { countExamples } from './calibration.js';
 import { standardiseInto, type Preprocessing } from './preprocess.js';
 import { variablesOf } from './trainer.js';
 import { turnCropInto } from './views.js';
+import { reorderChannels, TURNED_CHANNELS } from '../image/channels.js';
 
 export interface LabelledCrop {
   face: string;
@@ -39,11 +41,18 @@ export interface AdaptOptions {
   replay?: number;
   /** Augmentation strength of the taught crops, 0..1 (default 0.4, as the last-layer refit's views). */
   strength?: number;
+  /**
+   * Share of the taught crops in a batch shown with their colour channels turned round (GBR or
+   * BRG; default 1/3): the reader reads a die in doubt in those colours too (the colour look), with
+   * the adapted net. Without them the adapted net's readings in turned colours pulled its own
+   * down (docs/notes/vision-model.md, "The colour look").
+   */
+  turnedColours?: number;
   /** Called after every step; the loop also yields to the event loop there, so a server keeps serving. */
   onStep?: (step: number, steps: number) => void;
 }
 
-export const ADAPT_DEFAULTS = { steps: 60, learningRate: 1e-4, batchSize: 32, replay: 0.5, strength: 0.4 } as const;
+export const ADAPT_DEFAULTS = { steps: 60, learningRate: 1e-4, batchSize: 32, replay: 0.5, strength: 0.4, turnedColours: 1 / 3 } as const;
 
 /** Rendered crops per face of the set kept for replay. */
 const REPLAY_PER_FACE = 16;
@@ -71,6 +80,7 @@ export async function adaptNet(net: tf.LayersModel, set: DiceSetId, examples: re
   }
   const o = { ...ADAPT_DEFAULTS, ...options };
   if (!(Number.isInteger(o.steps) && o.steps >= 0)) throw new RangeError(`adapt: steps must be a whole number ≥ 0, got ${o.steps}`);
+  if (!(o.turnedColours >= 0 && o.turnedColours <= 1)) throw new RangeError(`adapt: turnedColours must be a share from 0 to 1, got ${o.turnedColours}`);
   const faces = DICE_SETS[set].faces;
   const replay: LabelledCrop[] = [];
   if (o.replay > 0) {
@@ -92,7 +102,9 @@ export async function adaptNet(net: tf.LayersModel, set: DiceSetId, examples: re
       const labels = new Int32Array(o.batchSize);
       for (let k = 0; k < o.batchSize; k++) {
         const fromReplay = replay.length > 0 && rng.next() < o.replay;
-        const item = fromReplay ? rng.pick(replay) : rng.pick(examples);
+        let item = fromReplay ? rng.pick(replay) : rng.pick(examples);
+        // The reader reads a doubtful die in its colours turned round too (the colour look), with this net.
+        if (!fromReplay && o.turnedColours > 0 && rng.next() < o.turnedColours) item = { face: item.face, crop: reorderChannels(item.crop, rng.pick(TURNED_CHANNELS)) };
         const mirror = MIRROR_SAFE.has(classOf(set, item.face));
         standardiseInto(augmentCrop(item.crop.data, rng, { strength: o.strength, mirror, turns: !upright }), standardised, 0, preprocessing);
         const turn = rng.int(0, 3);

@@ -49,6 +49,8 @@ export interface PipelineOptions {
   view?: CameraView | 'auto';
   /** With view 'auto': where the learnt view is kept over a restart (view-memory.ts). */
   viewMemory?: ViewMemory;
+  /** Dice in doubt read again in turned colours (`vision.colourLook`; ReadOptions.colourLook). */
+  colourLook?: boolean;
   /** Called when frames start or stop fitting the empty tray (the phones see whether it still fits). */
   onTrayFit?: () => void;
   /** Called with a frame that settled a still tray with no dice on it (the empty tray may be taken from it). */
@@ -216,7 +218,7 @@ export class CameraPipeline {
     // Read 'any', the frame's dice are judged with what the earlier rolls said about the camera.
     const earlier = checking ? this.learner!.evidence() : null;
     const learning = checking ? { onCameraEvidence: (e: CameraEvidence) => (this.frameEvidence = e), ...(earlier ? { cameraPrior: earlier } : {}) } : {};
-    return { ...readOptions(request), view: checking ? 'any' : this.view, ...learning, ...(tray ? { tray, onTray: (fit: TrayFit) => this.noteFit(tray, fit) } : {}) };
+    return { ...readOptions(request), view: checking ? 'any' : this.view, ...learning, ...(tray ? { tray, onTray: (fit: TrayFit) => this.noteFit(tray, fit) } : {}), ...(this.opts.colourLook ? { colourLook: true } : {}) };
   }
 
   /**

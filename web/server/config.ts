@@ -82,6 +82,15 @@ export const configSchema = z
          */
         learnFromChecks: z.boolean().default(true),
         /**
+         * The camera's dice still in doubt are read again in turned colours (RGB as GBR and as
+         * BRG), the three readings averaged, as pictures and uploads always are: the reader then
+         * reads dice of any colours as it reads its best ones. Off by default: on a 25-dice frame
+         * most dice are in doubt and a frame takes about half as long again, over its 60 ms; a
+         * roll of a few dice costs a few milliseconds more (docs/notes/vision-model.md, "The
+         * colour look").
+         */
+        colourLook: z.boolean().default(false),
+        /**
          * Threads that read the dice, this one included (vision/model/forward-pool.ts): "auto"
          * (the default since the thirty-first session: two where the machine has two cores) or
          * a number. Each further thread holds its own tfjs-core, tfjs-layers and wasm backend,

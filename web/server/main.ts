@@ -195,6 +195,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
             stream: async () => (stream ??= makeStream(await reader.get())),
             logger,
             view: source === adapters.phoneCamera ? 'any' : config.vision.view,
+            colourLook: config.vision.colourLook,
             ...(source !== adapters.phoneCamera ? { viewMemory: viewMemory(path.join(dataDir, 'camera-view.json'), logger) } : {}),
             onTrayFit: () => transport?.broadcast(),
             // The table's own camera may take a still frame with no dice as its empty tray (below).

@@ -36,6 +36,8 @@ export function TeachScreen() {
   const faces = DICE_SETS[set].faces;
   const total = faces.reduce((a, f) => a + Math.min(TARGET_PER_FACE, status.samples[f] ?? 0), 0);
   const goal = faces.length * TARGET_PER_FACE;
+  // A calibration needs every face: taught only some, clew reads the others far worse (vision-model.md).
+  const missing = faces.filter((f) => (status.samples[f] ?? 0) === 0);
   const roll = s.roll;
   const dice = (roll?.dice ?? []).map((d, index) => ({ d, index })).filter(({ d }) => d.set === set);
   const rollKey = `${s.version}`;
@@ -151,8 +153,13 @@ export function TeachScreen() {
         </button>
       </section>
 
+      {total > 0 && missing.length > 0 && (
+        <p class="muted" data-testid="teach-missing">
+          To save, clew needs at least one die of every face; still missing: {missing.join(', ')}. Taught only some faces, it would read the others worse.
+        </p>
+      )}
       <div class="row wrap">
-        <button class="btn primary" disabled={total === 0 || Boolean(fitting)} onClick={() => void conn.send({ type: 'calibration/commit', set }, 'save the calibration')} data-testid="teach-save">
+        <button class="btn primary" disabled={missing.length > 0 || Boolean(fitting)} onClick={() => void conn.send({ type: 'calibration/commit', set }, 'save the calibration')} data-testid="teach-save">
           Save what clew learned
         </button>
         <button class="btn" disabled={!status.active || Boolean(fitting)} onClick={() => void conn.send({ type: 'calibration/undo', set }, 'undo the calibration')} data-testid="teach-undo">
