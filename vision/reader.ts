@@ -243,12 +243,12 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
    * up; view 'any' only). A die still in doubt is then read again in turned colours (the colour
    * look, `ReadOptions.colourLook`), in the turns its first reading found upright.
    */
-  const classifyFramed = (framed: RgbImage[], boxes: Box[], opts: ReadOptions, frame?: { width: number; height: number }, picture = false): DetailedReading[] => {
+  const classifyFramed = (framed: RgbImage[], boxes: Box[], opts: ReadOptions, frame?: { width: number; height: number }, lookByDefault = false): DetailedReading[] => {
     checkOptions(opts);
     if (framed.length === 0) return [];
     const first = readFramed(framed, boxes, opts, frame);
     const { probs, views } = first;
-    const doubtful = (opts.colourLook ?? picture) ? framed.map((_, i) => i).filter((i) => bestFace(probs[i]!, opts.sets).confidence < uncertainBelow) : [];
+    const doubtful = (opts.colourLook ?? lookByDefault) ? framed.map((_, i) => i).filter((i) => bestFace(probs[i]!, opts.sets).confidence < uncertainBelow) : [];
     if (doubtful.length > 0) {
       // Not told about the camera again: the turned crops are the same dice.
       const { onCameraEvidence: _told, ...quiet } = opts;
@@ -463,7 +463,9 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const boxes = located.map((d) => d.box);
     const same = boxes.map((b) => first.find((k) => overlap(k.box, b) >= SAME_BOX));
     const todo = boxes.flatMap((_, i) => (same[i] ? [] : [i]));
-    const fresh = classifyFramed(todo.map((i) => frameDie(image, boxes[i]!, opts.view)), todo.map((i) => boxes[i]!), opts, image, opts.picture === true);
+    // The colour look: a picture's dice, or a frame's while it holds few enough dice (ReadOptions).
+    const look = opts.picture === true || (opts.colourLookUpTo !== undefined && boxes.length <= opts.colourLookUpTo);
+    const fresh = classifyFramed(todo.map((i) => frameDie(image, boxes[i]!, opts.view)), todo.map((i) => boxes[i]!), opts, image, look);
     let next = 0;
     const readings = boxes.map((box, i): DetailedReading => {
       const k = same[i];

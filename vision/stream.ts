@@ -233,8 +233,9 @@ export interface DiceStreamOptions {
   cameraPrior?: ReadOptions['cameraPrior'];
   /** The dice the game asks for (ReadOptions.expect): each frame's dice are fitted to them. */
   expect?: ReadOptions['expect'];
-  /** Dice in doubt read again in turned colours (ReadOptions.colourLook; off unless asked). */
+  /** Dice in doubt read again in turned colours (ReadOptions.colourLook; off unless asked), or in frames of up to so many dice (colourLookUpTo). */
   colourLook?: boolean;
+  colourLookUpTo?: number;
   settle?: Partial<SettleConfig>;
   vote?: Partial<VoteConfig>;
   /** Longer side of the motion thumbnails. */
@@ -277,9 +278,9 @@ export class DiceStream {
     if (step.state.run === 1 && !wasSettled) this.reads = [];
     if (step.event === 'moving') this.reads = [];
     if (step.read) {
-      const { sets, palette, view, expect, colourLook } = this.options;
+      const { sets, palette, view, expect, colourLook, colourLookUpTo } = this.options;
       const { tray, onTray, onCameraEvidence, cameraPrior } = frame ?? this.options;
-      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}), ...(cameraPrior ? { cameraPrior } : {}), ...(expect ? { expect } : {}), ...(colourLook ? { colourLook } : {}) }));
+      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}), ...(cameraPrior ? { cameraPrior } : {}), ...(expect ? { expect } : {}), ...(colourLook !== undefined ? { colourLook } : {}), ...(colourLookUpTo !== undefined ? { colourLookUpTo } : {}) }));
       if (this.reads.length > this.settle.voteFrames) this.reads.shift();
     }
     if (step.event === 'moving') return { type: 'moving', at };

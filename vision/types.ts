@@ -83,10 +83,16 @@ export interface ReadOptions {
    * with its colour channels turned round (RGB as GBR and BRG) and the three readings averaged:
    * what a die shows does not depend on its colours, and the net reads some colours worse than
    * others (docs/notes/vision-model.md, "The colour look"). Default: on for pictures and pictures
-   * of one die (`picture`, `readCrops`), off for a tray camera's frames, whose 25 dice must be
-   * read in 60 ms.
+   * of one die (`picture`, `readCrops`); on a tray camera's frame as `colourLookUpTo` says, else
+   * off, since a frame's 25 dice must be read in 60 ms.
    */
   colourLook?: boolean;
+  /**
+   * A frame, where `colourLook` is not given: its dice in doubt get the colour look when it holds
+   * at most this many dice (the companion's `vision.colourLook` "auto": 8, the most dice any of
+   * clew's games rolls; a frame of 8 dice took about as long with it as without).
+   */
+  colourLookUpTo?: number;
   /** Told, for each frame read with a `tray`, whether it fitted (say when the camera moved). */
   onTray?: (fit: TrayFit) => void;
   /**

@@ -186,10 +186,25 @@ const bench: BenchModule = {
           };
           const side = await alternate('side');
           const anyView = await alternate('any');
+          // A roll of a real game (8 dice, the most any of clew's games rolls), read as the
+          // companion reads it: two threads, its dice in doubt given the colour look
+          // (vision.colourLook "auto"); the same frames without the look, and on one thread.
+          const rolls = Array.from({ length: 3 }, () => renderScene(rng.fork(), { dice: 8, dieSize: [40, 90], sets: ['d6'] }).image);
+          const eight: Record<'look2' | 'plain2' | 'look1', number[]> = { look2: [], plain2: [], look1: [] };
+          for (let i = 0; i < runs; i++) {
+            const f = rolls[i % rolls.length]!;
+            for (const [key, r, look] of [['look2', pair, true], ['plain2', pair, false], ['look1', reader, true]] as const) {
+              const t0 = performance.now();
+              await r.read(f, { sets: ['d6'], palette, ...(look ? { colourLookUpTo: 8 } : {}) });
+              eight[key].push(performance.now() - t0);
+            }
+          }
+          const mid = (t: number[]) => [...t].sort((a, b) => a - b)[t.length >> 1]!;
           figures.push(
             { id: 'model.frame25.twothreads.ms', label: 'the same frame on two reading threads, as the companion reads (wall, median)', value: side.two, unit: 'ms', target: { op: '<=', value: 60 }, note: `view side, ${side.threads} threads in use (vision.threads "auto" on a machine of two cores or more); alternated with one thread: ${side.one.toFixed(1)} ms` },
             { id: 'model.thread.rss.mb', label: 'resident memory a further reading thread holds', value: threadMb, unit: 'MB', note: 'this process before and after a pool of two threads takes the shipped net and reads 20 passes of 32 crops, its shared memory included (forward-worker.js: tfjs-core, tfjs-layers, the wasm backend; about 100 MB before the thirty-first session)' },
             { id: 'model.frame25.any.twothreads.ms', label: 'the same frame in view any on two reading threads (wall, median)', value: anyView.two, unit: 'ms', note: `alternated with one thread: ${anyView.one.toFixed(1)} ms` },
+            { id: 'model.frame8.colourlook.ms', label: '640×640 frame, 8 dice, as the companion reads it: two threads, the colour look (wall, median)', value: mid(eight.look2), unit: 'ms', target: { op: '<=', value: 60 }, note: `vision.colourLook "auto" (frames of up to 8 dice); alternated with the same frames without the look: ${mid(eight.plain2).toFixed(1)} ms, and with the look on one thread: ${mid(eight.look1).toFixed(1)} ms` },
           );
         } finally {
           pair.dispose();

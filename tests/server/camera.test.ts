@@ -183,11 +183,11 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
    * or the frames of `folder`, once): the server, the views its frames were read in, and each read's
    * view and whether it was given earlier rolls' evidence about the camera, in order.
    */
-  async function startReplayTable(opts: { view: 'side' | 'auto'; dataDir?: string; folder?: string; colourLook?: boolean }): Promise<{ table: TestServer; views: Set<string | undefined>; reads: { view: string | undefined; prior: boolean; colourLook: boolean | undefined }[] }> {
+  async function startReplayTable(opts: { view: 'side' | 'auto'; dataDir?: string; folder?: string; colourLook?: boolean | 'auto' }): Promise<{ table: TestServer; views: Set<string | undefined>; reads: { view: string | undefined; prior: boolean; colourLook: boolean | undefined; upTo: number | undefined }[] }> {
     const views = new Set<string | undefined>();
-    const reads: { view: string | undefined; prior: boolean; colourLook: boolean | undefined }[] = [];
+    const reads: { view: string | undefined; prior: boolean; colourLook: boolean | undefined; upTo: number | undefined }[] = [];
     const spying = async () =>
-      ({ ...shared, readDetailed: (image, options) => (views.add(options.view), reads.push({ view: options.view, prior: options.cameraPrior !== undefined, colourLook: options.colourLook }), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
+      ({ ...shared, readDetailed: (image, options) => (views.add(options.view), reads.push({ view: options.view, prior: options.cameraPrior !== undefined, colourLook: options.colourLook, upTo: options.colourLookUpTo }), shared.readDetailed(image, options)), dispose: () => {} }) as ClewDiceReader;
     server = await startTestServer({
       games: registryLookup,
       game: 'the-worm-is-drawn',
@@ -289,8 +289,9 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     const phone = await table.phone();
     const s = await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
     expect([...views]).toEqual(['any']);
-    // The colour look is for pictures; the tray camera's frames take it only when vision.colourLook asks.
-    expect(reads.map((r) => r.colourLook).filter((c) => c !== undefined)).toEqual([]);
+    // The colour look (vision.colourLook "auto", the default): a frame's dice in doubt get it while the frame holds at most 8 dice.
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((r) => r.colourLook === undefined && r.upTo === 8)).toBe(true);
     expect(s.roll!.dice.map((d) => d.face).sort()).toEqual(faces(anyWay));
     // The replay loops the same roll: it is one roll's evidence, however many frames show it.
     await new Promise((r) => setTimeout(r, 1500));
@@ -298,12 +299,16 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(health.camera.message).toMatch(/learning its view \(read "any" meanwhile\): 1 roll, 4 dice, (side|side turned \d|overhead) ahead by \d+\.\d of 25/);
   });
 
-  it('vision.colourLook: the tray camera\'s dice in doubt are read again in turned colours, as pictures are', async () => {
-    const { table, reads } = await startReplayTable({ view: 'side', colourLook: true });
-    const phone = await table.phone();
-    await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
-    expect(reads.length).toBeGreaterThan(0);
-    expect(reads.every((r) => r.colourLook === true)).toBe(true);
+  it('vision.colourLook true / false: the tray camera\'s dice in doubt are always / never read again in turned colours, whatever the frame holds', async () => {
+    for (const colourLook of [true, false]) {
+      const { table, reads } = await startReplayTable({ view: 'side', colourLook });
+      const phone = await table.phone();
+      await phone.snapshot((x: TableSnapshot) => x.roll !== null, 30_000);
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.every((r) => r.colourLook === colourLook && r.upTo === undefined)).toBe(true);
+      await server?.close();
+      server = undefined;
+    }
   });
 
   it('vision.view auto: a view learnt before the restart is read from the first frame, and /api/health says so', async () => {

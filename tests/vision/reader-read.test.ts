@@ -21,7 +21,7 @@ import { reorderChannels, TURNED_CHANNELS } from '../../vision/image/channels.js
 import { loadDiceReader, trainingFraming, type ClewDiceReader } from '../../vision/reader.js';
 import { iou } from '../../vision/stream.js';
 import { renderScene } from '../../vision/synth/scene.js';
-import type { Box, RgbImage } from '../../vision/types.js';
+import type { Box, ReadOptions, RgbImage } from '../../vision/types.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../fixtures/dice-real');
 /** A fixture frame's labelled die boxes (`die,xmin,ymin,xmax,ymax`). */
@@ -458,6 +458,11 @@ describe('the colour look: a die in doubt read again in turned colours', () => {
     const lookedAt = await reader.readDetailed(frame, asked);
     lookedAt.forEach((d, i) => expect(d.views, `die ${i}`).toBe(frameRead[i]!.uncertain ? d.views : frameRead[i]!.views));
     expect(lookedAt.filter((d, i) => frameRead[i]!.uncertain).every((d, i) => d.views! > frameRead.filter((r) => r.uncertain)[i]!.views!)).toBe(true);
+    // A frame of up to `colourLookUpTo` dice is read as with the look asked; a frame of more as without it.
+    const views = async (options: ReadOptions) => (await reader.readDetailed(frame, options)).map((d) => [d.face, d.confidence, d.views]);
+    expect(frameRead).toHaveLength(2);
+    expect(await views({ sets: ['d6'], colourLookUpTo: 2 })).toEqual(await views(asked));
+    expect(await views({ sets: ['d6'], colourLookUpTo: 1 })).toEqual(await views({ sets: ['d6'] }));
   });
 
   it('reads real dice recoloured as a green die with pale cyan pips (RGB → BRG) that it misread without it, and loses none it read in any colouring', async () => {

@@ -200,13 +200,17 @@ describe('DiceStream', () => {
     for (const o of reader.asked) expect(o).toEqual({ sets: ['d6'], palette: ['red'], view: 'overhead' });
   });
 
-  it('reads every frame with the colour look when made with it (vision.colourLook)', async () => {
+  it('reads every frame with the colour look, or with it up to a number of dice, when made so (vision.colourLook)', async () => {
     const rng = createRng('stream-colour-look');
     const reader = new SquareReader();
     const stream = new DiceStream(reader, { sets: ['d6'], colourLook: true });
     for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * 33);
     expect(reader.asked.length).toBeGreaterThan(0);
     for (const o of reader.asked) expect(o).toEqual({ sets: ['d6'], colourLook: true });
+    const upTo = new SquareReader();
+    const few = new DiceStream(upTo, { sets: ['d6'], colourLookUpTo: 8 });
+    for (let i = 0; i < 8; i++) await few.push(frame(rng, [{ x: 20, y: 30 }]), i * 33);
+    for (const o of upTo.asked) expect(o).toEqual({ sets: ['d6'], colourLookUpTo: 8 });
   });
 
   it('reads every frame against the empty tray it was given, and tells who asked how each fitted', async () => {

@@ -49,8 +49,11 @@ export interface PipelineOptions {
   view?: CameraView | 'auto';
   /** With view 'auto': where the learnt view is kept over a restart (view-memory.ts). */
   viewMemory?: ViewMemory;
-  /** Dice in doubt read again in turned colours (`vision.colourLook`; ReadOptions.colourLook). */
-  colourLook?: boolean;
+  /**
+   * Dice in doubt read again in turned colours (`vision.colourLook`; ReadOptions.colourLook):
+   * always, never, or 'auto', in frames of up to COLOUR_LOOK_UP_TO dice.
+   */
+  colourLook?: boolean | 'auto';
   /** Called when frames start or stop fitting the empty tray (the phones see whether it still fits). */
   onTrayFit?: () => void;
   /** Called with a frame that settled a still tray with no dice on it (the empty tray may be taken from it). */
@@ -122,6 +125,15 @@ export interface LastRead {
   image: RgbImage;
   readings: DieReading[];
   at: number;
+}
+
+/** The most dice a frame may hold for its dice in doubt to get the colour look, with `vision.colourLook` 'auto': the most any of clew's games rolls. */
+export const COLOUR_LOOK_UP_TO = 8;
+
+/** ReadOptions for `vision.colourLook`. */
+export function colourLookOptions(setting: boolean | 'auto' | undefined): Pick<ReadOptions, 'colourLook' | 'colourLookUpTo'> {
+  if (setting === 'auto') return { colourLookUpTo: COLOUR_LOOK_UP_TO };
+  return setting === undefined ? {} : { colourLook: setting };
 }
 
 export class CameraPipeline {
@@ -218,7 +230,7 @@ export class CameraPipeline {
     // Read 'any', the frame's dice are judged with what the earlier rolls said about the camera.
     const earlier = checking ? this.learner!.evidence() : null;
     const learning = checking ? { onCameraEvidence: (e: CameraEvidence) => (this.frameEvidence = e), ...(earlier ? { cameraPrior: earlier } : {}) } : {};
-    return { ...readOptions(request), view: checking ? 'any' : this.view, ...learning, ...(tray ? { tray, onTray: (fit: TrayFit) => this.noteFit(tray, fit) } : {}), ...(this.opts.colourLook ? { colourLook: true } : {}) };
+    return { ...readOptions(request), view: checking ? 'any' : this.view, ...learning, ...(tray ? { tray, onTray: (fit: TrayFit) => this.noteFit(tray, fit) } : {}), ...colourLookOptions(this.opts.colourLook) };
   }
 
   /**

@@ -84,12 +84,13 @@ export const configSchema = z
         /**
          * The camera's dice still in doubt are read again in turned colours (RGB as GBR and as
          * BRG), the three readings averaged, as pictures and uploads always are: the reader then
-         * reads dice of any colours as it reads its best ones. Off by default: on a 25-dice frame
-         * most dice are in doubt and a frame takes about half as long again, over its 60 ms; a
-         * roll of a few dice costs a few milliseconds more (docs/notes/vision-model.md, "The
-         * colour look").
+         * reads dice of any colours as it reads its best ones. "auto" (the default): in frames of
+         * up to 8 dice, the most any of clew's games rolls, where it costs a few milliseconds; on a
+         * 25-dice frame most dice are in doubt and the frame would take about half as long again,
+         * over its 60 ms. true: always; false: never (docs/notes/vision-model.md, "The colour
+         * look").
          */
-        colourLook: z.boolean().default(false),
+        colourLook: z.union([z.boolean(), z.literal('auto')]).default('auto'),
         /**
          * Threads that read the dice, this one included (vision/model/forward-pool.ts): "auto"
          * (the default since the thirty-first session: two where the machine has two cores) or
