@@ -351,8 +351,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const head = orientationOf();
     const turns = [0, 1, 2, 3];
     // [scorer][turn]; the head reads the shipped net's embeddings, the first scorer's when it is the shipped net.
-    const byScorer = scorers.map((scorer) => scorer.scoreEachTurn(framed, turns));
-    const first = { byScorer };
+    const byScorer: CropScores[][] = scorers.map((scorer) => scorer.scoreEachTurn(framed, turns));
     // Weights from the first read only: the second look below averages the scores in place.
     const judged = (): Float64Array[] => {
       const shipped = scorers[0] === classifier ? byScorer[0]! : classifier.scoreEachTurn(framed, turns);
@@ -371,7 +370,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       return turns.filter((t) => t === top || w[t]! >= SECOND_LOOK_MIN_WEIGHT);
     };
     const readDie = (i: number): Float64Array => {
-      const byTurn = turns.map((t) => probabilitiesOf(first.byScorer.map((reads) => ({ logits: reads[t]!.logits[i]!, embedding: reads[t]!.embeddings[i]! }))));
+      const byTurn = turns.map((t) => probabilitiesOf(byScorer.map((reads) => ({ logits: reads[t]!.logits[i]!, embedding: reads[t]!.embeddings[i]! }))));
       return mixTurns(byTurn, weightsOf(i), mask, head.temperature ?? 1);
     };
     const probs = framed.map((_, i) => readDie(i));
@@ -388,7 +387,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       const looks = dice.flatMap((i) => secondLookCrops(framed[i]!, SECOND_LOOK_ZOOM, extra, t % 2 === 0 ? 'x' : 'y'));
       scorers.forEach((scorer, j) => {
         const [look] = scorer.scoreEachTurn(looks, [t]);
-        const reads = first.byScorer[j]![t]!;
+        const reads = byScorer[j]![t]!;
         // The first read and the second look's views, each weighing the same.
         dice.forEach((i, k) => {
           reads.logits[i] = averageIn(reads.logits[i]!, look!.logits, k * per, per, 1 / (1 + per));
