@@ -90,7 +90,8 @@ export interface ReadOptions {
   /**
    * A frame, where `colourLook` is not given: its dice in doubt get the colour look when it holds
    * at most this many dice (the companion's `vision.colourLook` "auto": 8, the most dice any of
-   * clew's games rolls; a frame of 8 dice took about as long with it as without).
+   * clew's games rolls; a frame of 8 hard rendered dice took 56.5 ms on two threads with it,
+   * 44.7 ms without).
    */
   colourLookUpTo?: number;
   /** Told, for each frame read with a `tray`, whether it fitted (say when the camera moved). */

@@ -8,8 +8,9 @@
  * turn unless the net reads upright), mixed half and half with rendered crops of the same set
  * ("replay"), so a handful of crops adapts the net without it forgetting the rest of the set's
  * looks; a third of the taught crops are shown with their colour channels turned round, as the
- * reader's colour look reads a doubtful die. The loss is the cross-entropy over the set's own faces only: the copy reads nothing
- * else. Adam with a small learning rate, no schedule. Seeded: the same crops give the same net on the same backend.
+ * reader's colour look reads a doubtful die. The loss is the cross-entropy over the set's own
+ * faces only: the copy reads nothing else. Adam with a small learning rate, no schedule.
+ * Seeded: the same crops give the same net on the same backend.
  */
 import * as tf from '@tensorflow/tfjs';
 import { DICE_SETS, type DiceSetId } from '../../shared/dice.js';

@@ -22,6 +22,18 @@ import type { TableEvent, TableState } from './table.js';
 
 export type CalibrationIntent = Extract<Intent, { type: 'calibration/label' | 'calibration/commit' | 'calibration/undo' }>;
 
+/** A set's labels given since the last commit, how many the camera had read right and how many came from play; the last commit's figures. */
+interface Tally {
+  crops: number;
+  right: number;
+  fromPlay: number;
+  before: number | null;
+  after: number | null;
+  checked: number;
+}
+
+const NO_TALLY: Tally = { crops: 0, right: 0, fromPlay: 0, before: null, after: null, checked: 0 };
+
 export class TableCalibration {
   /** Sets with a calibration file on disk, read at start (shown before the reader loads). */
   private onDisk = new Set<DiceSetId>();
@@ -29,8 +41,8 @@ export class TableCalibration {
   private pendingOnDisk = new Map<DiceSetId, Record<string, number>>();
   /** Sets labelled since the start (their pending counts are shown). */
   private touched = new Set<DiceSetId>();
-  /** Per set: labels given since the last commit and how many the camera had read right; the last commit's figures. */
-  private tally = new Map<DiceSetId, { crops: number; right: number; fromPlay: number; before: number | null; after: number | null; checked: number }>();
+  /** Per set: its labels since the last commit (Tally). */
+  private tally = new Map<DiceSetId, Tally>();
   /** The camera rolls the table used: their dice in play, and the checked ones as labels. */
   private readonly rolls: PlayedRolls;
   /** Sets whose calibration is being fitted now, and how far it has got. */
@@ -59,7 +71,7 @@ export class TableCalibration {
       logger,
       onLabel: (set, readRight) => {
         this.touched.add(set);
-        const t = this.tally.get(set) ?? { crops: 0, right: 0, fromPlay: 0, before: null, after: null, checked: 0 };
+        const t = this.tally.get(set) ?? NO_TALLY;
         this.tally.set(set, { ...t, crops: t.crops + 1, right: t.right + (readRight ? 1 : 0), fromPlay: t.fromPlay + 1 });
       },
       onChange: onProgress,
@@ -125,7 +137,7 @@ export class TableCalibration {
           const others = roll.dice.flatMap((d, k) => (k !== intent.index && d.box ? [d.box] : []));
           const counts = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view, others);
           this.touched.add(intent.set);
-          const t = this.tally.get(intent.set) ?? { crops: 0, right: 0, fromPlay: 0, before: null, after: null, checked: 0 };
+          const t = this.tally.get(intent.set) ?? NO_TALLY;
           // What the camera read, before any person corrected it.
           const read = die.readAs ?? die.face;
           this.tally.set(intent.set, { ...t, crops: t.crops + 1, right: t.right + (read === intent.face ? 1 : 0) });
@@ -153,7 +165,7 @@ export class TableCalibration {
           // From now on the dice in play measure the new calibration.
           this.rolls.restart(intent.set, 'save');
           const t = this.tally.get(intent.set);
-          this.tally.set(intent.set, { crops: 0, right: 0, fromPlay: 0, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy, checked: t?.crops ?? 0 });
+          this.tally.set(intent.set, { ...NO_TALLY, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy, checked: t?.crops ?? 0 });
           this.logger.info(`calibration: ${intent.set} calibrated from ${Object.values(cal.counts).reduce((a, b) => a + b, 0)} crops (fit ${Math.round(cal.fitAccuracy * 100)}%)`);
           return ok(cal.counts);
         }
@@ -183,4 +195,3 @@ export class TableCalibration {
     this.rolls.played(event, before, after);
   }
 }
-
