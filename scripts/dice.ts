@@ -11,7 +11,9 @@
  *
  * --set takes dice set ids (comma-separated for several; then each die also says its "set").
  * --calibration DIR applies a calibration from labelled crops DIR/<face>/*.jpg first (the whole
- * net adapted; --calibrate head refits only the last layer, faster and weaker).
+ * net adapted; --calibrate head refits only the last layer, faster and weaker). Its pictures are
+ * taken to come from one camera: where they share an up that their labels confirm, they are
+ * taught in it and pictures read after are read against it (calibrations.ts, `pictureUp`).
  * --tray FILE: a picture of the empty tray from the same camera; frames of its size are compared
  * with it to find the dice, and each frame's line says "tray":"used", "moved" (most of the frame
  * differs from it: the camera moved or the tray changed; the tray is then modelled as without

@@ -17,6 +17,8 @@ import { headOf, type Classifier } from './model/classifier.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
 import { bestFace, classMask, maskedSoftmax } from './model/postprocess.js';
+import { cameraEvidence, likeliestSideUp } from './model/frame-up.js';
+import { turnSquare } from './model/views.js';
 import { CAMERA_VIEWS, type Box, type CameraView, type RgbImage } from './types.js';
 
 export interface PendingCount {
@@ -28,7 +30,9 @@ export interface CalibrationControl {
   /**
    * Adds a labelled example: a frame and the die's box in it (seen from `view`, as `read` takes
    * it), or a picture of one die. `others`: the boxes of the frame's other dice, which in view
-   * 'any' help find which way is up (one camera, one up), as they do when the frame is read.
+   * 'any' help find which way is up (one camera, one up), as they do when the frame is read. A
+   * picture of one die without a view is taken to come from the camera of the set's other such
+   * pictures: the commit teaches them in the up they share, if any (`pictureUp`).
    */
   add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<PendingCount>;
   pending(set: DiceSetId): PendingCount;
@@ -45,8 +49,54 @@ export interface CalibrationControl {
   list(): Calibration[];
 }
 
-/** A taught die framed as the reader frames it when it reads, upright: the 64×64 crop a calibration learns from. */
-export type FrameTaught = (image: RgbImage, box: Box | undefined, view: CameraView | undefined, others: Box[] | undefined) => Promise<RgbImage>;
+/** A taught die framed as the reader frames it when it reads: the 64×64 crop a calibration learns from. */
+export interface TaughtCrop {
+  /** Upright, or for a picture whose up was not given (`upWeights`), as the picture shows it. */
+  crop: RgbImage;
+  /**
+   * A picture of one die taught without a view: how upright the orientation head finds each of
+   * the crop's four quarter turns (`turnSquare` order). The commit turns it (`pictureUp`).
+   */
+  upWeights?: Float64Array;
+}
+
+export type FrameTaught = (image: RgbImage, box: Box | undefined, view: CameraView | undefined, others: Box[] | undefined) => Promise<TaughtCrop>;
+
+/**
+ * Whether the taught pictures of one die whose up was not given share one up, as pictures from
+ * one camera at one side of the dice do, and which. The orientation head's weights of their
+ * quarter turns (`cameraEvidence`) name the likeliest shared up; it is taken only where reading
+ * the pictures with it as their prior gives their labels a higher likelihood than reading them
+ * without (`labelsRead`: the summed log-probability of the labels). On the Catan crops, 5 a face
+ * over 16 splits, the head named a shared up for crops each turned a random quarter too (where
+ * one turn was common by chance), and the labels turned it down in all of them
+ * (docs/notes/vision-model.md, "The taught pictures' up"). Returns the up (a `turnSquare` turn)
+ * or null, and the evidence.
+ */
+export function pictureUp(weights: readonly Float64Array[], labelsRead: (prior?: Float64Array) => number): { up: number | null; camera: Float64Array } {
+  const camera = cameraEvidence(weights, weights.map(() => null));
+  const candidate = likeliestSideUp(camera);
+  const up = candidate !== null && labelsRead(camera) > labelsRead() ? candidate : null;
+  return { up, camera };
+}
+
+/**
+ * The pending labels with their pictures of one die turned to the up they share (`pictureUp`;
+ * as they are where they share none: turning each the way the head finds it upright read the
+ * Catan crops, each turned a random quarter, a point worse after calibrating), and what those
+ * said about their camera.
+ */
+function uprightTaught(set: DiceSetId, list: readonly { face: string; crop: RgbImage; upWeights?: Float64Array }[], readLabels: ReadLabels | undefined): { taught: { face: string; crop: RgbImage }[]; pictures?: Calibration['pictures'] } {
+  const plain = list.map(({ face, crop }) => ({ face, crop }));
+  const pictures = plain.filter((_, i) => list[i]!.upWeights);
+  if (pictures.length === 0 || !readLabels) return { taught: plain };
+  const { up, camera } = pictureUp(list.flatMap((p) => (p.upWeights ? [p.upWeights] : [])), (prior) => readLabels(set, pictures, prior));
+  const round = (v: number) => Math.round(v * 1e4) / 1e4;
+  return {
+    taught: plain.map((p, i) => (up !== null && list[i]!.upWeights ? { face: p.face, crop: turnSquare(p.crop, up) } : p)),
+    pictures: { camera: Array.from(camera, round), count: pictures.length, up },
+  };
+}
 
 export interface CalibrationsOptions {
   classifier: Classifier;
@@ -66,7 +116,15 @@ export interface CalibrationsOptions {
    */
   pendingPerFace?: number;
   frameTaught: FrameTaught;
+  /**
+   * The summed log-probability of the labels of these pictures of one die as the reader reads
+   * them in view 'any', with `prior` as what is known of their camera (`ReadOptions.cameraPrior`);
+   * `pictureUp` weighs a shared up by it. Without it, taught pictures are taught as they are.
+   */
+  readLabels?: ReadLabels;
 }
+
+export type ReadLabels = (set: DiceSetId, pictures: readonly { face: string; crop: RgbImage }[], prior?: Float64Array) => number;
 
 /** Views per example of a last-layer refit: four quarter turns × two photometric variants. */
 const CALIBRATION_VIEWS = 8;
@@ -78,7 +136,7 @@ export class Calibrations {
   private readonly active = new Map<DiceSetId, Calibration>();
   /** The adapted nets of the calibrations in force that carry one. */
   private readonly nets = new Map<DiceSetId, LayersModel>();
-  private readonly pending = new Map<DiceSetId, { face: string; crop: RgbImage; file?: string }[]>();
+  private readonly pending = new Map<DiceSetId, { face: string; crop: RgbImage; file?: string; upWeights?: Float64Array }[]>();
   private readonly committing = new Set<DiceSetId>();
 
   private constructor(private readonly options: CalibrationsOptions) {
@@ -185,11 +243,12 @@ export class Calibrations {
     if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
     if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
     if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(view)}"`);
-    const crop = await this.options.frameTaught(image, box, view, others);
-    // On disk before it counts, so a label acknowledged is a label kept.
+    const { crop, upWeights } = await this.options.frameTaught(image, box, view, others);
+    // On disk before it counts, so a label acknowledged is a label kept. (A picture's up weights
+    // are not: after a restart it is taught as the picture shows it.)
     const file = await this.pendingStore?.add(set, face, crop);
     const list = this.pending.get(set) ?? [];
-    list.push({ face, crop, ...(file ? { file } : {}) });
+    list.push({ face, crop, ...(file ? { file } : {}), ...(upWeights ? { upWeights } : {}) });
     this.pending.set(set, list);
     // Not while a commit fits: the labels it took are the first of the list until it is done.
     const limit = this.options.pendingPerFace;
@@ -213,9 +272,12 @@ export class Calibrations {
     try {
       const createdAt = commitOptions.createdAt ?? new Date().toISOString();
       const rng = createRng(`calibrate:${set}:${list.length}`);
-      const { cal, net } = (this.options.calibrate ?? 'net') === 'net'
-        ? await this.adaptWholeNet(set, list, counted, createdAt, rng, commitOptions.onStep)
-        : { cal: this.refitHead(set, list, counted, createdAt, rng), net: undefined };
+      const { taught, pictures } = uprightTaught(set, list, this.options.readLabels);
+      const fitted = (this.options.calibrate ?? 'net') === 'net'
+        ? await this.adaptWholeNet(set, taught, counted, createdAt, rng, commitOptions.onStep)
+        : { cal: this.refitHead(set, taught, counted, createdAt, rng), net: undefined };
+      const net = fitted.net;
+      const cal: Calibration = pictures ? { ...fitted.cal, pictures } : fitted.cal;
       try {
         if (this.store && commitOptions.persist !== false) await this.store.save(cal);
       } catch (error) {

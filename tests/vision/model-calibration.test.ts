@@ -90,6 +90,11 @@ describe('calibration files', () => {
     expect(() => parseCalibration({ ...good, version: 2, net: { weights: 'not base64!', steps: 60 } }, 'f.json')).toThrow(/f\.json: net\.weights: not base64/);
     expect(() => parseCalibration({ ...good, weights: [] }, 'f.json')).toThrow(/1 classes but 0 weight rows/);
     expect(() => parseCalibration({ ...good, version: 3 }, 'f.json')).toThrow(/f\.json: version/);
+    // What the taught pictures said about their camera: one log-likelihood per camera hypothesis.
+    expect(parseCalibration({ ...good, pictures: { camera: [-2, -9, -8, -9, -5], count: 3, up: 0 } }, 'f.json').pictures?.up).toBe(0);
+    expect(() => parseCalibration({ ...good, pictures: { camera: [-2, -9], count: 3, up: null } }, 'f.json')).toThrow(/f\.json: pictures\.camera/);
+    expect(() => parseCalibration({ ...good, pictures: { camera: [-2, -9, -8, -9, null], count: 3, up: null } }, 'f.json')).toThrow(/f\.json: pictures\.camera\.4/);
+    expect(() => parseCalibration({ ...good, pictures: { camera: [-2, -9, -8, -9, -5], count: 3, up: 4 } }, 'f.json')).toThrow(/f\.json: pictures\.up/);
   });
 
   it('a torn file is refused with its name, and the store keeps the one before for undo', async () => {

@@ -5,7 +5,7 @@
  * the overhead turns follow `turnCropInto`'s direction.
  */
 import { describe, expect, it } from 'vitest';
-import { FRAME_UP_DEFAULTS, cameraEvidence, frameUprightWeights, hypothesisTurns } from '../../vision/model/frame-up.js';
+import { FRAME_UP_DEFAULTS, cameraEvidence, frameUprightWeights, hypothesisTurns, likeliestSideUp, sharedUpCertainty } from '../../vision/model/frame-up.js';
 import { overheadUp } from '../../vision/image/upright.js';
 import { turnCropInto } from '../../vision/model/views.js';
 import type { Box } from '../../vision/types.js';
@@ -118,5 +118,27 @@ describe('hypothesisTurns', () => {
     turnCropInto(crop, 0, turned, 0, size, t);
     for (let x = 0; x < size; x++) expect(turned[x * 3]).toBe(255);
     expect(overheadUp([310, 310, 330, 330], 640, 640)).toBeNull();
+  });
+});
+
+describe('sharedUpCertainty', () => {
+  it('is near 1 for evidence of one shared up, near 0 for evidence of none, and in between for little evidence', () => {
+    const nulls = (n: number) => Array.from({ length: n }, () => null);
+    const side = cameraEvidence(Array.from({ length: 12 }, () => sure(3)), nulls(12));
+    expect(sharedUpCertainty(side)).toBeGreaterThan(0.99);
+    const none = cameraEvidence([0, 1, 2, 3, 0, 1, 2, 3].map((t) => sure(t)), nulls(8));
+    expect(sharedUpCertainty(none)).toBeLessThan(0.1);
+    expect(sharedUpCertainty([0, 0, 0, 0, 0])).toBeCloseTo(0.2, 12);
+    expect(() => sharedUpCertainty([0, 0])).toThrow(/5 finite log-likelihoods/);
+  });
+});
+
+describe('likeliestSideUp', () => {
+  it('names the turn of the likeliest side hypothesis where it is likelier than overhead; null otherwise', () => {
+    expect(likeliestSideUp([-5, -30, -30, -30, -20])).toBe(0);
+    expect(likeliestSideUp([-30, -30, -30, -5, -20])).toBe(3);
+    expect(likeliestSideUp([-30, -30, -30, -30, -5])).toBeNull();
+    expect(likeliestSideUp([-5, -30, -30, -30, -5])).toBeNull();
+    expect(() => likeliestSideUp([1, 2, 3])).toThrow(/5 finite log-likelihoods/);
   });
 });

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DICE_SETS, DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
 import { createRng } from '../../shared/rng.js';
 import { squareAround } from '../../vision/image/crop.js';
@@ -19,6 +19,7 @@ import { DEFAULT_MODEL_DIR } from '../../vision/model/classifier.js';
 import { frameDieImage } from '../../vision/model/framing.js';
 import { reorderChannels, TURNED_CHANNELS } from '../../vision/image/channels.js';
 import { loadDiceReader, trainingFraming, type ClewDiceReader } from '../../vision/reader.js';
+import { CAMERA_HYPOTHESES } from '../../vision/model/frame-up.js';
 import { iou } from '../../vision/stream.js';
 import { renderScene } from '../../vision/synth/scene.js';
 import type { Box, ReadOptions, RgbImage } from '../../vision/types.js';
@@ -576,6 +577,50 @@ describe('teach clew your dice', () => {
     await expect(reader.calibration.commit('worm')).rejects.toThrow(/no labelled crops/);
   });
 
+  it('judges taught pictures of one die together, as one camera\'s: taught in the up they share, and later pictures read in it', async () => {
+    const quick = await loadDiceReader({ adapt: { steps: 3 } });
+    try {
+      const teach = async (turnOf: (i: number) => number) => {
+        for (const [i, c] of crops.entries()) await quick.calibration.add('d6', c.face, turnPicture(c.image, turnOf(i)));
+        return quick.calibration.commit('d6', { persist: false });
+      };
+      const likeliest = (camera: readonly number[]) => CAMERA_HYPOTHESES[camera.indexOf(Math.max(...camera))];
+      // As taken (a camera from one side: the picture's up is the dice's), and turned a quarter
+      // round clockwise (upright after a quarter turn back: turnSquare's turn 1).
+      const asTaken = await teach(() => 0);
+      expect(likeliest(asTaken.pictures!.camera)).toBe('side');
+      expect(asTaken.pictures!.up).toBe(0);
+      const turned = await teach(() => 1);
+      expect(turned.pictures).toMatchObject({ count: crops.length });
+      expect(turned.pictures!.up).toBe(1);
+      // Later pictures of the set are read against that camera (unless told another), and left
+      // unmarked only where read as surely of the same face as if nothing were known of it.
+      const pictures = crops.map((c) => turnPicture(c.image, 1));
+      const told = await quick.readCropsDetailed(pictures, { sets: ['d6'], view: 'any', cameraPrior: turned.pictures!.camera });
+      const alone = await quick.readCropsDetailed(pictures, { sets: ['d6'], view: 'any', cameraPrior: [-1e3, -1e3, -1e3, -1e3, 0] });
+      expect(alone.map((r) => r.probabilities)).not.toEqual(told.map((r) => r.probabilities));
+      (await quick.readCropsDetailed(pictures, { sets: ['d6'], view: 'any' })).forEach((r, i) => {
+        expect(r.probabilities).toEqual(told[i]!.probabilities);
+        expect(r.face).toBe(told[i]!.face);
+        expect(r.uncertain).toBe(told[i]!.uncertain || alone[i]!.uncertain || alone[i]!.face !== told[i]!.face);
+      });
+      // Pictures turned every way share no up: each is taught as it is, and later pictures are
+      // read as if nothing were said about their camera.
+      const everyWay = await teach((i) => i % 4);
+      expect(everyWay.pictures!.up).toBeNull();
+      const asIfNothing = await quick.readCropsDetailed(pictures, { sets: ['d6'], view: 'any', cameraPrior: [-1e3, -1e3, -1e3, -1e3, 0] });
+      (await quick.readCropsDetailed(pictures, { sets: ['d6'], view: 'any' })).forEach((r, i) => {
+        expect(r.face).toBe(asIfNothing[i]!.face);
+        expect(r.confidence).toBeCloseTo(asIfNothing[i]!.confidence, 12);
+      });
+      // A picture taught with a view is not one whose up is unknown.
+      for (const c of crops) await quick.calibration.add('d6', c.face, c.image, undefined, 'side');
+      expect((await quick.calibration.commit('d6', { persist: false })).pictures).toBeUndefined();
+    } finally {
+      quick.dispose();
+    }
+  });
+
   it('ignores a calibration made for another model, with a warning', async () => {
     const { dir, other, warnings } = await readerOnChangedCalibration('clew-cal-other-', (cal) => ({ ...cal, modelId: 'another' }));
     expect(other.calibration.list()).toEqual([]);
@@ -599,10 +644,13 @@ function turnPicture(image: RgbImage, k: number): RgbImage {
 
 describe("view 'any': a picture whose up is not known", () => {
   it('reads a picture turned a quarter, a half or three quarters round as it reads it upright, each die in four views or more', async () => {
+    // A reader taught nothing about its pictures' camera (the shared one was taught upright pictures of these dice).
+    const plain = await loadDiceReader();
+    onTestFinished(() => plain.dispose());
     const images = crops.map((c) => c.image);
-    const upright = await reader.readCropsDetailed(images, { sets: ['d6'], view: 'any' });
+    const upright = await plain.readCropsDetailed(images, { sets: ['d6'], view: 'any' });
     for (const k of [1, 2, 3]) {
-      const turned = await reader.readCropsDetailed(images.map((im) => turnPicture(im, k)), { sets: ['d6'], view: 'any' });
+      const turned = await plain.readCropsDetailed(images.map((im) => turnPicture(im, k)), { sets: ['d6'], view: 'any' });
       turned.forEach((r, i) => {
         expect(r.face, `crop ${i} turned ${90 * k}°`).toBe(upright[i]!.face);
         expect(Math.abs(r.confidence - upright[i]!.confidence)).toBeLessThan(0.05);

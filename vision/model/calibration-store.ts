@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
 import { isFaceClass } from '../faces/classes.js';
 import type { Calibration } from './calibration.js';
+import { CAMERA_HYPOTHESES } from './frame-up.js';
 
 const CalibrationSchema = z.object({
   version: z.union([z.literal(1), z.literal(2)]),
@@ -22,6 +23,7 @@ const CalibrationSchema = z.object({
   bias: z.array(z.number()),
   fitAccuracy: z.number(),
   net: z.object({ weights: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'), steps: z.number().int().nonnegative() }).optional(),
+  pictures: z.object({ camera: z.array(z.number().finite()).length(CAMERA_HYPOTHESES.length), count: z.number().int().positive(), up: z.number().int().min(0).max(3).nullable() }).optional(),
 });
 
 export function parseCalibration(json: unknown, where: string): Calibration {

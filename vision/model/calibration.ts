@@ -35,6 +35,15 @@ export interface Calibration {
    * that net; `weights`/`bias` are its own last-layer rows, for the record.
    */
   net?: { weights: string; steps: number };
+  /**
+   * What the taught pictures of one die (those given without a view: a folder of crops, say) said
+   * about the camera that took them: the summed log-likelihood of each camera hypothesis
+   * (`cameraEvidence`, CAMERA_HYPOTHESES order), how many pictures, and the up they share (a
+   * `turnSquare` turn; null for none: calibrations.ts, `pictureUp`). Where they share one,
+   * pictures of the set read later in view 'any' take `camera` as their prior
+   * (docs/notes/vision-model.md, "The taught pictures' up"). Absent where no picture was taught so.
+   */
+  pictures?: { camera: number[]; count: number; up: number | null };
 }
 
 export interface LabelledEmbedding {

@@ -115,3 +115,32 @@ export function frameUprightWeights(weights: readonly ArrayLike<number>[], ups: 
     return sum > 0 ? revised.map((v) => v / sum) : copy(w);
   });
 }
+
+/**
+ * How sure evidence about a camera (summed log-likelihoods, CAMERA_HYPOTHESES order) is of one
+ * up shared by all its dice: the posterior of the likeliest side hypothesis, the evidence
+ * tempered as `frameUprightWeights` tempers it. Near 0 where it says no shared up (overhead).
+ */
+export function sharedUpCertainty(evidence: ArrayLike<number>, options: Pick<FrameUpOptions, 'evidence'> = {}): number {
+  if (!isCameraEvidence(evidence)) throw new Error(`sharedUpCertainty: ${CAMERA_HYPOTHESES.length} finite log-likelihoods expected (${CAMERA_HYPOTHESES.join(', ')})`);
+  const scale = options.evidence ?? FRAME_UP_DEFAULTS.evidence;
+  const score = Array.from(evidence, (v) => scale * v);
+  const top = Math.max(...score);
+  const posterior = score.map((v) => Math.exp(v - top));
+  const z = posterior.reduce((a, b) => a + b, 0);
+  return Math.max(...posterior.slice(0, CAMERA_HYPOTHESES.indexOf('overhead'))) / z;
+}
+
+/**
+ * The quarter turn of the side hypothesis ("side turned k" → k) the evidence about a camera
+ * favours most, where it is likelier than the overhead one (which, for pictures without a frame,
+ * expects no shared up); null otherwise.
+ */
+export function likeliestSideUp(evidence: ArrayLike<number>): number | null {
+  if (!isCameraEvidence(evidence)) throw new Error(`likeliestSideUp: ${CAMERA_HYPOTHESES.length} finite log-likelihoods expected (${CAMERA_HYPOTHESES.join(', ')})`);
+  const values = Array.from(evidence);
+  const overhead = CAMERA_HYPOTHESES.indexOf('overhead');
+  const sides = values.slice(0, overhead);
+  const best = sides.indexOf(Math.max(...sides));
+  return sides[best]! > values[overhead]! ? best : null;
+}
