@@ -132,6 +132,24 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     expect(d6(s)?.inPlay).toEqual({ dice: 1, right: 1, marked: 1, wrongUnmarked: 0, missed: 0, notDice: third.roll.dice.length - 1, since: 'start' });
   });
 
+  it('a used roll still held when the server stops cleanly is final: its checked die is a label and counted in play after the restart', async () => {
+    const dataDir = scratchDir('clew-held-');
+    const { referee, roll } = await rolledOnce({}, dataDir);
+    await keepOnly(referee, 0, roll.dice.length);
+    const face = roll.dice[0]!.face === '6' ? '5' : '6';
+    await send(referee, { type: 'dice/correct', index: 0, face });
+    const s = await send(referee, { type: 'dice/confirm' });
+    // Held: the game has not moved on.
+    expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, inPlay: { dice: 1, right: 0 } });
+    await server!.close();
+
+    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir });
+    const again = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    // From disk, before the reader has loaded.
+    expect(server.clew.reader.loaded()).toBeNull();
+    expect(d6(again.latest())).toMatchObject({ samples: { [face]: 1 }, inPlay: { dice: 1, right: 0, notDice: roll.dice.length - 1, since: 'start' } });
+  });
+
   it('labels given at the table survive a restart: the Teach tab shows them before and after the reader loads', async () => {
     const dataDir = scratchDir('clew-labels-');
     const { referee } = await rolledOnce({}, dataDir);

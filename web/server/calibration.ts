@@ -190,6 +190,16 @@ export class TableCalibration {
     return this.rolls.saved();
   }
 
+  /**
+   * A clean shutdown: the held roll becomes final, so its checked dice are labels on disk and its
+   * dice counted in play before the server stops; before, a restart lost them. (A BACK after the
+   * restart can no longer take them back, as it cannot after the game has moved on.)
+   */
+  async close(): Promise<void> {
+    await this.rolls.flush();
+    await this.rolls.saved();
+  }
+
   /** A committed table change (main.ts): a used camera roll measures and may teach the reader (played-rolls.ts). */
   played(event: TableEvent, before: TableState, after: TableState): void {
     this.rolls.played(event, before, after);

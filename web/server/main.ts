@@ -208,7 +208,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       learnFromChecks: config.vision.enabled && config.vision.learnFromChecks,
       file: path.join(dataDir, 'dice-in-play.json'),
     });
-    cleanups.push(() => calibration.saved());
+    cleanups.push(() => calibration.close());
     await calibration.load();
     // Dice checked during play teach clew too (vision.learnFromChecks).
     session.onChange((table, change) => calibration.played(change.event, change.before, table));
