@@ -68,8 +68,8 @@ export type FrameTaught = (image: RgbImage, box: Box | undefined, view: CameraVi
  * quarter turns (`cameraEvidence`) name the likeliest shared up; it is taken only where reading
  * the pictures with it as their prior gives their labels a higher likelihood than reading them
  * without (`labelsRead`: the summed log-probability of the labels). On the Catan crops, 5 a face
- * over 16 splits, the head named a shared up for crops each turned a random quarter too (where
- * one turn was common by chance), and the labels turned it down in all of them
+ * over 16 splits, each crop turned a random quarter, the head named a shared up in 5 splits (where
+ * one turn was common by chance), and the labels turned it down in all 5
  * (docs/notes/vision-model.md, "The taught pictures' up"). Returns the up (a `turnSquare` turn)
  * or null, and the evidence.
  */
