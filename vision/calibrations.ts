@@ -86,11 +86,11 @@ export function pictureUp(weights: readonly Float64Array[], labelsRead: (prior?:
  * Catan crops, each turned a random quarter, a point worse after calibrating), and what those
  * said about their camera.
  */
-function uprightTaught(set: DiceSetId, list: readonly { face: string; crop: RgbImage; upWeights?: Float64Array }[], readLabels: ReadLabels | undefined): { taught: { face: string; crop: RgbImage }[]; pictures?: Calibration['pictures'] } {
+function uprightTaught(set: DiceSetId, list: readonly PendingLabel[], readLabels: ReadLabels | undefined): { taught: { face: string; crop: RgbImage }[]; pictures?: Calibration['pictures'] } {
   const plain = list.map(({ face, crop }) => ({ face, crop }));
-  const pictures = plain.filter((_, i) => list[i]!.upWeights);
+  const pictures = list.filter((p) => p.upWeights);
   if (pictures.length === 0 || !readLabels) return { taught: plain };
-  const { up, camera } = pictureUp(list.flatMap((p) => (p.upWeights ? [p.upWeights] : [])), (prior) => readLabels(set, pictures, prior));
+  const { up, camera } = pictureUp(pictures.map((p) => p.upWeights!), (prior) => readLabels(set, pictures, prior));
   const round = (v: number) => Math.round(v * 1e4) / 1e4;
   return {
     taught: plain.map((p, i) => (up !== null && list[i]!.upWeights ? { face: p.face, crop: turnSquare(p.crop, up) } : p)),
@@ -124,6 +124,14 @@ export interface CalibrationsOptions {
   readLabels?: ReadLabels;
 }
 
+/** A label waiting for a commit: its crop, where it is kept, and a picture's up weights (`TaughtCrop`). */
+interface PendingLabel {
+  face: string;
+  crop: RgbImage;
+  file?: string;
+  upWeights?: Float64Array;
+}
+
 export type ReadLabels = (set: DiceSetId, pictures: readonly { face: string; crop: RgbImage }[], prior?: Float64Array) => number;
 
 /** Views per example of a last-layer refit: four quarter turns × two photometric variants. */
@@ -136,7 +144,7 @@ export class Calibrations {
   private readonly active = new Map<DiceSetId, Calibration>();
   /** The adapted nets of the calibrations in force that carry one. */
   private readonly nets = new Map<DiceSetId, LayersModel>();
-  private readonly pending = new Map<DiceSetId, { face: string; crop: RgbImage; file?: string; upWeights?: Float64Array }[]>();
+  private readonly pending = new Map<DiceSetId, PendingLabel[]>();
   private readonly committing = new Set<DiceSetId>();
 
   private constructor(private readonly options: CalibrationsOptions) {

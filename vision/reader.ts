@@ -432,11 +432,16 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
    */
   const uprightTurns = (crops: RgbImage[], view: CameraView | undefined, frame?: { width: number; height: number; boxes: Box[] }): number[] => {
     if (view !== 'any' || !classifier.upright || crops.length === 0) return crops.map(() => 0);
-    const head = orientationOf();
-    const byTurn = classifier.scoreEachTurn(crops, [0, 1, 2, 3]);
-    const own = crops.map((_, i) => uprightWeights(head, byTurn.map((s) => s.embeddings[i]!)));
+    const own = headWeights(crops);
     const weights = frame ? judgedTogether(own, frame.boxes, frame) : own;
     return weights.map(argmax);
+  };
+
+  /** How upright the orientation head finds each crop's four quarter turns, alone (the shipped net's embeddings). */
+  const headWeights = (crops: RgbImage[]): Float64Array[] => {
+    const head = orientationOf();
+    const byTurn = classifier.scoreEachTurn(crops, [0, 1, 2, 3]);
+    return crops.map((_, i) => uprightWeights(head, byTurn.map((s) => s.embeddings[i]!)));
   };
 
   /**
@@ -537,7 +542,8 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     checkOptions(given);
     const taughtCamera = given.cameraPrior ? undefined : pictureCamera(given.sets);
     if (!taughtCamera) return readPictures(crops, given);
-    const [against, unknown] = [await readPictures(crops, { ...given, cameraPrior: taughtCamera }), await readPictures(crops, given)];
+    const against = await readPictures(crops, { ...given, cameraPrior: taughtCamera });
+    const unknown = await readPictures(crops, given);
     return against.map((r, i) => (r.uncertain || (!unknown[i]!.uncertain && unknown[i]!.face === r.face) ? r : { ...r, uncertain: true }));
   };
 
@@ -599,10 +605,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     // 'any' is taught in the turn the orientation head finds upright. A picture of one die given
     // without a view is taught in the up the set's pictures taught so share, where they share one:
     // the commit judges them together (calibrations.ts, `pictureUp`), from these weights.
-    if (!box && view === undefined && classifier.upright && classifier.orientation) {
-      const byTurn = classifier.scoreEachTurn([framedCrop], [0, 1, 2, 3]);
-      return { crop: framedCrop, upWeights: uprightWeights(classifier.orientation, byTurn.map((s) => s.embeddings[0]!)) };
-    }
+    if (!box && view === undefined && classifier.upright && classifier.orientation) return { crop: framedCrop, upWeights: headWeights([framedCrop])[0]! };
     // The frame's other dice, without the die's own box if it was passed among them.
     const rest = view === 'any' && box && others ? others.filter((b) => b.some((v, k) => v !== box[k])) : [];
     const crops = [framedCrop, ...rest.map((b) => frameDie(image, b, view))];

@@ -105,11 +105,9 @@ export function frameUprightWeights(weights: readonly ArrayLike<number>[], ups: 
   return weights.map((w, i) => {
     // The others' evidence only: the whole frame's minus die i's own.
     const score = Array.from(total, (v, h) => evidence * (v - logLike[i]![h]!));
-    const top = Math.max(...score);
-    const posterior = score.map((s) => Math.exp(s - top));
-    const z = posterior.reduce((a, b) => a + b, 0);
+    const posterior = posteriorOf(score);
     const prior = new Float64Array(4);
-    turns[i]!.forEach((q, h) => q.forEach((qt, t) => (prior[t]! += (posterior[h]! / z) * qt)));
+    turns[i]!.forEach((q, h) => q.forEach((qt, t) => (prior[t]! += posterior[h]! * qt)));
     const revised = Float64Array.from(w, (v, t) => v * prior[t]!);
     const sum = revised.reduce((a, b) => a + b, 0);
     return sum > 0 ? revised.map((v) => v / sum) : copy(w);
@@ -122,13 +120,9 @@ export function frameUprightWeights(weights: readonly ArrayLike<number>[], ups: 
  * tempered as `frameUprightWeights` tempers it. Near 0 where it says no shared up (overhead).
  */
 export function sharedUpCertainty(evidence: ArrayLike<number>, options: Pick<FrameUpOptions, 'evidence'> = {}): number {
-  if (!isCameraEvidence(evidence)) throw new Error(`sharedUpCertainty: ${CAMERA_HYPOTHESES.length} finite log-likelihoods expected (${CAMERA_HYPOTHESES.join(', ')})`);
+  checkEvidence('sharedUpCertainty', evidence);
   const scale = options.evidence ?? FRAME_UP_DEFAULTS.evidence;
-  const score = Array.from(evidence, (v) => scale * v);
-  const top = Math.max(...score);
-  const posterior = score.map((v) => Math.exp(v - top));
-  const z = posterior.reduce((a, b) => a + b, 0);
-  return Math.max(...posterior.slice(0, CAMERA_HYPOTHESES.indexOf('overhead'))) / z;
+  return Math.max(...posteriorOf(Array.from(evidence, (v) => scale * v)).slice(0, OVERHEAD));
 }
 
 /**
@@ -137,10 +131,24 @@ export function sharedUpCertainty(evidence: ArrayLike<number>, options: Pick<Fra
  * expects no shared up); null otherwise.
  */
 export function likeliestSideUp(evidence: ArrayLike<number>): number | null {
-  if (!isCameraEvidence(evidence)) throw new Error(`likeliestSideUp: ${CAMERA_HYPOTHESES.length} finite log-likelihoods expected (${CAMERA_HYPOTHESES.join(', ')})`);
+  checkEvidence('likeliestSideUp', evidence);
   const values = Array.from(evidence);
-  const overhead = CAMERA_HYPOTHESES.indexOf('overhead');
-  const sides = values.slice(0, overhead);
+  const sides = values.slice(0, OVERHEAD);
   const best = sides.indexOf(Math.max(...sides));
-  return sides[best]! > values[overhead]! ? best : null;
+  return sides[best]! > values[OVERHEAD]! ? best : null;
+}
+
+/** Where the overhead hypothesis sits in CAMERA_HYPOTHESES (the side ones come before it). */
+const OVERHEAD = CAMERA_HYPOTHESES.indexOf('overhead');
+
+function checkEvidence(where: string, evidence: ArrayLike<number>): void {
+  if (!isCameraEvidence(evidence)) throw new Error(`${where}: ${CAMERA_HYPOTHESES.length} finite log-likelihoods expected (${CAMERA_HYPOTHESES.join(', ')})`);
+}
+
+/** Scores (log, up to a constant) normalised to probabilities. */
+function posteriorOf(score: readonly number[]): number[] {
+  const top = Math.max(...score);
+  const odds = score.map((v) => Math.exp(v - top));
+  const z = odds.reduce((a, b) => a + b, 0);
+  return odds.map((v) => v / z);
 }
