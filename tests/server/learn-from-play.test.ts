@@ -4,9 +4,9 @@
  * labelled crops on the Teach tab once the game moves on; an undo drops them first. With the
  * shipped model and the replay camera, the race test game (one d6 a turn).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
 import type { CalibrationStatus, TableSnapshot } from '../../shared/protocol.js';
@@ -148,6 +148,69 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     // From disk, before the reader has loaded.
     expect(server.clew.reader.loaded()).toBeNull();
     expect(d6(again.latest())).toMatchObject({ samples: { [face]: 1 }, inPlay: { dice: 1, right: 0, notDice: roll.dice.length - 1, since: 'start' } });
+  });
+
+  it('a used roll held when the power is cut is held again after the restart: counted, taught once the game moves on, dropped by BACK; a torn roll file is reported, a torn frame teaches nothing and says so', async () => {
+    const dataDir = scratchDir('clew-cut-');
+    const { referee, roll } = await rolledOnce({}, dataDir);
+    await keepOnly(referee, 0, roll.dice.length);
+    const face = roll.dice[0]!.face === '6' ? '5' : '6';
+    await send(referee, { type: 'dice/correct', index: 0, face });
+    const used = await send(referee, { type: 'dice/confirm' });
+    // The roll and its frame on disk while it is held; the data folder copied as a power cut leaves it.
+    const held = path.join(dataDir, 'held-roll');
+    await vi.waitFor(() => expect(existsSync(held) ? readdirSync(held).sort() : []).toEqual(['frame.png', 'roll.json']), { timeout: 10_000 });
+    const cuts = ['teach', 'back', 'torn', 'frame'].map((name) => {
+      const dir = scratchDir(`clew-cut-${name}-`);
+      cpSync(dataDir, dir, { recursive: true });
+      return dir;
+    });
+    await server!.close();
+
+    // Held again: counted in play and on the Teach tab before the reader loads, as before the cut.
+    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir: cuts[0] });
+    let phone = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    expect(server.clew.reader.loaded()).toBeNull();
+    const inPlay = { dice: 1, right: 0, notDice: roll.dice.length - 1, since: 'start' };
+    expect(d6(phone.latest())).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, inPlay });
+    // The game moves on: the die is a label (a crop pending on disk, framed from the kept frame) and counted for good.
+    await send(phone, { type: 'button', button: 'NEXT' });
+    await send(phone, { type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] });
+    await phone.snapshot((x) => d6(x)?.samples[face] === 1 && server!.clew.reader.loaded() !== null && !existsSync(path.join(cuts[0]!, 'held-roll', 'roll.json')), 60_000);
+    await vi.waitFor(() => expect(readdirSync(path.join(cuts[0]!, 'calibration', 'pending', 'd6'))).toEqual([expect.stringMatching(new RegExp(`-${face}\\.png$`))]), { timeout: 60_000 });
+    expect(readdirSync(path.join(cuts[0]!, 'held-roll'))).toEqual([]);
+    expect(JSON.parse(readFileSync(path.join(cuts[0]!, 'dice-in-play.json'), 'utf8')).d6).toMatchObject(inPlay);
+    await server.close();
+
+    // BACK after the restart brings the roll back to be corrected: it is no longer counted, nor kept.
+    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir: cuts[1] });
+    phone = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    const back = await send(phone, { type: 'undo' });
+    expect(back.roll?.dice[0]).toMatchObject({ face, corrected: true });
+    expect(d6(back)?.inPlay).toBeUndefined();
+    expect(d6(back)?.samples[face] ?? 0).toBe(0);
+    await vi.waitFor(() => expect(readdirSync(path.join(cuts[1]!, 'held-roll'))).toEqual([]), { timeout: 10_000 });
+    await server.close();
+
+    // A roll file torn by the cut: reported by name, nothing counted, the table as it was.
+    writeFileSync(path.join(cuts[2]!, 'held-roll', 'roll.json'), '{"roll": {"dice": [{"set": "d6", "fa');
+    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir: cuts[2] });
+    phone = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    expect(d6(phone.latest())?.inPlay).toBeUndefined();
+    expect(server.logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/dice in play: .*held-roll\/roll\.json is not a used roll \(.*\); the roll used last is not counted/) });
+    expect(phone.latest().version).toBe(used.version);
+    await server.close();
+
+    // A frame torn by the cut: the roll is still counted when the game moves on; its die is not taught, and that is said.
+    const frame = path.join(cuts[3]!, 'held-roll', 'frame.png');
+    writeFileSync(frame, readFileSync(frame).subarray(0, 200));
+    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir: cuts[3] });
+    phone = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    await send(phone, { type: 'button', button: 'NEXT' });
+    await send(phone, { type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] });
+    await vi.waitFor(() => expect(server!.logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/calibration: the frame of the roll used before the restart \(.*frame\.png\) could not be read \(.*\); its 1 checked die is not taught/) }), { timeout: 30_000 });
+    const moved = await phone.snapshot((x) => x.version === server!.clew.session.table.version && d6(x)?.fromPlay === undefined && (d6(x)?.samples[face] ?? 0) === 0, 30_000);
+    expect(d6(moved)?.inPlay).toMatchObject(inPlay);
   });
 
   it('labels given at the table survive a restart: the Teach tab shows them before and after the reader loads', async () => {

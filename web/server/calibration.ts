@@ -61,11 +61,14 @@ export class TableCalibration {
       learnFromChecks?: boolean;
       /** Where the dice in play are counted over restarts. */
       file?: string;
+      /** Where the roll used last is kept until it is final (played-rolls.ts). */
+      heldDir?: string;
     } = {},
   ) {
     this.rolls = new PlayedRolls({
       learnFromChecks: played.learnFromChecks ?? false,
       ...(played.file ? { file: played.file } : {}),
+      ...(played.heldDir ? { heldDir: played.heldDir } : {}),
       reader,
       pipelineFor,
       logger,

@@ -207,6 +207,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast(), {
       learnFromChecks: config.vision.enabled && config.vision.learnFromChecks,
       file: path.join(dataDir, 'dice-in-play.json'),
+      heldDir: path.join(dataDir, 'held-roll'),
     });
     cleanups.push(() => calibration.close());
     await calibration.load();

@@ -11,19 +11,25 @@
  *   tab's (calibration.ts). The button box's OK may come without anybody looking, so it teaches
  *   only the corrected dice.
  * The counts are kept in a small JSON file in the data folder, so they go on over restarts; a file
- * that cannot be read is reported and the counting starts afresh.
+ * that cannot be read is reported and the counting starts afresh. The held roll is kept on disk
+ * too (`heldDir`: the roll, and the frame its checked dice are taught from), so a power cut loses
+ * neither its count nor its labels: after the restart it is held again, as it was.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { DICE_SET_IDS } from '../../shared/dice.js';
 import type { DiceSetId } from '../../shared/dice.js';
 import type { PendingRoll } from '../../shared/protocol.js';
-import type { Box, CameraView, RgbImage } from '../../vision/types.js';
+import { decodeImage, encodePng } from '../../vision/image/decode.js';
+import { CAMERA_VIEWS, type Box, type CameraView, type RgbImage } from '../../vision/types.js';
 import type { CameraPipeline } from './camera.js';
 import type { ReaderHolder } from './dice-reader.js';
 import { writeFileAtomic } from './log.js';
 import type { Logger } from './logger.js';
-import type { Actor, TableEvent, TableState } from './table.js';
+import { pendingRollSchema, type Actor, type TableEvent, type TableState } from './table.js';
 
 /**
  * Dice of a set in used camera rolls: how many the camera read, how many of those nobody
@@ -57,6 +63,8 @@ export interface PlayedRollsOptions {
   logger: Logger;
   /** Where the counts are kept over restarts (none: in memory only). */
   file?: string;
+  /** Where the held roll is kept until it is final (`roll.json`, `frame.png`; none: in memory only). */
+  heldDir?: string;
   /** A checked die became a label of its set; `readRight`: the camera had read its face. */
   onLabel(set: DiceSetId, readRight: boolean): void;
   /** Labels were added (the phones are told). */
@@ -70,8 +78,18 @@ export interface PlayedRollsOptions {
 interface HeldRoll {
   roll: PendingRoll;
   taught: number[];
-  frame: { image: RgbImage; view: CameraView } | null;
+  /** The frame, where `taught` has dice: at hand, or read back from disk after a restart. */
+  frame: () => Promise<{ image: RgbImage; view: CameraView } | null>;
 }
+
+/** The held roll on disk (`roll.json`); its frame is `frame.png` beside it, where `view` is given. */
+const HELD_SHAPE = z.strictObject({
+  roll: pendingRollSchema,
+  taught: z.array(z.number().int().min(0)),
+  view: z.enum(CAMERA_VIEWS).optional(),
+});
+const HELD_ROLL = 'roll.json';
+const HELD_FRAME = 'frame.png';
 
 const NONE: InPlay = { dice: 0, right: 0, marked: 0, wrongUnmarked: 0, missed: 0, notDice: 0 };
 
@@ -84,6 +102,12 @@ function plus(a: InPlay, b: InPlay): InPlay {
     missed: a.missed + b.missed,
     notDice: a.notDice + b.notDice,
   };
+}
+
+/** The same dice, whatever the order of their fields (a roll read back from disk has the schema's). */
+function sameDice(a: PendingRoll['dice'], b: PendingRoll['dice']): boolean {
+  const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
+  return isDeepStrictEqual(plain(a), plain(b));
 }
 
 /** A used camera roll's dice of one set as the camera saw them, and what a person added or took out. */
@@ -111,14 +135,18 @@ export class PlayedRolls {
   private flushing: Promise<void> = Promise.resolve();
   /** The counts' writes, one after another. */
   private saving: Promise<void> = Promise.resolve();
+  /** The held roll's writes and removals, one after another. */
+  private keeping: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: PlayedRollsOptions) {
     this.load();
+    this.restoreHeld();
   }
 
-  /** Waits for the counts' writes so far (a test, or a clean shutdown). */
-  saved(): Promise<void> {
-    return this.saving;
+  /** Waits for the counts' and the held roll's writes so far (a test, or a clean shutdown). */
+  async saved(): Promise<void> {
+    await this.saving;
+    await this.keeping;
   }
 
   private load(): void {
@@ -160,11 +188,18 @@ export class PlayedRolls {
     if (event.type === 'undo') {
       // Only when the undo brought the held roll back to be corrected (not when it undid a move after it).
       const held = this.held;
-      if (held && after.roll && JSON.stringify(after.roll.dice) === JSON.stringify(held.roll.dice)) this.held = null;
+      if (held && after.roll && sameDice(after.roll.dice, held.roll.dice)) {
+        this.held = null;
+        this.keepHeld(null);
+      }
       return;
     }
     if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
-    if (event.type === 'confirm' && before.roll && before.roll.source !== 'manual') this.held = this.hold(before.roll, event.by);
+    if (event.type === 'confirm' && before.roll && before.roll.source !== 'manual') {
+      const { held, frame } = this.hold(before.roll, event.by);
+      this.held = held;
+      this.keepHeld(held, frame);
+    }
   }
 
   /**
@@ -175,6 +210,7 @@ export class PlayedRolls {
     const held = this.held;
     this.held = null;
     if (!held) return this.flushing;
+    this.keepHeld(null);
     for (const set of new Set(held.roll.dice.map((d) => d.set))) {
       const add = countInPlay(held.roll, set);
       const now = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
@@ -209,21 +245,91 @@ export class PlayedRolls {
   }
 
   /** A used camera roll, with the dice the table has checked in it and the frame they were read from. */
-  private hold(roll: PendingRoll, by: Actor): HeldRoll {
+  private hold(roll: PendingRoll, by: Actor): { held: HeldRoll; frame: { image: RgbImage; view: CameraView } | null } {
     // A phone's "use" follows the "check the dice" prompt; the button box's OK may not.
     const looked = by.kind === 'referee' || by.kind === 'player';
     const checked = roll.dice.flatMap((d, index) => (d.box && !d.added && (d.corrected || (looked && d.uncertain)) ? [index] : []));
     const pipeline = this.opts.learnFromChecks && checked.length > 0 ? this.opts.pipelineFor(roll.source as 'camera' | 'phone-camera') : null;
     const last = pipeline?.rollFrame();
     const frame = pipeline && last ? { image: last.image, view: pipeline.view } : null;
-    return { roll, taught: frame ? checked : [], frame };
+    return { held: { roll, taught: frame ? checked : [], frame: async () => frame }, frame };
+  }
+
+  /**
+   * The held roll on disk, or none (`held` null): the frame first, then the roll that names it, so
+   * a roll on disk always has its frame unless that was lost; writes and removals in order.
+   */
+  private keepHeld(held: HeldRoll | null, frame: { image: RgbImage; view: CameraView } | null = null): void {
+    const dir = this.opts.heldDir;
+    if (!dir) return;
+    const rollFile = path.join(dir, HELD_ROLL), frameFile = path.join(dir, HELD_FRAME);
+    this.keeping = this.keeping
+      .then(async () => {
+        if (!held) {
+          await rm(rollFile, { force: true });
+          await rm(frameFile, { force: true });
+          return;
+        }
+        await mkdir(dir, { recursive: true });
+        const teaches = frame && held.taught.length > 0;
+        if (teaches) await writeFileAtomic(frameFile, await encodePng(frame.image));
+        else await rm(frameFile, { force: true });
+        await writeFileAtomic(rollFile, JSON.stringify({ roll: held.roll, taught: teaches ? held.taught : [], ...(teaches ? { view: frame.view } : {}) }) + '\n');
+      })
+      .catch((error: unknown) => this.opts.logger.warn(`dice in play: the used roll could not be kept in ${dir}: ${(error as Error).message}`));
+  }
+
+  /**
+   * A roll held when the server stopped without a clean shutdown (a power cut): held again, as it
+   * was, its frame read back only when it teaches. A roll that cannot be read is reported and left
+   * out (its dice are neither counted nor taught); a frame without its roll is removed.
+   */
+  private restoreHeld(): void {
+    const dir = this.opts.heldDir;
+    if (!dir) return;
+    const rollFile = path.join(dir, HELD_ROLL), frameFile = path.join(dir, HELD_FRAME);
+    let text: string;
+    try {
+      text = readFileSync(rollFile, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.opts.logger.warn(`dice in play: ${rollFile} could not be read (${(error as Error).message}); the roll used last is not counted`);
+      rmSync(frameFile, { force: true });
+      return;
+    }
+    let kept: z.infer<typeof HELD_SHAPE>;
+    try {
+      const shape = HELD_SHAPE.safeParse(JSON.parse(text));
+      if (!shape.success) throw new Error(shape.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+      kept = shape.data;
+      const outside = kept.taught.find((i) => i >= kept.roll.dice.length || !kept.roll.dice[i]!.box);
+      if (outside !== undefined) throw new Error(`taught: die ${outside} is not a die of the roll with a box`);
+    } catch (error) {
+      this.opts.logger.warn(`dice in play: ${rollFile} is not a used roll (${(error as Error).message}); the roll used last is not counted`);
+      return;
+    }
+    const { roll, taught, view } = kept;
+    const frame = async () => {
+      if (taught.length === 0 || !view) return null;
+      try {
+        return { image: await decodeImage(await readFile(frameFile)), view };
+      } catch (error) {
+        this.opts.logger.warn(`calibration: the frame of the roll used before the restart (${frameFile}) could not be read (${(error as Error).message}); its ${taught.length} checked ${taught.length === 1 ? 'die is' : 'dice are'} not taught`);
+        return null;
+      }
+    };
+    this.held = { roll: roll as PendingRoll, taught: view ? taught : [], frame };
+    this.opts.logger.info(`dice in play: the roll used before the restart is held again (${roll.dice.length} ${roll.dice.length === 1 ? 'die' : 'dice'}, ${taught.length} checked)`);
   }
 
   /** A final roll's checked dice become their sets' labelled crops, as the Teach tab's labels do. */
   private async learn(held: HeldRoll): Promise<void> {
-    const frame = held.frame;
-    if (!frame) return;
     this.learning = held.taught.map((i) => held.roll.dice[i]!);
+    const frame = await held.frame();
+    if (!frame) {
+      this.learning = [];
+      this.opts.onChange();
+      return;
+    }
     let reader;
     try {
       reader = await this.opts.reader.get();

@@ -91,7 +91,7 @@ const rolledDieSchema = z.object({
 });
 /** A die as observed (a die a person added, or one taken out as the camera read it). */
 const observedSchema = rolledDieSchema.pick({ set: true, face: true, color: true });
-const pendingRollSchema = z.object({
+export const pendingRollSchema = z.object({
   dice: z.array(rolledDieSchema),
   removed: z.array(observedSchema).optional(),
   source: z.enum(['camera', 'phone-camera', 'manual']),
