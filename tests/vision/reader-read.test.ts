@@ -466,6 +466,21 @@ describe('the colour look: a die in doubt read again in turned colours', () => {
     expect(await views({ sets: ['d6'], colourLookUpTo: 1 })).toEqual(await views({ sets: ['d6'] }));
   });
 
+  it('where the look is taken, every die under the "check" mark gets the second look, as a reader told to look again below 0.85 reads it; without the look only dice under 0.7', async () => {
+    const images = crops.map((c) => c.image);
+    const wider = await loadDiceReader({ secondLookBelow: 0.85 });
+    onTestFinished(() => wider.dispose());
+    const read = async (who: ClewDiceReader, options: ReadOptions) => (await who.readCropsDetailed(images, options)).map((r) => [r.face, r.confidence, r.views]);
+    for (const view of ['side', 'any'] as const) {
+      // Without the look: the fixtures hold dice between 0.7 and 0.85 that only the wider reader reads again.
+      const plain = await read(reader, { sets: ['d6'], view, colourLook: false });
+      const again = await read(wider, { sets: ['d6'], view, colourLook: false });
+      expect(plain.some((r, i) => (again[i]![2] as number) > (r[2] as number)), `view ${view}: a die between 0.7 and 0.85`).toBe(true);
+      // With it (pictures, by default), as the wider reader reads.
+      expect(await read(reader, { sets: ['d6'], view }), `view ${view}`).toEqual(await read(wider, { sets: ['d6'], view }));
+    }
+  });
+
   it('reads real dice recoloured as a green die with pale cyan pips (RGB → BRG) that it misread without it, and loses none it read in any colouring', async () => {
     const extra = await Promise.all(colourFixtures().map(async ([file, face]) => ({ face: face!, image: await decodeImage(readFileSync(path.join(fixtures, file!))) })));
     const brg = TURNED_CHANNELS[1]!;
@@ -517,6 +532,19 @@ describe('teach clew your dice', () => {
     const again = await loadDiceReader({ calibrationDir: tmp });
     expect(again.calibration.list().map((c) => c.createdAt)).toEqual(['2024-01-01T00:00:00Z']);
     again.dispose();
+    // A taught set's pictures in doubt are read closer only under 0.7 (its adapted net reads the
+    // closer views worse): a die between 0.7 and 0.85 is not, where a reader told 0.85 reads it so.
+    const wider = await loadDiceReader({ calibrationDir: tmp, secondLookBelow: 0.85 });
+    onTestFinished(() => wider.dispose());
+    const doubtful = crops.map((c) => reorderChannels(c.image, TURNED_CHANNELS[1]!));
+    const asTaught = await reader.readCropsDetailed(doubtful, { sets: ['d6'], view: 'side', colourLook: false });
+    const closer = await wider.readCropsDetailed(doubtful, { sets: ['d6'], view: 'side', colourLook: false });
+    const between = asTaught.flatMap((r, i) => (r.confidence >= 0.7 && r.confidence < 0.85 ? [i] : []));
+    expect(between.length, 'the recoloured fixtures hold a die between 0.7 and 0.85').toBeGreaterThan(0);
+    const views = async (who: ClewDiceReader) => (await who.readCropsDetailed(doubtful, { sets: ['d6'], view: 'side' })).map((r) => r.views!);
+    const [taughtViews, widerViews] = [await views(reader), await views(wider)];
+    for (const i of between) expect(widerViews[i], `crop ${i}`).toBeGreaterThan(taughtViews[i]!);
+    expect(closer.filter((r, i) => r.views! > asTaught[i]!.views!).length).toBeGreaterThan(0);
 
     // Undo goes back to the shipped model; a second undo re-applies the calibration.
     expect(await reader.calibration.undo('d6')).toBeUndefined();
