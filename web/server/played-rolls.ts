@@ -16,7 +16,7 @@
  * neither its count nor its labels: after the restart it is held again, as it was.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
@@ -196,9 +196,8 @@ export class PlayedRolls {
     }
     if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
     if (event.type === 'confirm' && before.roll && before.roll.source !== 'manual') {
-      const { held, frame } = this.hold(before.roll, event.by);
-      this.held = held;
-      this.keepHeld(held, frame);
+      this.held = this.hold(before.roll, event.by);
+      this.keepHeld(this.held);
     }
   }
 
@@ -245,21 +244,21 @@ export class PlayedRolls {
   }
 
   /** A used camera roll, with the dice the table has checked in it and the frame they were read from. */
-  private hold(roll: PendingRoll, by: Actor): { held: HeldRoll; frame: { image: RgbImage; view: CameraView } | null } {
+  private hold(roll: PendingRoll, by: Actor): HeldRoll {
     // A phone's "use" follows the "check the dice" prompt; the button box's OK may not.
     const looked = by.kind === 'referee' || by.kind === 'player';
     const checked = roll.dice.flatMap((d, index) => (d.box && !d.added && (d.corrected || (looked && d.uncertain)) ? [index] : []));
     const pipeline = this.opts.learnFromChecks && checked.length > 0 ? this.opts.pipelineFor(roll.source as 'camera' | 'phone-camera') : null;
     const last = pipeline?.rollFrame();
     const frame = pipeline && last ? { image: last.image, view: pipeline.view } : null;
-    return { held: { roll, taught: frame ? checked : [], frame: async () => frame }, frame };
+    return { roll, taught: frame ? checked : [], frame: async () => frame };
   }
 
   /**
    * The held roll on disk, or none (`held` null): the frame first, then the roll that names it, so
    * a roll on disk always has its frame unless that was lost; writes and removals in order.
    */
-  private keepHeld(held: HeldRoll | null, frame: { image: RgbImage; view: CameraView } | null = null): void {
+  private keepHeld(held: HeldRoll | null): void {
     const dir = this.opts.heldDir;
     if (!dir) return;
     const rollFile = path.join(dir, HELD_ROLL), frameFile = path.join(dir, HELD_FRAME);
@@ -271,7 +270,8 @@ export class PlayedRolls {
           return;
         }
         await mkdir(dir, { recursive: true });
-        const teaches = frame && held.taught.length > 0;
+        const frame = held.taught.length > 0 ? await held.frame() : null;
+        const teaches = frame !== null;
         if (teaches) await writeFileAtomic(frameFile, await encodePng(frame.image));
         else await rm(frameFile, { force: true });
         await writeFileAtomic(rollFile, JSON.stringify({ roll: held.roll, taught: teaches ? held.taught : [], ...(teaches ? { view: frame.view } : {}) }) + '\n');
@@ -281,8 +281,9 @@ export class PlayedRolls {
 
   /**
    * A roll held when the server stopped without a clean shutdown (a power cut): held again, as it
-   * was, its frame read back only when it teaches. A roll that cannot be read is reported and left
-   * out (its dice are neither counted nor taught); a frame without its roll is removed.
+   * was, its frame read back only when it teaches. A roll that cannot be read is reported, left
+   * out (its dice are neither counted nor taught) and kept aside as `roll.json.corrupt-<ms>`, so the
+   * next start does not report it again; a frame without its roll is removed.
    */
   private restoreHeld(): void {
     const dir = this.opts.heldDir;
@@ -304,7 +305,11 @@ export class PlayedRolls {
       const outside = kept.taught.find((i) => i >= kept.roll.dice.length || !kept.roll.dice[i]!.box);
       if (outside !== undefined) throw new Error(`taught: die ${outside} is not a die of the roll with a box`);
     } catch (error) {
-      this.opts.logger.warn(`dice in play: ${rollFile} is not a used roll (${(error as Error).message}); the roll used last is not counted`);
+      const aside = `${rollFile}.corrupt-${Date.now()}`;
+      this.opts.logger.warn(`dice in play: ${rollFile} is not a used roll (${(error as Error).message}); the roll used last is not counted (kept as ${path.basename(aside)})`);
+      this.keeping = rename(rollFile, aside)
+        .then(() => rm(frameFile, { force: true }))
+        .catch((e: unknown) => this.opts.logger.warn(`dice in play: ${rollFile} could not be put aside: ${(e as Error).message}`));
       return;
     }
     const { roll, taught, view } = kept;
