@@ -322,7 +322,8 @@ export class PlayedRolls {
         return null;
       }
     };
-    this.held = { roll: roll as PendingRoll, taught: view ? taught : [], frame };
+    // Taught only if the table still learns from its checks (the config may have changed meanwhile).
+    this.held = { roll: roll as PendingRoll, taught: view && this.opts.learnFromChecks ? taught : [], frame };
     this.opts.logger.info(`dice in play: the roll used before the restart is held again (${roll.dice.length} ${roll.dice.length === 1 ? 'die' : 'dice'}, ${taught.length} checked)`);
   }
 
