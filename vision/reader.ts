@@ -553,15 +553,17 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
   const readCropsDetailed = async (crops: RgbImage[], given: ReadOptions): Promise<Omit<DetailedReading, 'box'>[]> => {
     checkOptions(given);
     const taughtCamera = given.cameraPrior ? undefined : pictureCamera(given.sets);
-    if (!taughtCamera) return readPictures(crops, given);
-    const against = await readPictures(crops, { ...given, cameraPrior: taughtCamera });
-    const unknown = await readPictures(crops, given);
+    // Framed once (a picture's die is located in it), read once or twice.
+    const locate = framing === 'locate' ? await locateOptions() : {};
+    const framed = crops.map((c) => frameDieImage(c, framing, locate, { scale: locatedScale }));
+    if (!taughtCamera) return readPictures(crops, framed, given);
+    const against = readPictures(crops, framed, { ...given, cameraPrior: taughtCamera });
+    const unknown = readPictures(crops, framed, given);
     return against.map((r, i) => (r.uncertain || (!unknown[i]!.uncertain && unknown[i]!.face === r.face) ? r : { ...r, uncertain: true }));
   };
 
-  const readPictures = async (crops: RgbImage[], opts: ReadOptions): Promise<Omit<DetailedReading, 'box'>[]> => {
-    const locate = framing === 'locate' ? await locateOptions() : {};
-    const framed = crops.map((c) => frameDieImage(c, framing, locate, { scale: locatedScale }));
+  /** Pictures of one die framed (`frameDieImage`), read in each of their framings, the surer kept. */
+  const readPictures = (crops: RgbImage[], framed: Framed[], opts: ReadOptions): Omit<DetailedReading, 'box'>[] => {
     const readings = classifyFramed(framed.map((f) => f.crop), framed.map((f) => f.box), opts, undefined, true);
     // Another framing of some pictures, read too; its reading replaces the first where it is surer
     // by `margin`. Applied in this order, each against the reading in force.

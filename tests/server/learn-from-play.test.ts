@@ -47,6 +47,12 @@ async function rolledOnce(config: Record<string, unknown> = {}, dataDir?: string
   return { referee, roll: s.roll! };
 }
 
+/** The server started again on a data folder, with no camera (the reader loads only when asked), and the referee's phone. */
+async function restartOn(dataDir: string): Promise<Phone> {
+  server = await startTestServer({ config: { vision: { enabled: true } }, dataDir });
+  return server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+}
+
 async function send(phone: Phone, intent: Parameters<Phone['send']>[0]): Promise<TableSnapshot> {
   const ack = await phone.send(intent);
   expect(ack, JSON.stringify(ack)).toMatchObject({ ok: true });
@@ -145,10 +151,9 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     expect(d6(s)).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, inPlay: { dice: 1, right: 0 } });
     await server!.close();
 
-    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir });
-    const again = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    const again = await restartOn(dataDir);
     // From disk, before the reader has loaded.
-    expect(server.clew.reader.loaded()).toBeNull();
+    expect(server!.clew.reader.loaded()).toBeNull();
     expect(d6(again.latest())).toMatchObject({ samples: { [face]: 1 }, inPlay: { dice: 1, right: 0, notDice: roll.dice.length - 1, since: 'start' } });
   });
 
@@ -170,9 +175,8 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     await server!.close();
 
     // Held again: counted in play and on the Teach tab before the reader loads, as before the cut.
-    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir: cuts[0] });
-    let phone = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
-    expect(server.clew.reader.loaded()).toBeNull();
+    let phone = await restartOn(cuts[0]!);
+    expect(server!.clew.reader.loaded()).toBeNull();
     const inPlay = { dice: 1, right: 0, notDice: roll.dice.length - 1, since: 'start' };
     expect(d6(phone.latest())).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, inPlay });
     // The game moves on: the die is a label (a crop pending on disk, framed from the kept frame) and counted for good.
@@ -182,37 +186,34 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     await vi.waitFor(() => expect(readdirSync(path.join(cuts[0]!, 'calibration', 'pending', 'd6'))).toEqual([expect.stringMatching(new RegExp(`-${face}\\.png$`))]), { timeout: 60_000 });
     expect(readdirSync(path.join(cuts[0]!, 'held-roll'))).toEqual([]);
     expect(JSON.parse(readFileSync(path.join(cuts[0]!, 'dice-in-play.json'), 'utf8')).d6).toMatchObject(inPlay);
-    await server.close();
+    await server!.close();
 
     // BACK after the restart brings the roll back to be corrected: it is no longer counted, nor kept.
-    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir: cuts[1] });
-    phone = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    phone = await restartOn(cuts[1]!);
     const back = await send(phone, { type: 'undo' });
     expect(back.roll?.dice[0]).toMatchObject({ face, corrected: true });
     expect(d6(back)?.inPlay).toBeUndefined();
     expect(d6(back)?.samples[face] ?? 0).toBe(0);
     await vi.waitFor(() => expect(readdirSync(path.join(cuts[1]!, 'held-roll'))).toEqual([]), { timeout: 10_000 });
-    await server.close();
+    await server!.close();
 
     // A roll file torn by the cut: reported by name, nothing counted, the table as it was.
     writeFileSync(path.join(cuts[2]!, 'held-roll', 'roll.json'), '{"roll": {"dice": [{"set": "d6", "fa');
-    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir: cuts[2] });
-    phone = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    phone = await restartOn(cuts[2]!);
     expect(d6(phone.latest())?.inPlay).toBeUndefined();
-    expect(server.logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/dice in play: .*held-roll\/roll\.json is not a used roll \(.*\); the roll used last is not counted \(kept as roll\.json\.corrupt-\d+\)/) });
+    expect(server!.logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/dice in play: .*held-roll\/roll\.json is not a used roll \(.*\); the roll used last is not counted \(kept as roll\.json\.corrupt-\d+\)/) });
     expect(phone.latest().version).toBe(used.version);
     // Put aside, so the next start does not report it again.
     await vi.waitFor(() => expect(readdirSync(path.join(cuts[2]!, 'held-roll'))).toEqual([expect.stringMatching(/^roll\.json\.corrupt-\d+$/)]), { timeout: 10_000 });
-    await server.close();
-    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir: cuts[2] });
-    expect(server.logger.lines.filter((l) => l.message.includes('held-roll'))).toEqual([]);
-    await server.close();
+    await server!.close();
+    await restartOn(cuts[2]!);
+    expect(server!.logger.lines.filter((l) => l.message.includes('held-roll'))).toEqual([]);
+    await server!.close();
 
     // A frame torn by the cut: the roll is still counted when the game moves on; its die is not taught, and that is said.
     const frame = path.join(cuts[3]!, 'held-roll', 'frame.png');
     writeFileSync(frame, readFileSync(frame).subarray(0, 200));
-    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir: cuts[3] });
-    phone = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    phone = await restartOn(cuts[3]!);
     await send(phone, { type: 'button', button: 'NEXT' });
     await send(phone, { type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] });
     await vi.waitFor(() => expect(server!.logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/calibration: the frame of the roll used before the restart \(.*frame\.png\) could not be read \(.*\); its 1 checked die is not taught/) }), { timeout: 30_000 });
@@ -230,15 +231,14 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     await server!.close();
 
     // No camera this time: the reader loads only when something asks for it.
-    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir });
-    const again = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
-    expect(server.clew.reader.loaded()).toBeNull();
+    const again = await restartOn(dataDir);
+    expect(server!.clew.reader.loaded()).toBeNull();
     expect(d6(again.latest())).toEqual({ set: 'd6', samples: labelled, active: false });
     // Saving asks the reader, which loads with the labels pending: it needs the other faces.
     const seen = again.snapshots.length;
     const ack = await again.send({ type: 'calibration/commit', set: 'd6' });
     expect(ack).toMatchObject({ ok: false, code: 'calibration/refused', message: expect.stringContaining('missing: 3, 4, 5, 6') });
-    expect(server.clew.reader.loaded()).not.toBeNull();
+    expect(server!.clew.reader.loaded()).not.toBeNull();
     // The phones are told after a commit, refused or not: now from the loaded reader.
     const loaded = await again.snapshot(() => again.snapshots.length > seen);
     expect(d6(loaded)).toEqual({ set: 'd6', samples: labelled, active: false });
@@ -258,17 +258,15 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ d6: counted });
 
     // Shown again after the restart, before the reader has loaded.
-    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir });
-    const again = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
-    expect(server.clew.reader.loaded()).toBeNull();
+    const again = await restartOn(dataDir);
+    expect(server!.clew.reader.loaded()).toBeNull();
     expect(d6(again.latest())?.inPlay).toEqual(counted);
-    await server.close();
+    await server!.close();
 
     writeFileSync(file, '{"d6": {"dice": -1}}');
-    server = await startTestServer({ config: { vision: { enabled: true } }, dataDir });
-    const fresh = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    const fresh = await restartOn(dataDir);
     expect(d6(fresh.latest())?.inPlay).toBeUndefined();
-    expect(server.logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/dice in play: .*dice-in-play\.json is not a count of dice in play \(d6\.dice: .*\); counting afresh/) });
+    expect(server!.logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/dice in play: .*dice-in-play\.json is not a count of dice in play \(d6\.dice: .*\); counting afresh/) });
   });
 });
 

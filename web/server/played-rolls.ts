@@ -83,11 +83,16 @@ interface HeldRoll {
 }
 
 /** The held roll on disk (`roll.json`); its frame is `frame.png` beside it, where `view` is given. */
-const HELD_SHAPE = z.strictObject({
-  roll: pendingRollSchema,
-  taught: z.array(z.number().int().min(0)),
-  view: z.enum(CAMERA_VIEWS).optional(),
-});
+const HELD_SHAPE = z
+  .strictObject({
+    roll: pendingRollSchema,
+    taught: z.array(z.number().int().min(0)),
+    view: z.enum(CAMERA_VIEWS).optional(),
+  })
+  .superRefine((kept, ctx) => {
+    const outside = kept.taught.find((i) => i >= kept.roll.dice.length || !kept.roll.dice[i]!.box);
+    if (outside !== undefined) ctx.addIssue({ code: 'custom', path: ['taught'], message: `die ${outside} is not a die of the roll with a box` });
+  });
 const HELD_ROLL = 'roll.json';
 const HELD_FRAME = 'frame.png';
 
@@ -102,6 +107,28 @@ function plus(a: InPlay, b: InPlay): InPlay {
     missed: a.missed + b.missed,
     notDice: a.notDice + b.notDice,
   };
+}
+
+/**
+ * A small JSON file of the data folder, read and checked against `shape`: its data, or that there
+ * is none, or why it could not be read (`unreadable`) or is not what it should be (`invalid`).
+ */
+function readKept<S extends z.ZodType>(file: string, shape: S): { data: z.infer<S> } | { missing: true } | { unreadable: string } | { invalid: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { missing: true } : { unreadable: (error as Error).message };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { invalid: (error as Error).message };
+  }
+  const parsed = shape.safeParse(json);
+  if (!parsed.success) return { invalid: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
+  return { data: parsed.data };
 }
 
 /** The same dice, whatever the order of their fields (a roll read back from disk has the schema's). */
@@ -152,24 +179,12 @@ export class PlayedRolls {
   private load(): void {
     const file = this.opts.file;
     if (!file) return;
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.opts.logger.warn(`dice in play: ${file} could not be read (${(error as Error).message}); counting afresh`);
-      return;
-    }
-    let parsed: z.infer<typeof FILE_SHAPE>;
-    try {
-      const shape = FILE_SHAPE.safeParse(JSON.parse(text));
-      if (!shape.success) throw new Error(shape.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-      parsed = shape.data;
-    } catch (error) {
-      this.opts.logger.warn(`dice in play: ${file} is not a count of dice in play (${(error as Error).message}); counting afresh`);
-      return;
-    }
+    const read = readKept(file, FILE_SHAPE);
+    if ('unreadable' in read) this.opts.logger.warn(`dice in play: ${file} could not be read (${read.unreadable}); counting afresh`);
+    if ('invalid' in read) this.opts.logger.warn(`dice in play: ${file} is not a count of dice in play (${read.invalid}); counting afresh`);
+    if (!('data' in read)) return;
     for (const set of DICE_SET_IDS) {
-      const c = parsed[set];
+      const c = read.data[set];
       if (c) this.counted.set(set, c);
     }
   }
@@ -289,30 +304,21 @@ export class PlayedRolls {
     const dir = this.opts.heldDir;
     if (!dir) return;
     const rollFile = path.join(dir, HELD_ROLL), frameFile = path.join(dir, HELD_FRAME);
-    let text: string;
-    try {
-      text = readFileSync(rollFile, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.opts.logger.warn(`dice in play: ${rollFile} could not be read (${(error as Error).message}); the roll used last is not counted`);
+    const read = readKept(rollFile, HELD_SHAPE);
+    if ('missing' in read || 'unreadable' in read) {
+      if ('unreadable' in read) this.opts.logger.warn(`dice in play: ${rollFile} could not be read (${read.unreadable}); the roll used last is not counted`);
       rmSync(frameFile, { force: true });
       return;
     }
-    let kept: z.infer<typeof HELD_SHAPE>;
-    try {
-      const shape = HELD_SHAPE.safeParse(JSON.parse(text));
-      if (!shape.success) throw new Error(shape.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-      kept = shape.data;
-      const outside = kept.taught.find((i) => i >= kept.roll.dice.length || !kept.roll.dice[i]!.box);
-      if (outside !== undefined) throw new Error(`taught: die ${outside} is not a die of the roll with a box`);
-    } catch (error) {
+    if ('invalid' in read) {
       const aside = `${rollFile}.corrupt-${Date.now()}`;
-      this.opts.logger.warn(`dice in play: ${rollFile} is not a used roll (${(error as Error).message}); the roll used last is not counted (kept as ${path.basename(aside)})`);
+      this.opts.logger.warn(`dice in play: ${rollFile} is not a used roll (${read.invalid}); the roll used last is not counted (kept as ${path.basename(aside)})`);
       this.keeping = rename(rollFile, aside)
         .then(() => rm(frameFile, { force: true }))
         .catch((e: unknown) => this.opts.logger.warn(`dice in play: ${rollFile} could not be put aside: ${(e as Error).message}`));
       return;
     }
-    const { roll, taught, view } = kept;
+    const { roll, taught, view } = read.data;
     const frame = async () => {
       if (taught.length === 0 || !view) return null;
       try {
