@@ -265,14 +265,23 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       const { onCameraEvidence: _told, ...quiet } = opts;
       const upright = first.weights && doubtful.map((i) => first.weights![i]!);
       const sums = doubtful.map((i) => Float64Array.from(probs[i]!));
-      for (const order of TURNED_CHANNELS) {
-        const again = readFramed(doubtful.map((i) => reorderChannels(framed[i]!, order)), doubtful.map((i) => boxes[i]!), quiet, frame, upright, lookBelow);
+      // Both turnings read as one batch: a die's reading does not depend on the others read with
+      // it, and one batch is half the passes (the doubtful dice's second looks included).
+      const again = readFramed(
+        TURNED_CHANNELS.flatMap((order) => doubtful.map((i) => reorderChannels(framed[i]!, order))),
+        TURNED_CHANNELS.flatMap(() => doubtful.map((i) => boxes[i]!)),
+        quiet,
+        frame,
+        upright && TURNED_CHANNELS.flatMap(() => upright),
+        lookBelow,
+      );
+      TURNED_CHANNELS.forEach((_, o) =>
         doubtful.forEach((i, k) => {
-          const p = again.probs[k]!;
+          const p = again.probs[o * doubtful.length + k]!;
           for (let c = 0; c < p.length; c++) sums[k]![c]! += p[c]!;
-          views[i]! += again.views[k]!;
-        });
-      }
+          views[i]! += again.views[o * doubtful.length + k]!;
+        }),
+      );
       // The three weigh alike: they are the die's colours turned round all the ways there are, so
       // it reads the same whichever it came in. (The first weighing as the two turned ones
       // together read eval:dice's crops and frames a little worse, pictures turned on a grown
