@@ -134,6 +134,11 @@ interface PendingLabel {
 
 export type ReadLabels = (set: DiceSetId, pictures: readonly { face: string; crop: RgbImage }[], prior?: Float64Array) => number;
 
+/** Throws unless `set` is one of clew's dice sets (the store names files after it). */
+function knownSet(set: DiceSetId): void {
+  if (!Object.hasOwn(DICE_SETS, set)) throw new Error(`calibration: unknown dice set "${String(set)}"`);
+}
+
 /** Views per example of a last-layer refit: four quarter turns × two photometric variants. */
 const CALIBRATION_VIEWS = 8;
 
@@ -174,7 +179,12 @@ export class Calibrations {
       for (const problem of problems) process.emitWarning(`labelled crop ${problem}; ignored`);
       if (crops.length > 0) calibrations.pending.set(set, crops);
     }
-    for (const cal of await store.list()) {
+    for (const kept of await store.list()) {
+      if ('problem' in kept) {
+        process.emitWarning(`calibration of ${kept.set}: ${kept.problem}; ignored — recalibrate, or undo to the one before`);
+        continue;
+      }
+      const cal = kept.calibration;
       if (cal.modelId !== options.modelId) {
         process.emitWarning(`calibration of ${cal.set} in ${store.dir} was made for another model (${cal.modelId}); ignored — recalibrate`);
         continue;
@@ -211,17 +221,35 @@ export class Calibrations {
 
   /** Puts `cal` in force for its set (undefined: the shipped model), building its net if it has one. */
   private async activate(set: DiceSetId, cal: Calibration | undefined, net?: LayersModel): Promise<void> {
+    this.install(set, cal, cal && !net ? await this.build(set, cal) : net);
+  }
+
+  /**
+   * Checks that `cal` fits the shipped model and builds its adapted net, if it has one, without
+   * putting it in force: a calibration that does not fit throws here and changes nothing.
+   */
+  private async build(set: DiceSetId, cal: Calibration): Promise<LayersModel | undefined> {
     const { classifier } = this.options;
-    let built = net;
-    if (cal?.net && !built) {
-      built = await classifier.copyNet();
-      try {
-        decodeWeightsInto(built, cal.net.weights);
-      } catch (error) {
-        built.dispose();
-        throw error;
-      }
+    if (cal.set !== set) throw new Error(`a calibration of ${cal.set}, not of ${set}`);
+    const own = DICE_SETS[set].faces.map((f) => classOf(set, f));
+    const foreign = cal.classes.find((c) => !own.includes(c as (typeof own)[number]));
+    if (foreign !== undefined) throw new Error(`class "${foreign}" is not a face of ${set}`);
+    const short = cal.weights.find((row) => row.length !== classifier.head.dim);
+    if (short) throw new Error(`${short.length} weights per class for the model's embedding of ${classifier.head.dim}`);
+    if (!cal.net) return undefined;
+    const built = await classifier.copyNet();
+    try {
+      decodeWeightsInto(built, cal.net.weights);
+    } catch (error) {
+      built.dispose();
+      throw error;
     }
+    return built;
+  }
+
+  /** Puts `cal` and its built net in force for `set` (undefined: the shipped model). */
+  private install(set: DiceSetId, cal: Calibration | undefined, built: LayersModel | undefined): void {
+    const { classifier } = this.options;
     const old = this.nets.get(set);
     if (old) this.release(old);
     this.nets.delete(set);
@@ -237,18 +265,22 @@ export class Calibrations {
   }
 
   private async discard(set: DiceSetId): Promise<void> {
+    knownSet(set);
+    // The commit removes the labels it took when it is done: discarding under it would lose the labels given after.
+    if (this.committing.has(set)) throw new Error(`calibration of ${set} is being fitted; discard its labels when it is done`);
     this.pending.delete(set);
     await this.pendingStore?.clear(set);
   }
 
   private counts(set: DiceSetId): PendingCount {
+    knownSet(set);
     const c: Record<string, number> = Object.fromEntries(DICE_SETS[set].faces.map((f) => [f, 0]));
     for (const p of this.pending.get(set) ?? []) c[p.face]!++;
     return { set, counts: c };
   }
 
   private async add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<PendingCount> {
-    if (!DICE_SETS[set]) throw new Error(`calibration: unknown dice set "${String(set)}"`);
+    knownSet(set);
     if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
     if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(view)}"`);
     const { crop, upWeights } = await this.options.frameTaught(image, box, view, others);
@@ -272,6 +304,7 @@ export class Calibrations {
   }
 
   private async commit(set: DiceSetId, commitOptions: { persist?: boolean; createdAt?: string; onStep?: (step: number, steps: number) => void } = {}): Promise<Calibration> {
+    knownSet(set);
     const list = [...(this.pending.get(set) ?? [])];
     if (list.length === 0) throw new Error(`calibration of ${set}: no labelled crops added`);
     const counted = countExamples(set, list.map((p) => p.face));
@@ -308,13 +341,34 @@ export class Calibrations {
   }
 
   private async undo(set: DiceSetId): Promise<Calibration | undefined> {
+    knownSet(set);
     if (!this.store) {
       if (!this.active.has(set)) throw new Error(`no calibration of ${set} to undo`);
-      await this.activate(set, undefined);
+      this.install(set, undefined, undefined);
       return undefined;
     }
-    const now = await this.store.undo(set);
-    await this.activate(set, now && now.modelId === this.options.modelId ? now : undefined);
+    // The one to come back read and built first: one that cannot be read or does not fit the
+    // model is refused, and the files and the calibration in force stay as they were.
+    let back: Calibration | undefined;
+    try {
+      back = await this.store.readPrevious(set);
+    } catch (error) {
+      throw new Error(`calibration of ${set}: the one before cannot be restored (${(error as Error).message}); nothing was undone`);
+    }
+    const fits = back && back.modelId === this.options.modelId ? back : undefined;
+    let built: LayersModel | undefined;
+    try {
+      built = fits ? await this.build(set, fits) : undefined;
+    } catch (error) {
+      throw new Error(`calibration of ${set}: the one before does not fit the model (${(error as Error).message}); nothing was undone`);
+    }
+    try {
+      await this.store.undo(set);
+    } catch (error) {
+      if (built) built.dispose();
+      throw error;
+    }
+    this.install(set, fits, built);
     return this.active.get(set);
   }
 

@@ -1,10 +1,16 @@
 /**
  * Calibrations on disk: one JSON file per dice set in a directory the caller chooses
  * (`<dir>/<set>.json`; a few KB, about 800 KB with an adapted net), the one it replaced kept
- * beside it (`<set>.previous.json`) so a calibration can be undone. Writes go to a temporary file first and are renamed into place.
+ * beside it (`<set>.previous.json`) so a calibration can be undone.
+ *
+ * A cut at any moment (a pulled plug, a full disk) leaves `<set>.json` whole, old or new: every
+ * file is written complete under a temporary name, flushed, and renamed over the one it replaces,
+ * and the one in force is copied, never moved, to the previous before it is replaced. A temporary
+ * file such a cut left behind is removed when the store is next listed.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { copyFile, mkdir, open, readFile, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
@@ -43,7 +49,7 @@ export function parseCalibration(json: unknown, where: string): Calibration {
 const current = (dir: string, set: DiceSetId) => path.join(dir, `${set}.json`);
 const previous = (dir: string, set: DiceSetId) => path.join(dir, `${set}.previous.json`);
 
-async function readOne(file: string): Promise<Calibration | undefined> {
+async function readOne(file: string, set: DiceSetId): Promise<Calibration | undefined> {
   if (!existsSync(file)) return undefined;
   let json: unknown;
   try {
@@ -51,35 +57,77 @@ async function readOne(file: string): Promise<Calibration | undefined> {
   } catch (error) {
     throw new Error(`cannot read calibration ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return parseCalibration(json, file);
+  const cal = parseCalibration(json, file);
+  if (cal.set !== set) throw new Error(`${file}: a calibration of ${cal.set}, not of ${set}`);
+  return cal;
 }
 
-async function writeAtomic(file: string, cal: Calibration): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, JSON.stringify(cal) + '\n');
-  await rename(tmp, file);
+/** `file`'s bytes flushed to the disk, and the directory entry that names it. */
+async function flushed(file: string, data?: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, data === undefined ? 'r+' : 'w');
+    if (data !== undefined) await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle?.close();
+  }
 }
+
+async function flushDir(dir: string): Promise<void> {
+  // Not every platform opens a directory for fsync; there it is best effort.
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, fsConstants.O_RDONLY);
+    await handle.sync();
+  } catch {
+    /* best effort */
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** A temporary name beside `file` (removed by `list` if a cut leaves it). */
+const temporary = (file: string, what: string) => `${file}.${what}-${process.pid}`;
+const TEMPORARY = /\.(tmp|copy)-\d+$/;
 
 export class CalibrationStore {
   constructor(readonly dir: string) {}
 
   /** The calibration in force for a set, if any. */
   read(set: DiceSetId): Promise<Calibration | undefined> {
-    return readOne(current(this.dir, set));
+    return readOne(current(this.dir, set), set);
+  }
+
+  /** The calibration an undo would put in force for a set, if any (read, not put in force). */
+  readPrevious(set: DiceSetId): Promise<Calibration | undefined> {
+    return readOne(previous(this.dir, set), set);
   }
 
   /** Puts `cal` in force for its set; the one it replaces becomes the previous one. */
   async save(cal: Calibration): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const now = current(this.dir, cal.set);
-    if (existsSync(now)) await rename(now, previous(this.dir, cal.set));
-    await writeAtomic(now, cal);
+    const tmp = temporary(now, 'tmp');
+    await flushed(tmp, JSON.stringify(cal) + '\n');
+    if (existsSync(now)) await this.replace(previous(this.dir, cal.set), now);
+    await rename(tmp, now);
+    await flushDir(this.dir);
+  }
+
+  /** `target` becomes a copy of `source`, whole or not at all; `source` stays. */
+  private async replace(target: string, source: string): Promise<void> {
+    const copy = temporary(target, 'copy');
+    await copyFile(source, copy);
+    await flushed(copy);
+    await rename(copy, target);
   }
 
   /**
    * Undoes the last change for a set: the previous calibration comes back into force (or, when
    * there was none, the set goes back to the shipped model). The undone one is kept as the
-   * previous, so a second undo re-applies it. Returns what is now in force.
+   * previous, so a second undo re-applies it. Returns what is now in force. A previous file that
+   * cannot be read is refused and nothing changes (`readPrevious` says why).
    */
   async undo(set: DiceSetId): Promise<Calibration | undefined> {
     const now = current(this.dir, set);
@@ -87,27 +135,54 @@ export class CalibrationStore {
     const hasNow = existsSync(now);
     const hasPrev = existsSync(prev);
     if (!hasNow && !hasPrev) throw new Error(`no calibration of ${set} to undo in ${this.dir}`);
-    const swap = `${now}.swap-${process.pid}`;
-    if (hasNow) await rename(now, swap);
-    if (hasPrev) await rename(prev, now);
-    if (hasNow) await rename(swap, prev);
-    return this.read(set);
+    const back = await this.readPrevious(set);
+    if (!hasPrev) {
+      await rename(now, prev);
+    } else {
+      // The one in force copied aside first: a cut at any step leaves a whole file in force.
+      const undone = hasNow ? temporary(prev, 'tmp') : undefined;
+      if (undone) {
+        await copyFile(now, undone);
+        await flushed(undone);
+      }
+      await rename(prev, now);
+      if (undone) await rename(undone, prev);
+    }
+    await flushDir(this.dir);
+    return back;
   }
 
   /** Removes a set's calibration (kept as previous, so undo brings it back). */
   async clear(set: DiceSetId): Promise<void> {
     const now = current(this.dir, set);
     if (!existsSync(now)) return;
-    await rm(previous(this.dir, set), { force: true });
     await rename(now, previous(this.dir, set));
+    await flushDir(this.dir);
   }
 
-  /** Every calibration in force, by set. */
-  async list(): Promise<Calibration[]> {
+  /**
+   * Every set's calibration in force, or why its file cannot be read (a torn or hand-edited file
+   * is reported, not thrown: the other sets' calibrations still load). Temporary files a cut
+   * left behind are removed.
+   */
+  async list(): Promise<({ set: DiceSetId; calibration: Calibration } | { set: DiceSetId; problem: string })[]> {
     if (!existsSync(this.dir)) return [];
     const names = await readdir(this.dir);
-    const out: Calibration[] = [];
-    for (const set of DICE_SET_IDS) if (names.includes(`${set}.json`)) out.push((await this.read(set))!);
+    for (const name of names) {
+      if (!TEMPORARY.test(name) || !DICE_SET_IDS.some((s) => name.startsWith(`${s}.`))) continue;
+      // Best effort: one that cannot be removed (not a file) harms nothing where it is.
+      await rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
+    }
+    const out: ({ set: DiceSetId; calibration: Calibration } | { set: DiceSetId; problem: string })[] = [];
+    for (const set of DICE_SET_IDS) {
+      if (!names.includes(`${set}.json`)) continue;
+      try {
+        const calibration = await this.read(set);
+        if (calibration) out.push({ set, calibration });
+      } catch (error) {
+        out.push({ set, problem: (error as Error).message });
+      }
+    }
     return out;
   }
 }

@@ -10,7 +10,8 @@ import { decodeImage } from '../image/decode.js';
 import type { RgbImage } from '../types.js';
 import { frameDieImage, type FramingMode } from './framing.js';
 
-const IMAGE = /\.(jpe?g|png|webp)$/i;
+/** The pictures `decodeImage` reads; other files (a folder's notes, `.DS_Store`) are skipped with a warning. */
+const IMAGE = /\.(jpe?g|png|webp|gif|tiff?|avif)$/i;
 
 export interface LabelledCrop {
   set: DiceSetId;
@@ -35,7 +36,10 @@ async function subdirs(dir: string): Promise<string[]> {
 }
 
 async function readFace(set: DiceSetId, face: string, dir: string, framing: FramingMode): Promise<LabelledCrop[]> {
-  const files = (await readdir(dir)).filter((f) => IMAGE.test(f)).sort();
+  const names = await readdir(dir);
+  const files = names.filter((f) => IMAGE.test(f)).sort();
+  const skipped = names.filter((f) => !IMAGE.test(f) && !f.startsWith('.'));
+  if (skipped.length > 0) process.emitWarning(`${dir}: ${skipped.length === 1 ? `"${skipped[0]}" is` : `${skipped.length} files are`} not a picture clew reads (JPEG, PNG, WebP, GIF, TIFF, AVIF); skipped`);
   const out: LabelledCrop[] = [];
   for (const f of files) {
     const file = path.join(dir, f);

@@ -43,7 +43,7 @@ async function namesIn(folder: string): Promise<{ named: { name: string; seq: nu
  */
 export async function countPendingOnDisk(dir: string, set: DiceSetId): Promise<Record<string, number>> {
   const counts: Record<string, number> = Object.fromEntries(DICE_SETS[set].faces.map((f) => [f, 0]));
-  for (const { face } of (await namesIn(folderOf(dir, set))).named) if (face in counts) counts[face]!++;
+  for (const { face } of (await namesIn(folderOf(dir, set))).named) if (Object.hasOwn(counts, face)) counts[face]!++;
   return counts;
 }
 
@@ -113,9 +113,11 @@ export class PendingCropStore {
     for (const file of files) await rm(file, { force: true });
   }
 
-  /** Forgets every crop of the set (and whatever else is in its folder). */
+  /**
+   * Forgets every crop of the set (and whatever else is in its folder). The numbering goes on,
+   * so a crop added later never takes the name of one a caller still holds.
+   */
   async clear(set: DiceSetId): Promise<void> {
     await rm(this.folder(set), { recursive: true, force: true });
-    this.next.set(set, 0);
   }
 }

@@ -105,7 +105,8 @@ export class TableCalibration {
       const heldHere = held.filter((d) => d.set === set);
       for (const d of heldHere) samples[d.face] = (samples[d.face] ?? 0) + 1;
       const status: CalibrationStatus = { set, samples, active: active.has(set) };
-      const fromPlay = (t?.fromPlay ?? 0) + heldHere.length;
+      // Never more than are pending: the oldest labels of a face give way to newer ones (pendingPerFace).
+      const fromPlay = Math.min((t?.fromPlay ?? 0) + heldHere.length, Object.values(samples).reduce((a, b) => a + b, 0));
       if (fromPlay > 0) status.fromPlay = fromPlay;
       const played = this.rolls.inPlay(set);
       if (played) status.inPlay = played;
@@ -150,6 +151,8 @@ export class TableCalibration {
           // The last used roll's checked dice count: the referee saves what the tab shows.
           await this.rolls.flush();
           if (this.fitting.has(intent.set)) return fail('calibration/busy', `the ${intent.set} calibration is being fitted already; wait for it to finish`);
+          // The labels this commit takes; those given while it fits stay pending, and counted.
+          const taken = this.tally.get(intent.set) ?? NO_TALLY;
           this.fitting.set(intent.set, { step: 0, steps: 0 });
           this.onProgress();
           let cal;
@@ -167,15 +170,24 @@ export class TableCalibration {
           this.onDisk.add(intent.set);
           // From now on the dice in play measure the new calibration.
           this.rolls.restart(intent.set, 'save');
-          const t = this.tally.get(intent.set);
-          this.tally.set(intent.set, { ...NO_TALLY, before: t && t.crops > 0 ? t.right / t.crops : null, after: cal.fitAccuracy, checked: t?.crops ?? 0 });
+          const t = this.tally.get(intent.set) ?? NO_TALLY;
+          this.tally.set(intent.set, {
+            crops: t.crops - taken.crops,
+            right: t.right - taken.right,
+            fromPlay: t.fromPlay - taken.fromPlay,
+            before: taken.crops > 0 ? taken.right / taken.crops : null,
+            after: cal.fitAccuracy,
+            checked: taken.crops,
+          });
           this.logger.info(`calibration: ${intent.set} calibrated from ${Object.values(cal.counts).reduce((a, b) => a + b, 0)} crops (fit ${Math.round(cal.fitAccuracy * 100)}%)`);
           return ok(cal.counts);
         }
         case 'calibration/undo': {
           const now = await reader.calibration.undo(intent.set);
           if (!now) this.onDisk.delete(intent.set);
-          this.tally.delete(intent.set);
+          // The labels pending are still pending (and still counted); the last commit's figures go.
+          const t = this.tally.get(intent.set);
+          if (t) this.tally.set(intent.set, { ...t, before: null, after: null, checked: 0 });
           await this.rolls.flush();
           this.rolls.restart(intent.set, 'undo');
           this.logger.info(`calibration: ${intent.set} undone (${now ? 'the previous calibration is back' : 'back to the shipped model'})`);
