@@ -249,6 +249,8 @@ export interface DiceStreamOptions {
 export class DiceStream {
   private state: SettleState = INITIAL_SETTLE;
   private previous: GreyThumb | undefined;
+  /** The size of the frame `previous` was made from. */
+  private previousSize: [number, number] | undefined;
   private reads: DetailedReading[][] = [];
   private readonly settle: SettleConfig;
   private readonly vote: VoteConfig;
@@ -270,17 +272,31 @@ export class DiceStream {
    */
   async push(image: RgbImage, at: number, frame?: Pick<DiceStreamOptions, 'tray' | 'onTray' | 'onCameraEvidence' | 'cameraPrior'>): Promise<StreamEvent | undefined> {
     const thumb = greyThumbnail(image, this.options.thumbnailSide ?? 80);
-    const motion = this.previous ? motionBetween(this.previous, thumb) : undefined;
+    // A frame of another size (the camera's mode changed) is motion, even where both shrink to
+    // the same thumbnail: the dice's boxes of the two sizes must not be voted together.
+    const sameSize = this.previousSize?.[0] === image.width && this.previousSize[1] === image.height;
+    const motion = this.previous ? (sameSize ? motionBetween(this.previous, thumb) : 1) : undefined;
     this.previous = thumb;
-    const step = settleStep(this.state, motion, this.settle);
-    const wasSettled = this.state.phase === 'settled';
+    this.previousSize = [image.width, image.height];
+    const before = this.state;
+    const step = settleStep(before, motion, this.settle);
+    const wasSettled = before.phase === 'settled';
     this.state = step.state;
     if (step.state.run === 1 && !wasSettled) this.reads = [];
     if (step.event === 'moving') this.reads = [];
     if (step.read) {
       const { sets, palette, view, expect, colourLook, colourLookUpTo } = this.options;
       const { tray, onTray, onCameraEvidence, cameraPrior } = frame ?? this.options;
-      this.reads.push(await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}), ...(cameraPrior ? { cameraPrior } : {}), ...(expect ? { expect } : {}), ...(colourLook !== undefined ? { colourLook } : {}), ...(colourLookUpTo !== undefined ? { colourLookUpTo } : {}) }));
+      let read: DetailedReading[];
+      try {
+        read = await this.reader.readDetailed(image, { sets, ...(palette ? { palette } : {}), ...(view ? { view } : {}), ...(tray ? { tray } : {}), ...(onTray ? { onTray } : {}), ...(onCameraEvidence ? { onCameraEvidence } : {}), ...(cameraPrior ? { cameraPrior } : {}), ...(expect ? { expect } : {}), ...(colourLook !== undefined ? { colourLook } : {}), ...(colourLookUpTo !== undefined ? { colourLookUpTo } : {}) });
+      } catch (error) {
+        // The frame that would settle the roll could not be read: not settled yet, so the next
+        // still frame settles it (else the roll lying there would never be reported).
+        if (step.event === 'settled') this.state = { phase: 'still', run: step.state.run - 1 };
+        throw error;
+      }
+      this.reads.push(read);
       if (this.reads.length > this.settle.voteFrames) this.reads.shift();
     }
     if (step.event === 'moving') return { type: 'moving', at };
@@ -295,6 +311,21 @@ export class DiceStream {
   reset(): void {
     this.state = INITIAL_SETTLE;
     this.previous = undefined;
+    this.previousSize = undefined;
+    this.reads = [];
+  }
+
+  /**
+   * Takes over the scene of the stream this one replaces (the game asks for other dice): a roll
+   * `from` has reported stays reported, so the dice already lying on the tray are not reported
+   * again as the new request's roll; the next roll needs the tray to move first. A roll not yet
+   * reported is waited for afresh, its frames read for the new request.
+   */
+  continueFrom(from: DiceStream): void {
+    if (from.state.phase !== 'settled') return;
+    this.state = from.state;
+    this.previous = from.previous;
+    this.previousSize = from.previousSize;
     this.reads = [];
   }
 }

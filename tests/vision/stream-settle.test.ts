@@ -213,6 +213,77 @@ describe('DiceStream', () => {
     for (const o of upTo.asked) expect(o).toEqual({ sets: ['d6'], colourLookUpTo: 8 });
   });
 
+  it('a frame that cannot be read on the way to settling does not lose the roll: the next still frame settles it', async () => {
+    const rng = createRng('stream-read-fails');
+    const reader = new SquareReader();
+    // Reads are of the last three still frames: the third read is of the frame that would settle.
+    let failOn = 3;
+    const failing: FrameReader = {
+      readDetailed: (image, options) => (++reader.calls === failOn ? Promise.reject(new Error('reader: a worker thread died')) : new SquareReader().readDetailed(image, options)),
+    };
+    const stream = new DiceStream(failing, { sets: ['d6'] });
+    const place = [{ x: 20, y: 30 }];
+    const events: unknown[] = [];
+    for (let i = 0; i < 8; i++) {
+      try {
+        events.push(await stream.push(frame(rng, place), i * 33));
+      } catch (error) {
+        events.push(`threw: ${(error as Error).message}`);
+      }
+    }
+    expect(events.slice(0, 4)).toEqual([undefined, undefined, undefined, 'threw: reader: a worker thread died']);
+    expect(events[4]).toMatchObject({ type: 'settled', at: 4 * 33 });
+    expect(events.slice(5)).toEqual([undefined, undefined, undefined]);
+    failOn = 0;
+  });
+
+  it('frames of another size are motion, even where they shrink to the same thumbnail', async () => {
+    const rng = createRng('stream-size');
+    const stream = new DiceStream(new SquareReader(), { sets: ['d6'] });
+    const small = frame(rng, [{ x: 20, y: 30 }]);
+    // The same tray at twice the size (160×120 → 320×240: both 80×60 thumbnails).
+    const large: RgbImage = { width: 320, height: 240, data: new Uint8Array(320 * 240 * 3) };
+    for (let y = 0; y < 240; y++) for (let x = 0; x < 320; x++) for (let k = 0; k < 3; k++) large.data[(y * 320 + x) * 3 + k] = small.data[((y >> 1) * 160 + (x >> 1)) * 3 + k]!;
+    const events = [];
+    for (let i = 0; i < 3; i++) events.push(await stream.push(small, i * 33));
+    for (let i = 3; i < 8; i++) events.push(await stream.push(large, i * 33));
+    const settled = events.filter((e) => e?.type === 'settled');
+    // Settled on the large frames' own run (four still frames after the size changed), not earlier.
+    expect(settled).toHaveLength(1);
+    expect(settled[0]).toMatchObject({ at: 6 * 33, frames: 3 });
+    expect((settled[0] as { dice: { box: Box }[] }).dice.map((d) => d.box.slice(0, 2))).toEqual([[40, 60]]);
+  });
+
+  it('a stream made for another request takes over the scene: a roll already reported is not reported again', async () => {
+    const rng = createRng('stream-continue');
+    const first = new DiceStream(new SquareReader(), { sets: ['d6'], palette: ['red'] });
+    const place = [{ x: 20, y: 30 }];
+    const events = [];
+    for (let i = 0; i < 6; i++) events.push(await first.push(frame(rng, place), i * 33));
+    expect(events.filter((e) => e?.type === 'settled')).toHaveLength(1);
+    // The next player's die is asked for; the tray has not been touched.
+    const reader = new SquareReader();
+    const next = new DiceStream(reader, { sets: ['d6'], palette: ['blue'] });
+    next.continueFrom(first);
+    const after = [];
+    for (let i = 6; i < 14; i++) after.push(await next.push(frame(rng, place), i * 33));
+    expect(after.filter((e) => e !== undefined)).toEqual([]);
+    expect(reader.calls).toBe(0);
+    // The next roll is reported as usual, read for the new request.
+    after.push(await next.push(frame(rng, [{ x: 90, y: 50 }]), 14 * 33));
+    for (let i = 15; i < 20; i++) after.push(await next.push(frame(rng, [{ x: 90, y: 50 }]), i * 33));
+    expect(after.filter((e) => e !== undefined).map((e) => e!.type)).toEqual(['moving', 'settled']);
+    expect(reader.asked.every((o) => o.palette?.join() === 'blue')).toBe(true);
+    // A stream that had not reported yet hands over nothing: the new one waits for its own still run.
+    const waiting = new DiceStream(new SquareReader(), { sets: ['d6'] });
+    await waiting.push(frame(rng, place), 0);
+    const fresh = new DiceStream(new SquareReader(), { sets: ['d6'] });
+    fresh.continueFrom(waiting);
+    const own = [];
+    for (let i = 1; i < 5; i++) own.push(await fresh.push(frame(rng, place), i * 33));
+    expect(own.map((e) => e?.type)).toEqual([undefined, undefined, undefined, 'settled']);
+  });
+
   it('reads every frame against the empty tray it was given, and tells who asked how each fitted', async () => {
     const rng = createRng('stream-tray');
     const reader = new SquareReader();

@@ -218,8 +218,18 @@ export class CameraPipeline {
     return frame ? { jpeg: frame.jpeg, image: await this.opts.decode(frame.jpeg) } : null;
   }
 
-  /** The frame waiting to be worked on, else the source's last one (a frame already read). */
+  /**
+   * Why the newest frame is not the tray as it is now, if it is not: a camera that stopped
+   * delivering (unplugged, crashed, restarting) leaves its last frame behind, often the roll before.
+   */
+  notDelivering(): string | null {
+    const status = this.opts.source.status?.();
+    return status && !status.ok ? `the ${this.opts.source.kind} camera is not delivering frames (${status.message})` : null;
+  }
+
+  /** The frame waiting to be worked on, else the source's last one (a frame already read); none while the camera is not delivering. */
   private newest(): CameraFrame | null {
+    if (this.notDelivering()) return null;
     return this.latest ?? ('latest' in this.opts.source && typeof this.opts.source.latest === 'function' ? (this.opts.source.latest as () => CameraFrame | null)() : null);
   }
 
@@ -365,7 +375,7 @@ export class CameraPipeline {
     const request = this.request();
     if (!request) return fail('dice/not-expected', 'the game expects no dice right now');
     const frame = this.newest();
-    if (!frame) return fail('camera/no-frame', `no frame from the ${this.opts.source.kind} camera yet`);
+    if (!frame) return fail('camera/no-frame', this.notDelivering() ?? `no frame from the ${this.opts.source.kind} camera yet`);
     try {
       const stream = await this.opts.stream();
       const image = await this.opts.decode(frame.jpeg);

@@ -1,7 +1,8 @@
 /**
  * The camera pipeline's stream reader: vision's `DiceStream` (settle on motion thumbnails, read
  * the last still frames, vote die by die) behind the pipeline's `RollStream` port. A stream is
- * made for the dice the game asks for; when the game asks for other dice, a fresh one starts.
+ * made for the dice the game asks for; when the game asks for other dice, a fresh one starts, from
+ * the scene the last one saw (a roll it reported is not reported again for the new request).
  */
 import type { ClewDiceReader } from '../../vision/reader.js';
 import { DiceStream, type DiceStreamOptions, type VotedDie } from '../../vision/stream.js';
@@ -22,7 +23,10 @@ export function visionRollStream(reader: ClewDiceReader, tuning: Pick<DiceStream
       const { tray, onTray, onCameraEvidence, cameraPrior, ...dice } = options;
       const key = JSON.stringify(dice);
       if (!stream || key !== asked) {
+        const before = stream;
         stream = new DiceStream(reader, { ...dice, ...tuning, vote: { uncertainBelow: reader.uncertainBelow, ...tuning.vote } });
+        // Dice already reported stay reported: the next player's request is not answered with them.
+        if (before) stream.continueFrom(before);
         asked = key;
       }
       // So is what each frame's dice say about the camera, and what earlier rolls said (view 'auto', camera.ts).

@@ -111,7 +111,7 @@ export class TableTray {
     let frame, tray;
     try {
       frame = await pipeline.newestFrame();
-      if (!frame) return fail('camera/no-frame', 'no frame from the tray camera yet');
+      if (!frame) return fail('camera/no-frame', pipeline.notDelivering() ?? 'no frame from the tray camera yet');
       tray = await this.learn(frame.image);
     } catch (error) {
       return fail('camera/bad-frame', `the empty tray could not be learned from the camera's newest frame: ${(error as Error).message}`);
