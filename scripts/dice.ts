@@ -44,8 +44,10 @@ interface Options {
 const program = new Command()
   .name('dice')
   .description('read the dice in images')
-  .argument('<files...>', 'images (JPEG, PNG, WebP)')
-  .requiredOption('--set <ids>', `dice set(s) in play, comma-separated: ${DICE_SET_IDS.join(', ')}`)
+  .argument('<files...>', 'images (JPEG, PNG, WebP, GIF, TIFF, AVIF)')
+  .requiredOption('--set <ids>', `dice set(s) in play, comma-separated: ${DICE_SET_IDS.join(', ')}`, (value: string, before?: string) =>
+    before === undefined ? value : fail(`--set is given twice ("${before}", then "${value}"): name every set in one --set, comma-separated`),
+  )
   .option('--json', 'one JSON object per line')
   .option('--crop', 'each image is one die (already cropped)')
   .option('--calibration <dir>', 'apply a calibration from labelled crops DIR/<face>/*.jpg')
@@ -57,20 +59,29 @@ const program = new Command()
   .option('--working-size <px>', 'frames are located fitted within this many pixels (default 640; more finds smaller dice in big pictures, in more time)')
   .option('--model <dir>', 'model directory (default: the committed model)')
   .option('--backend <name>', 'tfjs backend: tensorflow, wasm or cpu')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Usage errors exit 2, as the checks below do; 1 means some file could not be read.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
 
 function fail(message: string): never {
   process.stderr.write(`dice: ${message}\n`);
   process.exit(2);
 }
 
+// A reader that stops reading (`| head`) ends the run quietly, as other command line tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 program.parse();
 const files = program.args;
 const opts = program.opts<Options>();
-const sets = opts.set.split(',').map((s) => s.trim()).filter(Boolean);
+const sets = [...new Set(opts.set.split(',').map((s) => s.trim()).filter(Boolean))];
 const badSet = sets.find((s) => !DICE_SET_IDS.includes(s as DiceSetId));
 if (sets.length === 0 || badSet !== undefined) fail(`--set: "${badSet ?? opts.set}" is not a dice set (${DICE_SET_IDS.join(', ')})`);
-const palette = opts.palette ? opts.palette.split(',').map((c) => c.trim()).filter(Boolean) : Object.keys(DIE_COLORS);
+const palette = opts.palette !== undefined ? [...new Set(opts.palette.split(',').map((c) => c.trim()).filter(Boolean))] : Object.keys(DIE_COLORS);
+if (palette.length === 0) fail(`--palette names at least one die colour (${Object.keys(DIE_COLORS).join(', ')})`);
 const badColour = palette.find((c) => !(c in DIE_COLORS));
 if (badColour !== undefined) fail(`--palette: "${badColour}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
 if (opts.framing !== 'whole' && opts.framing !== 'locate') fail(`--framing must be whole or locate, got "${opts.framing}"`);
@@ -87,13 +98,20 @@ const { loadDiceReader } = await import('../vision/reader.js');
 const { decodeImage } = await import('../vision/image/decode.js');
 const { readFaceFolders } = await import('../vision/model/labelled-folder.js');
 
-const reader = await loadDiceReader({
-  ...(opts.model ? { modelDir: opts.model } : {}),
-  ...(opts.backend ? { backend: opts.backend as 'wasm' } : {}),
-  cropFraming: opts.framing as 'whole' | 'locate',
-  calibrate: opts.calibrate as 'net' | 'head',
-  ...(workingSize !== undefined ? { locate: { maxSide: workingSize } } : {}),
-});
+let reader: Awaited<ReturnType<typeof loadDiceReader>>;
+try {
+  reader = await loadDiceReader({
+    ...(opts.model ? { modelDir: opts.model } : {}),
+    ...(opts.backend ? { backend: opts.backend as 'wasm' } : {}),
+    cropFraming: opts.framing as 'whole' | 'locate',
+    calibrate: opts.calibrate as 'net' | 'head',
+    ...(workingSize !== undefined ? { locate: { maxSide: workingSize } } : {}),
+  });
+} catch (error) {
+  fail(`${opts.model ? '--model: ' : ''}${error instanceof Error ? error.message : String(error)}`);
+}
+// A backend asked for that could not start (tfjs-node not installed) reads on another: said, not hidden.
+if (opts.backend && reader.backend !== opts.backend) process.stderr.write(`dice: --backend ${opts.backend} could not start here; reading on ${reader.backend}\n`);
 
 if (opts.calibration) {
   const calSet = sets[0] as DiceSetId;
@@ -129,7 +147,7 @@ for (const file of files) {
       bytes = new Uint8Array(await readFile(file));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not an image' : error instanceof Error ? error.message : String(error));
+      throw new Error(code === 'ENOENT' ? (file === '-' ? 'no such file (standard input is not read: name the image files)' : 'no such file') : code === 'EISDIR' ? 'is a folder, not an image' : error instanceof Error ? error.message : String(error));
     }
     const image = await decodeImage(bytes);
     const readOptions = { sets: sets as DiceSetId[], palette, view: opts.view as CameraView };

@@ -104,6 +104,21 @@ describe('the pipeline’s small rules', () => {
   });
 });
 
+/** The JPEG with its frame header (SOF) saying another size: what a decoder sees before it decodes. */
+function withJpegSize(jpeg: Uint8Array, width: number, height: number): Uint8Array {
+  const out = Uint8Array.from(jpeg);
+  for (let at = 2; at + 9 < out.length; ) {
+    const marker = out[at + 1]!;
+    if (marker >= 0xc0 && marker <= 0xc2) {
+      out[at + 5] = height >> 8; out[at + 6] = height & 255;
+      out[at + 7] = width >> 8; out[at + 8] = width & 255;
+      return out;
+    }
+    at += 2 + ((out[at + 2]! << 8) | out[at + 3]!);
+  }
+  throw new Error('no frame header in the JPEG');
+}
+
 describe('POST /api/dice/read', () => {
   const post = (url: string, body: Uint8Array | string, query = '') => fetch(`${url}/api/dice/read${query}`, { method: 'POST', body, headers: { 'content-type': 'image/jpeg' } });
 
@@ -126,6 +141,24 @@ describe('POST /api/dice/read', () => {
     const badPalette = await post(server.url, jpeg, '?set=d6&palette=red,mauve');
     expect(badPalette.status).toBe(400);
     expect(await badPalette.json()).toMatchObject({ code: 'dice/bad-palette', message: expect.stringContaining('"mauve"') });
+  });
+
+  it('a crop= that is not yes or no, a form upload and a picture over 100 MP are refused, each saying what to send', async () => {
+    server = await startTestServer({ config: { vision: { enabled: true } } });
+    const jpeg = await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg'));
+    const badCrop = await post(server.url, jpeg, '?set=d6&crop=yes');
+    expect(badCrop.status).toBe(400);
+    expect(await badCrop.json()).toMatchObject({ code: 'dice/bad-query', message: 'crop= is 1 or true (yes), 0 or false (no)' });
+    // A form upload: what to send instead.
+    const form = new FormData();
+    form.append('file', new Blob([jpeg], { type: 'image/jpeg' }), 'frame.jpg');
+    const multipart = await fetch(`${server.url}/api/dice/read?set=d6`, { method: 'POST', body: form });
+    expect(multipart.status).toBe(415);
+    expect(await multipart.json()).toMatchObject({ code: 'photo/multipart', message: expect.stringMatching(/--data-binary/) });
+    // A picture over 100 MP (its header says 12000×9000) is refused as too large, not as corrupt.
+    const huge = await post(server.url, withJpegSize(jpeg, 12000, 9000));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ code: 'photo/too-large', message: expect.stringMatching(/too large to read: 12000×9000 pixels \(108 MP; at most 100 MP\)/) });
   });
 
   it('a die’s picture for teaching: none without a camera roll, none of a roll entered by hand, a bad index refused', async () => {
@@ -229,6 +262,9 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(((await side.json()) as { dice: { confidence: number }[] }).dice.map((d) => d.confidence)).toEqual((await asPicture('side')()).map((d) => Math.round(d.confidence * 1e4) / 1e4));
     const top = await fetch(`${server.url}/api/dice/read?set=d6&view=overhead`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
     expect(((await top.json()) as { dice: { face: string }[] }).dice.map((d) => d.face).sort()).toEqual(faces(overhead));
+    // A set named twice, spaced as a person types it, is read once: no "set" field.
+    const twice = await fetch(`${server.url}/api/dice/read?set=d6,%20d6`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
+    expect(((await twice.json()) as { dice: object[] }).dice.every((d) => !('set' in d))).toBe(true);
     const bad = await fetch(`${server.url}/api/dice/read?set=d6&view=sideways`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ code: 'dice/bad-view' });

@@ -146,5 +146,36 @@ describe('dice CLI', () => {
     const w = dice('--set', 'd6', '--json', '--working-size', '12', crop(0));
     expect(w.status).toBe(2);
     expect(w.stderr).toMatch(/--working-size must be a whole number of pixels from 160 to 4096, got "12"/);
+    const p = dice('--set', 'd6', '--json', '--palette', '', crop(0));
+    expect(p.status).toBe(2);
+    expect(p.stderr).toMatch(/--palette names at least one die colour/);
+  });
+
+  it('usage errors exit 2, not 1 (which says a file could not be read): a missing or repeated --set, an unknown flag, no files, a model folder that is not one', () => {
+    const cases: [string[], RegExp][] = [
+      [['--json', crop(0)], /required option '--set <ids>' not specified/],
+      [['--set', 'd6', '--set', 'worm', '--json', crop(0)], /--set is given twice \("d6", then "worm"\)/],
+      [['--set', 'd6', '--jsn', crop(0)], /unknown option '--jsn'/],
+      [['--set', 'd6', '--json'], /missing required argument 'files'/],
+      [['--set', 'd6', '--json', '--model', path.join(tmp, 'no-model'), crop(0)], /dice: --model: cannot read .*no-model.*meta\.json/],
+    ];
+    for (const [args, message] of cases) {
+      const r = dice(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('a set named twice is read once (no "set" field); "-" says standard input is not read; a reader that stops reading ends the run quietly', () => {
+    const frame = path.join(fixtures, 'frame.jpg');
+    const r = dice('--set', 'd6, d6', '--json', '--crop', crop(0), '-');
+    expect(r.status).toBe(1);
+    expect(r.lines[0]).not.toHaveProperty('set');
+    expect(r.lines[1]).toEqual({ file: '-', error: 'no such file (standard input is not read: name the image files)' });
+    // `| head -c 1`: the pipe closes after the first byte.
+    const piped = spawnSync('sh', ['-c', `"${process.execPath}" node_modules/tsx/dist/cli.mjs scripts/dice.ts --set d6 --json ${Array(8).fill(`"${frame}"`).join(' ')} | head -c 1; exit "\${PIPESTATUS:-0}"`], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    expect(piped.stdout).toBe('{');
+    expect(piped.stderr).not.toMatch(/EPIPE|Unhandled/);
   });
 });

@@ -85,6 +85,33 @@ describe('decodeImage', () => {
     await expect(decodeImage(jpeg.subarray(0, 100))).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/a corrupt or truncated image/) });
   });
 
+  it('shrinks a picture over 24 MP as it decodes, upright and in proportion; refuses one over 100 MP by its size', async () => {
+    // 7,200×4,800 (34.6 MP), stored on its side with EXIF orientation 6: upright it is 4,800 wide.
+    const big = await sharp({ create: { width: 7200, height: 4800, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+      .composite([{ input: { create: { width: 400, height: 400, channels: 3, background: { r: 20, g: 200, b: 20 } } }, left: 0, top: 0 }])
+      .withMetadata({ orientation: 6 })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    const back = await decodeImage(new Uint8Array(big));
+    expect(back.height / back.width).toBeCloseTo(7200 / 4800, 2);
+    expect(back.width * back.height).toBeLessThanOrEqual(24_000_000);
+    expect(back.width * back.height).toBeGreaterThan(23_000_000);
+    // The green corner (top-left as stored) lands top-right after the clockwise quarter turn.
+    const [r, g] = pixelAt(back, back.width - 20, 20);
+    expect(g).toBeGreaterThan(150);
+    expect(r).toBeLessThan(80);
+    // Its header says 12,000×9,000: refused before anything is decoded.
+    const header = Uint8Array.from(await encodeJpeg(card(64, 48), 90));
+    for (let at = 2; ; ) {
+      if (header[at + 1]! >= 0xc0 && header[at + 1]! <= 0xc2) {
+        header.set([9000 >> 8, 9000 & 255, 12000 >> 8, 12000 & 255], at + 5);
+        break;
+      }
+      at += 2 + ((header[at + 2]! << 8) | header[at + 3]!);
+    }
+    await expect(decodeImage(header)).rejects.toMatchObject({ kind: 'too-large', message: expect.stringMatching(/too large to read: 12000×9000 pixels \(108 MP; at most 100 MP\)/) });
+  });
+
   it("names an iPhone's HEIC photo and says how to send it instead", async () => {
     const error = await decodeImage(await heicPhoto()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImageDecodeError);

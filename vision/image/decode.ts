@@ -8,7 +8,14 @@ import { describeImageFailure, type ImageFailureKind } from './failure.js';
 import { assertImage } from './image.js';
 
 /** Refuse absurd inputs before decoding (a 640×640 frame is 0.4 MP; phones give ~12–50 MP). */
-const MAX_PIXELS = 100_000_000;
+export const MAX_PIXELS = 100_000_000;
+/**
+ * Larger pictures are shrunk as they are decoded to about this many pixels (a 48 MP phone photo
+ * to 6,000×4,000): the locator works at 640 px and looks closer at up to 2,560, so nothing it
+ * reads needs more, and a 100 MP picture decoded whole took about 1 GB and 9 s of a Pi-sized
+ * server (JPEG shrinks by halves as it decodes, so such a picture also decodes faster).
+ */
+export const DECODE_PIXELS = 24_000_000;
 
 /** A file sharp could not decode: `kind` says whether it is damaged or a format not read here. */
 export class ImageDecodeError extends Error {
@@ -26,13 +33,25 @@ export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
   if (bytes.length === 0) throw new Error('decodeImage: empty file (0 bytes)');
   let decoded: { data: Buffer; info: { width: number; height: number; channels: number } };
   try {
-    decoded = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PIXELS })
-      .rotate() // no angle: orient from EXIF
+    // The header first (cheap): the size decides whether the picture is refused or shrunk.
+    const { width: w = 0, height: h = 0 } = await sharp(bytes, { failOn: 'error', limitInputPixels: false }).metadata();
+    if (w * h > MAX_PIXELS) {
+      throw new ImageDecodeError('too-large', `decodeImage: too large to read: ${w}×${h} pixels (${Math.round((w * h) / 1e6)} MP; at most ${MAX_PIXELS / 1e6} MP). Send a smaller picture`);
+    }
+    let pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PIXELS }).rotate(); // no angle: orient from EXIF
+    if (w * h > DECODE_PIXELS) {
+      const scale = Math.sqrt(DECODE_PIXELS / (w * h));
+      // Before the EXIF turn is applied the stored sides come in either order: fit both within the scaled box.
+      const side = Math.floor(Math.max(w, h) * scale);
+      pipeline = pipeline.resize({ width: side, height: side, fit: 'inside', kernel: 'lanczos3' });
+    }
+    decoded = await pipeline
       .flatten({ background: { r: 255, g: 255, b: 255 } })
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
   } catch (error) {
+    if (error instanceof ImageDecodeError) throw error;
     const failure = describeImageFailure(bytes, error);
     throw new ImageDecodeError(failure.kind, `decodeImage: ${failure.message}`);
   }

@@ -29,7 +29,7 @@ export function isHeic(bytes: Uint8Array): boolean {
   return false;
 }
 
-export type ImageFailureKind = 'heic' | 'unsupported' | 'corrupt';
+export type ImageFailureKind = 'heic' | 'unsupported' | 'corrupt' | 'too-large';
 
 export interface ImageFailure {
   kind: ImageFailureKind;
@@ -49,6 +49,7 @@ export function describeImageFailure(bytes: Uint8Array, error: unknown): ImageFa
         `Export or share the photo as JPEG, or set the iPhone's Settings → Camera → Formats to "Most Compatible" (${size}): ${why}`,
     };
   }
+  if (/exceeds pixel limit/i.test(why)) return { kind: 'too-large', message: `too large to read (over 100 megapixels; ${size}): send a smaller picture` };
   if (/unsupported image format/i.test(why)) return { kind: 'unsupported', message: `not an image clew can read (${READABLE_FORMATS}; ${size}): ${why}` };
   return { kind: 'corrupt', message: `a corrupt or truncated image (${size}): ${why}` };
 }

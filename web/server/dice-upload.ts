@@ -1,7 +1,8 @@
 /**
  * POST /api/dice/read: an uploaded image → the same JSON the dice command line prints for one
  * file. A corrupt image is a 400 (`photo/corrupt`), a format not read here (an iPhone's HEIC) a 415
- * (`photo/unsupported`), each saying so; no reader is a 503.
+ * (`photo/unsupported`), a picture over 100 MP a 413 (`photo/too-large`), each saying so; no
+ * reader is a 503.
  */
 import { DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
 import { decodeImage, ImageDecodeError } from '../../vision/image/decode.js';
@@ -22,6 +23,7 @@ export async function readUpload(
     image = await decodeImage(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
   } catch (error) {
     const message = (error as Error).message.replace(/^decodeImage: /, 'the image could not be read: it is ');
+    if (error instanceof ImageDecodeError && error.kind === 'too-large') return { ok: false, status: 413, code: 'photo/too-large', message };
     if (error instanceof ImageDecodeError && error.kind !== 'corrupt') return { ok: false, status: 415, code: 'photo/unsupported', message };
     return { ok: false, status: 400, code: 'photo/corrupt', message };
   }

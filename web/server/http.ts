@@ -66,10 +66,18 @@ const PLACEHOLDER = `<!doctype html>
 function parseSets(value: unknown, fallback: DiceSetId[]): DiceSetId[] {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || value === '') throw new HttpError(400, 'dice/bad-set', 'set= names one or more dice sets, comma separated');
-  const sets = value.split(',');
+  // As the command line reads --set: spaces trimmed, a set named twice read once.
+  const sets = [...new Set(value.split(',').map((s) => s.trim()))];
   const bad = sets.filter((s) => !(DICE_SET_IDS as string[]).includes(s));
   if (bad.length) throw new HttpError(400, 'dice/bad-set', `unknown dice set ${bad.map((b) => `"${b.slice(0, 20)}"`).join(', ')}; known: ${DICE_SET_IDS.join(', ')}`);
   return sets as DiceSetId[];
+}
+
+/** A yes/no query value: 1 / true or 0 / false (absent: no). */
+function parseFlag(value: unknown, name: string): boolean {
+  if (value === undefined || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new HttpError(400, 'dice/bad-query', `${name}= is 1 or true (yes), 0 or false (no)`);
 }
 
 function parsePalette(value: unknown): string[] | undefined {
@@ -121,7 +129,9 @@ export function createHttpApp(deps: HttpDeps): express.Express {
         const body = req.body as unknown;
         if (!Buffer.isBuffer(body) || body.length === 0) throw new HttpError(400, 'photo/empty', 'send the image as the request body (image/jpeg or image/png)');
         const sets = parseSets(req.query.set, deps.defaultSets());
-        const crop = req.query.crop === '1' || req.query.crop === 'true';
+        const crop = parseFlag(req.query.crop, 'crop');
+        // A form upload wraps the image in multipart: say what to send instead of "not an image".
+        if (/^multipart\//i.test(req.get('content-type') ?? '')) throw new HttpError(415, 'photo/multipart', 'send the image bytes themselves as the request body (e.g. curl --data-binary @photo.jpg), not as a form upload');
         const file = typeof req.query.file === 'string' ? req.query.file.slice(0, 200) : 'upload';
         const palette = parsePalette(req.query.palette);
         const view = req.query.view as CameraView | undefined;
