@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fail, ok } from '../../shared/game.js';
-import { EventLog, LogCorruptError, type LogOptions } from '../../web/server/log.js';
+import { EventLog, LogCorruptError, writeFileAtomic, type LogOptions } from '../../web/server/log.js';
 import { collectingLogger } from '../../web/server/logger.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -175,5 +175,20 @@ describe('the event log', () => {
     const { log } = await EventLog.open(options());
     await expect(log.append(2, { add: 1 }, { n: 2, sum: 1 })).rejects.toThrow(/out of sequence/);
     await log.close();
+  });
+});
+
+describe('a small file written whole (writeFileAtomic)', () => {
+  it('two writes of one file at once both finish, leaving one of them whole and no temporary file', async () => {
+    const { dir, remove } = await tempDir();
+    try {
+      const file = path.join(dir, 'state.json');
+      const a = 'a'.repeat(200_000), b = 'b'.repeat(100_000);
+      await Promise.all([writeFileAtomic(file, a), writeFileAtomic(file, b)]);
+      expect([a, b]).toContain(await readFile(file, 'utf8'));
+      expect(await readdir(dir)).toEqual(['state.json']);
+    } finally {
+      await remove();
+    }
   });
 });

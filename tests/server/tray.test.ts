@@ -17,7 +17,10 @@ import { ReplayCamera } from '../../device/camera/replay.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import type { RollStream } from '../../web/server/camera.js';
+import { CameraPipeline } from '../../web/server/camera.js';
+import type { Logger } from '../../web/server/logger.js';
 import { registryLookup } from '../../web/server/main.js';
+import { TableTray } from '../../web/server/tray.js';
 import { scratchDir } from '../support/scratch.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -166,5 +169,24 @@ describe('the empty tray at the table', () => {
     referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await referee.snapshot()).tray).toMatchObject({ state: 'none', auto: false });
+  });
+
+  it('a "forget" that comes while clew is keeping a tray it took by itself is not undone by that keep', async () => {
+    const scene = renderScene(createRng('server-auto-tray'), { width: 640, height: 480, table: 'felt', dice: 4, dieSize: [50, 70], empty: true });
+    const image = scene.empty!;
+    const frame = { jpeg: await encodeJpeg(image, 92), image };
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
+    const pipeline = new CameraPipeline({ source: new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 20 }), kind: 'camera', session: {} as never, games: (() => null) as never, decode: async () => image, stream: async () => spyingStream([]), logger: quiet });
+    const dir = path.join(scratchDir('clew-tray-race-'), 'tray');
+    const tray = new TableTray({ dir, pipeline: () => pipeline, decode: async () => image, logger: quiet, now: () => 1 });
+    const taking = tray.settledEmpty(frame);
+    // The take has judged the frame and started keeping it (its folder made): the referee forgets.
+    while (!existsSync(dir)) await new Promise((r) => setImmediate(r));
+    const forgetting = tray.handle({ type: 'tray/forget' });
+    expect(await taking).toBe(true);
+    expect(await forgetting).toMatchObject({ ok: true });
+    expect(pipeline.trayState().tray).toBeNull();
+    expect(existsSync(path.join(dir, 'camera.jpg'))).toBe(false);
+    expect(tray.status()).toMatchObject({ state: 'none', auto: false });
   });
 });

@@ -299,8 +299,9 @@ export class CameraPipeline {
     // stop() must not wait for the source's next frame (a phone camera may never send one).
     const stopped = new Promise<'stopped'>((resolve) => (this.wake = () => resolve('stopped')));
     while (this.running) {
-      const frames = source.frames()[Symbol.asyncIterator]();
+      let frames: AsyncIterator<CameraFrame> | undefined;
       try {
+        frames = source.frames()[Symbol.asyncIterator]();
         for (;;) {
           const next = await Promise.race([frames.next(), stopped]);
           if (next === 'stopped' || next.done || !this.running) break;
@@ -315,7 +316,7 @@ export class CameraPipeline {
       } catch (error) {
         logger.warn(`camera ${source.kind}: frames stopped: ${(error as Error).message}`);
       } finally {
-        void frames.return?.();
+        void frames?.return?.();
       }
       if (!this.running) break;
       // The source ended (stopped, or restarting): look again shortly.
@@ -329,31 +330,39 @@ export class CameraPipeline {
       while (this.running && this.latest) {
         const frame = this.latest;
         this.latest = null;
-        const request = this.request();
-        if (!request) {
-          this.counts.skipped++;
-          continue;
+        // A frame that fails is said and the next one read: a frame that came meanwhile is not left waiting.
+        try {
+          if (await this.workOn(frame)) this.problem = null;
+        } catch (error) {
+          const message = (error as Error).message;
+          // Said once, not at every frame; /api/health keeps showing it.
+          if (message !== this.problem) this.opts.logger.warn(`camera ${this.opts.source.kind}: ${message}`);
+          this.problem = message;
         }
-        const stream = await this.opts.stream();
-        const image = await this.opts.decode(frame.jpeg);
-        this.counts.decoded++;
-        this.frameEvidence = null;
-        const readings = await stream.push(image, frame.at, this.frameOptions(request));
-        if (readings) {
-          this.lastRead = { image, readings, at: frame.at };
-          if (await this.offer(this.lastRead)) this.learnFrom(this.frameEvidence);
-          if (readings.length === 0) this.opts.onSettledEmpty?.({ jpeg: frame.jpeg, image });
-        }
-        this.problem = null;
       }
-    } catch (error) {
-      const message = (error as Error).message;
-      // Said once, not at every frame; /api/health keeps showing it.
-      if (message !== this.problem) this.opts.logger.warn(`camera ${this.opts.source.kind}: ${message}`);
-      this.problem = message;
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Reads one frame, if the game expects dice (else skips it: false). */
+  private async workOn(frame: CameraFrame): Promise<boolean> {
+    const request = this.request();
+    if (!request) {
+      this.counts.skipped++;
+      return false;
+    }
+    const stream = await this.opts.stream();
+    const image = await this.opts.decode(frame.jpeg);
+    this.counts.decoded++;
+    this.frameEvidence = null;
+    const readings = await stream.push(image, frame.at, this.frameOptions(request));
+    if (readings) {
+      this.lastRead = { image, readings, at: frame.at };
+      if (await this.offer(this.lastRead)) this.learnFrom(this.frameEvidence);
+      if (readings.length === 0) this.opts.onSettledEmpty?.({ jpeg: frame.jpeg, image });
+    }
+    return true;
   }
 
   /** A settled roll: becomes the pending roll unless it is the one already pending. Says whether the table took it as a new roll. */

@@ -88,9 +88,12 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** Temporary files of this process so far: each write its own, so two writes of one file at once cannot share one. */
+let temporaries = 0;
+
 /** Writes a whole file so that a crash leaves either the old content or the new, never a mix. */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}`;
+  const tmp = `${file}.tmp-${process.pid}-${++temporaries}`;
   const handle = await open(tmp, 'w');
   try {
     await handle.writeFile(data);

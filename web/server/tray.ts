@@ -57,6 +57,8 @@ export class TableTray {
   private autoOff = false;
   /** A still frame is being judged or taken (frames settle faster than a tray is learned). */
   private taking = false;
+  /** The tray's changes, one after another (oneAtATime). */
+  private changes: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: TableTrayOptions) {}
 
@@ -95,7 +97,22 @@ export class TableTray {
     }
   }
 
-  async handle(intent: TrayIntent): Promise<Result<unknown>> {
+  /**
+   * The referee's intent, after any tray being taken by itself is kept: a `tray/forget` while a
+   * still frame was being written as the tray brought that tray back once the write was done.
+   */
+  handle(intent: TrayIntent): Promise<Result<unknown>> {
+    return this.oneAtATime(() => this.handleNow(intent));
+  }
+
+  /** Runs `work` after the tray's earlier changes, never beside one. */
+  private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.changes.then(work, work);
+    this.changes = run.catch(() => undefined);
+    return run;
+  }
+
+  private async handleNow(intent: TrayIntent): Promise<Result<unknown>> {
     const pipeline = this.opts.pipeline();
     if (!pipeline) return fail('camera/none', 'this table has no tray camera');
     if (intent.type === 'tray/forget') {
@@ -127,12 +144,21 @@ export class TableTray {
    * modelled finds no die in it either (the settled roll's vote drops a die seen in too few frames).
    */
   async settledEmpty(frame: { jpeg: Uint8Array; image: RgbImage }): Promise<boolean> {
+    if (this.taking) return false;
+    this.taking = true;
+    try {
+      return await this.oneAtATime(() => this.takeIfEmpty(frame));
+    } finally {
+      this.taking = false;
+    }
+  }
+
+  private async takeIfEmpty(frame: { jpeg: Uint8Array; image: RgbImage }): Promise<boolean> {
     const pipeline = this.opts.pipeline();
-    if (!pipeline || !this.auto || this.taking) return false;
+    if (!pipeline || !this.auto) return false;
     const { tray, fit } = pipeline.trayState();
     // In use and fitting (or not judged yet): nothing to take.
     if (tray && fit?.used !== false) return false;
-    this.taking = true;
     try {
       const { looksEmpty } = await import('../../vision/empty-tray.js');
       if (!looksEmpty(frame.image, this.opts.maxSide)) return false;
@@ -146,8 +172,6 @@ export class TableTray {
     } catch (error) {
       this.opts.logger.warn(`tray: a still frame with no dice could not be taken as the empty tray: ${(error as Error).message}`);
       return false;
-    } finally {
-      this.taking = false;
     }
   }
 
