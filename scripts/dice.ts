@@ -22,7 +22,7 @@
  */
 import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
+import { DICE_SET_IDS, DIE_COLORS, type DiceSetId, isDieColor } from '../shared/dice.js';
 import type { TrayFit, TrayReference } from '../vision/locate/index.js';
 import { CAMERA_VIEWS, WORKING_SIZE_RANGE, type CameraView } from '../vision/types.js';
 
@@ -82,7 +82,7 @@ const badSet = sets.find((s) => !DICE_SET_IDS.includes(s as DiceSetId));
 if (sets.length === 0 || badSet !== undefined) fail(`--set: "${badSet ?? opts.set}" is not a dice set (${DICE_SET_IDS.join(', ')})`);
 const palette = opts.palette !== undefined ? [...new Set(opts.palette.split(',').map((c) => c.trim()).filter(Boolean))] : Object.keys(DIE_COLORS);
 if (palette.length === 0) fail(`--palette names at least one die colour (${Object.keys(DIE_COLORS).join(', ')})`);
-const badColour = palette.find((c) => !(c in DIE_COLORS));
+const badColour = palette.find((c) => !isDieColor(c));
 if (badColour !== undefined) fail(`--palette: "${badColour}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
 if (opts.framing !== 'whole' && opts.framing !== 'locate') fail(`--framing must be whole or locate, got "${opts.framing}"`);
 if (!CAMERA_VIEWS.includes(opts.view as CameraView)) fail(`--view must be ${CAMERA_VIEWS.slice(0, -1).join(', ')} or ${CAMERA_VIEWS.at(-1)}, got "${opts.view}"`);

@@ -7,7 +7,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
-import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../shared/dice.js';
+import { DICE_SET_IDS, DIE_COLORS, type DiceSetId, isDieColor } from '../shared/dice.js';
 import { loadChapter } from '../shared/games/worm-and-cozy/chapters.js';
 import { PAPERS, type Paper } from '../shared/games/worm-and-cozy/sheet-layout.js';
 import { sheetPdf } from './print/sheet-pdf.js';
@@ -25,7 +25,7 @@ function diceSet(value: string): DiceSetId {
 }
 
 function colour(value: string): string {
-  if (value in DIE_COLORS || /^#[0-9a-f]{6}$/i.test(value)) return value;
+  if (isDieColor(value) || /^#[0-9a-f]{6}$/i.test(value)) return value;
   throw new InvalidArgumentError(`a colour is a die colour name (${Object.keys(DIE_COLORS).join(', ')}) or #rrggbb`);
 }
 

@@ -65,17 +65,26 @@ export interface ObservedDie {
  * Named die colours (sRGB of a typical die body under white light). Games name their dice with
  * these; the reader matches a die's body pixels to the nearest entry of the palette in play.
  */
-export const DIE_COLORS: Readonly<Record<string, readonly [number, number, number]>> = {
-  white: [235, 235, 230],
-  ivory: [230, 220, 190],
-  black: [30, 30, 32],
-  red: [190, 30, 35],
-  orange: [235, 120, 30],
-  yellow: [240, 200, 40],
-  green: [40, 140, 60],
-  blue: [35, 80, 170],
-  purple: [110, 50, 140],
-  pink: [230, 120, 170],
-  brown: [120, 75, 40],
-  grey: [140, 140, 140],
-};
+export const DIE_COLORS: Readonly<Record<string, readonly [number, number, number]>> = Object.freeze(
+  // No prototype: a name a phone sends ("constructor", "toString") finds nothing, wherever it is looked up.
+  Object.assign(Object.create(null) as Record<string, readonly [number, number, number]>, {
+    white: [235, 235, 230],
+    ivory: [230, 220, 190],
+    black: [30, 30, 32],
+    red: [190, 30, 35],
+    orange: [235, 120, 30],
+    yellow: [240, 200, 40],
+    green: [40, 140, 60],
+    blue: [35, 80, 170],
+    purple: [110, 50, 140],
+    pink: [230, 120, 170],
+    brown: [120, 75, 40],
+    grey: [140, 140, 140],
+  } satisfies Record<string, readonly [number, number, number]>),
+);
+
+/** Whether `name` is one of DIE_COLORS (its own entries, not an object's built-in keys such as "constructor"). */
+export function isDieColor(name: string): boolean {
+  return Object.hasOwn(DIE_COLORS, name);
+}
+

@@ -49,6 +49,16 @@ describe('config', () => {
     expect(() => parseConfig({ prot: 8080 }, {}, '/etc/clew/config.json')).toThrow(/\/etc\/clew\/config\.json: \(root\): Unrecognized key: "prot"/);
   });
 
+  it('a port is a whole number, or its digits as text; anything else is refused, not read as some port', () => {
+    expect(parseConfig({ port: '8081' }, {}).port).toBe(8081);
+    expect(parseConfig(undefined, { PORT: ' 9000 ' }).port).toBe(9000);
+    expect(parseConfig({ port: 0 }, {}).port).toBe(0);
+    for (const port of [null, '', ' ', false, true, [], [8081], '0x1F90', '1e3', 80.5, -1, 70000]) {
+      expect(() => parseConfig({ port }, {}), JSON.stringify(port)).toThrow(/config file: port: a port is (a whole number )?0–65535/);
+    }
+    for (const PORT of [' ', '0x1F90', '8080abc']) expect(() => parseConfig(undefined, { PORT }), PORT).toThrow(/environment: port: a port is a whole number/);
+  });
+
   it('every bad key is named with its path, including the device section', () => {
     let message = '';
     try {
@@ -63,7 +73,7 @@ describe('config', () => {
   });
 
   it('a bad PORT in the environment says it came from the environment', () => {
-    expect(() => parseConfig({}, { PORT: '70000' })).toThrow(/environment: port: a port is 0–65535/);
+    expect(() => parseConfig({}, { PORT: '70000' })).toThrow(/environment: port: a port is a whole number 0–65535/);
   });
 
   it('the file is a JSON object', () => {

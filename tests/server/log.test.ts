@@ -3,7 +3,8 @@
  * line is dropped with a warning, a corrupt line is reported by its number, compaction loses
  * nothing whenever the power goes.
  */
-import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -175,6 +176,57 @@ describe('the event log', () => {
     const { log } = await EventLog.open(options());
     await expect(log.append(2, { add: 1 }, { n: 2, sum: 1 })).rejects.toThrow(/out of sequence/);
     await log.close();
+  });
+});
+
+describe('the event log on a failing disk', () => {
+  it('a compaction that fails keeps the event made, appends go on, and the next compaction catches up', async () => {
+    const { log } = await EventLog.open(options({ compactEvery: 3 }));
+    // The snapshot's place taken by a folder: its write fails, as on a full or failing card.
+    await mkdir(path.join(dir, 'tally.snapshot.json'));
+    let s: Tally = { n: 0, sum: 0 };
+    for (const add of [1, 2, 3, 4]) {
+      s = { n: s.n + 1, sum: s.sum + add };
+      await log.append(s.n, { add }, s);
+    }
+    expect(log.status()).toMatchObject({ ok: false, version: 4, entries: 4, message: expect.stringMatching(/^compaction failed: /) });
+    expect((await readdir(dir)).sort()).toEqual(['tally.jsonl', 'tally.snapshot.json']);
+    await rmdir(path.join(dir, 'tally.snapshot.json'));
+    s = { n: 5, sum: 15 };
+    await log.append(5, { add: 5 }, s);
+    expect(log.status()).toMatchObject({ ok: true, version: 5, entries: 0 });
+    await log.close();
+    const again = await EventLog.open(options());
+    expect([again.state, again.version]).toEqual([{ n: 5, sum: 15 }, 5]);
+    await again.log.close();
+  });
+
+  it('a line the disk takes only in part is not acknowledged, and every acknowledged one survives (a file-size limit for a full disk)', () => {
+    // A child process under `ulimit -f 1` (512 bytes): appends until one is refused.
+    const script = `
+      import { EventLog } from './web/server/log.ts';
+      import { collectingLogger } from './web/server/logger.ts';
+      import { z } from 'zod';
+      const { log } = await EventLog.open({ dir: process.argv[1], name: 'tally', eventSchema: z.object({ add: z.number() }), stateSchema: z.object({ n: z.number(), sum: z.number() }),
+        fold: (s, e) => ({ ok: true, state: { n: (s?.n ?? 0) + 1, sum: (s?.sum ?? 0) + e.add } }), onCorrupt: 'refuse', compactEvery: 1000, now: () => 1, logger: collectingLogger() });
+      let acked = 0;
+      for (let n = 1; n < 100; n++) {
+        try { await log.append(n, { add: 1000000 + n }, { n, sum: 0 }); acked = n; } catch { break; }
+      }
+      const refusedAt = acked + 1;
+      // A short line still fits where the refused one did not: it goes on the line after the last acknowledged.
+      try { await log.append(acked + 1, { add: 1 }, { n: acked + 1, sum: 0 }); acked++; } catch {}
+      console.log(JSON.stringify({ acked, refusedAt }));
+    `;
+    const root = path.resolve(import.meta.dirname, '../..');
+    const run = spawnSync('sh', ['-c', `ulimit -f 1; "${process.execPath}" --import tsx --input-type=module -e "$0" "$1"`, script, dir], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const { acked, refusedAt } = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { acked: number; refusedAt: number };
+    expect(refusedAt).toBeGreaterThan(5);
+    expect(refusedAt).toBeLessThan(99);
+    return EventLog.open(options({ onCorrupt: 'refuse' })).then(async ({ log, version }) => {
+      expect(version).toBe(acked);
+      await log.close();
+    });
   });
 });
 

@@ -1,4 +1,6 @@
 /** The small parts of the server: token buckets, table codes, the data-folder lock. */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,5 +91,31 @@ describe('the data-folder lock', () => {
     await writeFile(path.join(dir, 'clew.lock'), JSON.stringify({ pid: process.ppid, boot: 'an-earlier-boot' }));
     const lock = await lockDataDir(dir);
     await lock.release();
+  });
+
+  it('two clews started at the same moment: exactly one takes the lock, and leaves no file behind', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const child = `
+      import { lockDataDir } from './web/server/data-lock.ts';
+      const [dir, at] = [process.argv[1], Number(process.argv[2])];
+      while (Date.now() < at) {} // both call lockDataDir at the same moment
+      try { const lock = await lockDataDir(dir); console.log('got'); await new Promise((r) => setTimeout(r, 800)); await lock.release(); }
+      catch (e) { console.log(/another clew/.test(e.message) ? 'refused' : 'error: ' + e.message); }
+    `;
+    for (let trial = 0; trial < 3; trial++) {
+      const at = Date.now() + 2000;
+      const both = `for i in 1 2; do "${process.execPath}" --import tsx --input-type=module -e "$0" "$1" "$2" & done; wait`;
+      const run = spawnSync('sh', ['-c', both, child, dir, String(at)], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      expect(run.stdout.trim().split('\n').sort()).toEqual(['got', 'refused']);
+      expect(readdirSync(dir)).toEqual([]);
+    }
+  });
+
+  it('a release leaves a lock another clew has taken since', async () => {
+    const lock = await lockDataDir(dir);
+    const theirs = JSON.stringify({ pid: process.ppid, boot: null });
+    await writeFile(path.join(dir, 'clew.lock'), theirs);
+    await lock.release();
+    expect(await readFile(path.join(dir, 'clew.lock'), 'utf8')).toBe(theirs);
   });
 });

@@ -202,6 +202,17 @@ describe('dice: read, correct, confirm', () => {
       expect(decide(fresh(), ann, { type: 'dice/add', die: { set: 'd6', face: '3' } }, raceOnly)).toMatchObject({ ok: false, code: 'dice/no-roll' });
       expect(JSON.stringify(t)).toBe(before);
     });
+
+    it('a die colour is one of clew\'s colours, not an object\'s built-in key, whether added, corrected or entered by hand', () => {
+      const t = play(fresh(), cameraRoll('2'));
+      for (const color of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+        expect(decide(t, ann, { type: 'dice/add', die: { set: 'd6', face: '3', color } }, raceOnly)).toMatchObject({ ok: false, code: 'dice/bad-color' });
+        expect(decide(t, ann, { type: 'dice/correct', index: 0, face: '3', color }, raceOnly)).toMatchObject({ ok: false, code: 'dice/bad-color' });
+        expect(decide(fresh(), ann, { type: 'dice/manual', dice: [{ set: 'd6', face: '3', color }] }, raceOnly)).toMatchObject({ ok: false, code: 'dice/bad-color', message: expect.stringContaining('die 1') });
+      }
+      expect(decide(fresh(), ann, { type: 'dice/manual', dice: [{ set: 'd6', face: '3', color: 'puce' }] }, raceOnly)).toMatchObject({ ok: false, code: 'dice/bad-color' });
+      expect(decide(fresh(), ann, { type: 'dice/manual', dice: [{ set: 'd6', face: '3', color: 'red' }] }, raceOnly)).toMatchObject({ ok: true });
+    });
   });
 
   it("confirm turns the roll into the game's move for the player to act, and clears the roll", () => {

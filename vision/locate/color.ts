@@ -12,7 +12,7 @@
  * 3. The body's median colour is matched to the nearest palette entry in CIELAB, with lightness
  *    counting half (shading and exposure move lightness far more than hue).
  */
-import { DIE_COLORS } from '../../shared/dice.js';
+import { DIE_COLORS, isDieColor } from '../../shared/dice.js';
 import { rgbToLab, SRGB_TO_LINEAR } from '../image/color.js';
 import type { Box, RgbImage } from '../types.js';
 import { select } from './select.js';
@@ -223,7 +223,7 @@ export function namingDistance(p: Lab, q: Lab): number {
 
 function checkPalette(palette: readonly string[]): void {
   if (!Array.isArray(palette) || palette.length === 0) throw new RangeError('dieColor: the palette is empty (give at least one name from DIE_COLORS)');
-  const unknown = palette.filter((name) => !(name in DIE_COLORS));
+  const unknown = palette.filter((name) => !isDieColor(name));
   if (unknown.length) {
     throw new RangeError(`dieColor: unknown colour name(s) ${unknown.map((u) => JSON.stringify(u)).join(', ')}; known: ${Object.keys(DIE_COLORS).join(', ')}`);
   }

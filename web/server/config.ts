@@ -16,7 +16,12 @@ import { CAMERA_VIEWS, WORKING_SIZE_RANGE } from '../../vision/types.js';
 
 export const SYSTEM_CONFIG = '/etc/clew/config.json';
 
-const port = z.coerce.number().int().min(0, 'a port is 0–65535 (0: any free port)').max(65535, 'a port is 0–65535 (0: any free port)');
+/** A port: a whole number, or its digits as text (PORT comes as text); null, "", true, "0x1F90" or "1e3" are refused, not read as a port. */
+const PORT_RULE = 'a port is a whole number 0–65535 (0: any free port)';
+const port = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z.number({ error: (issue) => `${PORT_RULE}, not ${JSON.stringify(issue.input)}` }).int(PORT_RULE).min(0, PORT_RULE).max(65535, PORT_RULE),
+);
 
 export const configSchema = z
   .object({

@@ -4,7 +4,7 @@
  * by a machine that lost power (a new boot id: the old pid may now belong to anything), is stale
  * and is taken over.
  */
-import { open, readFile, rm } from 'node:fs/promises';
+import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 function alive(pid: number): boolean {
@@ -25,30 +25,64 @@ async function bootId(): Promise<string | null> {
   );
 }
 
+/**
+ * Takes the data folder's lock. The lock file appears with its owner already in it (written
+ * beside it, then hard-linked into place, which fails if one is there): two servers starting at
+ * once could both take a lock created empty and written after. A stale lock is moved aside under
+ * a name of this process's own before it is judged again, so two starts cannot both take over one.
+ */
 export async function lockDataDir(dir: string): Promise<{ release(): Promise<void> }> {
   const file = path.join(dir, 'clew.lock');
   const boot = await bootId();
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(JSON.stringify({ pid: process.pid, boot }));
-      await handle.close();
-      return { release: () => rm(file, { force: true }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      let owner: { pid?: unknown; boot?: unknown } = {};
+  const mine = JSON.stringify({ pid: process.pid, boot });
+  const draft = `${file}.${process.pid}`;
+  await writeFile(draft, mine);
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        owner = JSON.parse(await readFile(file, 'utf8')) as typeof owner;
+        await link(draft, file);
+        return { release: () => releaseIfMine(file, mine) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const held = await holder(file, boot);
+      if (held) throw new Error(`another clew (pid ${held}) is using the data folder ${dir}; stop it first, or set CLEW_DATA to another folder`);
+      // Stale: moved aside, and judged again there (another start may have put its own in place meanwhile).
+      const aside = `${file}.stale-${process.pid}`;
+      try {
+        await rename(file, aside);
       } catch {
-        /* unreadable: stale */
+        continue; // gone already
       }
-      const pid = typeof owner.pid === 'number' ? owner.pid : 0;
-      const sameBoot = owner.boot === boot;
-      if (pid > 0 && pid !== process.pid && sameBoot && alive(pid)) {
-        throw new Error(`another clew (pid ${pid}) is using the data folder ${dir}; stop it first, or set CLEW_DATA to another folder`);
+      const taken = await holder(aside, boot);
+      if (taken) {
+        // A live lock was moved: put it back where it was, and yield to its owner.
+        await link(aside, file).catch(() => undefined);
+        await rm(aside, { force: true });
+        throw new Error(`another clew (pid ${taken}) is using the data folder ${dir}; stop it first, or set CLEW_DATA to another folder`);
       }
-      await rm(file, { force: true });
+      await rm(aside, { force: true });
     }
+  } finally {
+    await rm(draft, { force: true });
   }
   throw new Error(`could not lock the data folder ${dir}`);
+}
+
+/** The pid of the live clew that holds the lock in `file`, or null when it is stale or unreadable. */
+async function holder(file: string, boot: string | null): Promise<number | null> {
+  let owner: { pid?: unknown; boot?: unknown } = {};
+  try {
+    owner = JSON.parse(await readFile(file, 'utf8')) as typeof owner;
+  } catch {
+    return null; // unreadable (a lock of an older clew, written after it was made): stale
+  }
+  const pid = typeof owner.pid === 'number' ? owner.pid : 0;
+  return pid > 0 && pid !== process.pid && owner.boot === boot && alive(pid) ? pid : null;
+}
+
+/** Removes the lock only while it is still this process's (not one a later owner took over). */
+async function releaseIfMine(file: string, mine: string): Promise<void> {
+  const now = await readFile(file, 'utf8').catch(() => null);
+  if (now === mine) await rm(file, { force: true });
 }

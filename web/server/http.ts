@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { DICE_SET_IDS, DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
+import { DICE_SET_IDS, DIE_COLORS, type DiceSetId, isDieColor } from '../../shared/dice.js';
 import type { ErrorCode } from '../../shared/game.js';
 import type { HardwareStatus, TableSnapshot } from '../../shared/protocol.js';
 import { CAMERA_VIEWS, type CameraView } from '../../vision/types.js';
@@ -83,7 +83,7 @@ function parseFlag(value: unknown, name: string): boolean {
 function parsePalette(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
   const colours = typeof value === 'string' ? value.split(',').map((c) => c.trim()).filter(Boolean) : [];
-  const bad = colours.find((c) => !(c in DIE_COLORS));
+  const bad = colours.find((c) => !isDieColor(c));
   if (!colours.length || bad !== undefined) {
     throw new HttpError(400, 'dice/bad-palette', `palette= names die colours, comma separated (${Object.keys(DIE_COLORS).join(', ')})${bad ? `; "${bad.slice(0, 20)}" is not one` : ''}`);
   }

@@ -94,14 +94,19 @@ let temporaries = 0;
 /** Writes a whole file so that a crash leaves either the old content or the new, never a mix. */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}-${++temporaries}`;
-  const handle = await open(tmp, 'w');
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const handle = await open(tmp, 'w');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw error;
   }
-  await rename(tmp, file);
   await fsyncDir(path.dirname(file));
 }
 
@@ -111,6 +116,10 @@ export class EventLog<S, E> {
   private entries = 0;
   private version = 0;
   private problem: string | undefined;
+  /** The last compaction's failure, until one succeeds (the events are safe in the log meanwhile). */
+  private compactProblem: string | undefined;
+  /** Set when a failed write could not be cut back: appending after it would corrupt the log. */
+  private unsafe: string | undefined;
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
@@ -196,7 +205,8 @@ export class EventLog<S, E> {
         const savedAs = `${file}.corrupt-${opts.now()}`;
         await copyFile(file, savedAs);
         await writeFileAtomic(file, buf.subarray(0, offset).toString('utf8'));
-        this.problem = `line ${lineNo} of ${path.basename(file)} is corrupt: ${reason}; started from the last good state (version ${version}); the original is kept as ${path.basename(savedAs)}`;
+        const before = this.problem === undefined ? '' : `${this.problem}; then `;
+        this.problem = `${before}line ${lineNo} of ${path.basename(file)} is corrupt: ${reason}; started from the last good state (version ${version}${state === null ? ': a fresh table' : ''}); the original is kept as ${path.basename(savedAs)}`;
         opts.logger.error(`log: ${this.problem}`);
         this.size = offset;
         this.entries = kept;
@@ -269,46 +279,81 @@ export class EventLog<S, E> {
 
   private async write(version: number, event: E, stateAfter: S): Promise<void> {
     const handle = this.handle;
+    if (this.unsafe) throw new Error(`the event log cannot be written safely: ${this.unsafe}`);
     if (!handle) throw new Error('the event log is closed');
     if (version !== this.version + 1) throw new Error(`log append out of sequence: ${version} after ${this.version}`);
     const line = JSON.stringify({ v: version, t: this.opts.now(), e: event }) + '\n';
     const bytes = Buffer.from(line, 'utf8');
     try {
-      await handle.write(bytes, 0, bytes.length);
+      // Every byte, or an error: a full disk may take part of a line and say so only by the count.
+      for (let at = 0; at < bytes.length; ) {
+        const { bytesWritten } = await handle.write(bytes, at, bytes.length - at);
+        if (bytesWritten <= 0) throw new Error(`the disk took ${at} of the line's ${bytes.length} bytes`);
+        at += bytesWritten;
+      }
       await handle.datasync();
     } catch (error) {
-      await handle.truncate(this.size).catch(() => undefined);
       this.problem = `write failed: ${(error as Error).message}`;
+      try {
+        await handle.truncate(this.size);
+      } catch (cut) {
+        // The part of the line left behind would corrupt the next one: no more appends until a restart repairs it.
+        this.unsafe = `a failed write could not be cut back (${(cut as Error).message})`;
+        this.problem = `${this.problem}; ${this.unsafe}`;
+      }
       throw error;
     }
+    // On the disk: the event is made, whatever compaction does next.
     this.size += bytes.length;
     this.entries++;
     this.version = version;
-    if (this.entries >= this.opts.compactEvery) await this.compact(stateAfter);
+    if (this.entries >= this.opts.compactEvery) {
+      try {
+        await this.compact(stateAfter);
+        this.compactProblem = undefined;
+      } catch (error) {
+        // The log goes on growing; the next append tries again.
+        this.compactProblem = `compaction failed: ${(error as Error).message}`;
+        this.opts.logger.error(`log: ${this.compactProblem}; the events are safe in ${path.basename(this.file)}`);
+      }
+    }
   }
 
   /**
    * Snapshot the state, then start an empty log. Crash-safe in every order: the snapshot is
    * written atomically first, and lines at or below its version are skipped on the next start.
+   * A failure at any step leaves the log as it was, open for appends: the new, empty log is made
+   * and opened beside it, and put in its place only when ready.
    */
   async compact(state: S): Promise<void> {
     await writeFileAtomic(this.snapshotFile, JSON.stringify({ v: this.version, t: this.opts.now(), state }));
-    await this.handle?.close();
-    this.handle = null;
-    await writeFileAtomic(this.file, '');
-    this.handle = await open(this.file, 'a');
+    const fresh = `${this.file}.new-${process.pid}`;
+    const next = await open(fresh, 'w');
+    try {
+      await next.sync();
+      await rename(fresh, this.file);
+    } catch (error) {
+      await next.close();
+      await rm(fresh, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    await fsyncDir(this.opts.dir);
+    const old = this.handle;
+    this.handle = next;
+    await old?.close();
     this.size = 0;
     this.entries = 0;
     this.opts.logger.info(`log: compacted at version ${this.version}`);
   }
 
   status(): LogStatus {
+    const problem = [this.problem, this.compactProblem].filter((p) => p !== undefined).join('; ') || undefined;
     return {
-      ok: this.problem === undefined,
+      ok: problem === undefined,
       path: this.file,
       entries: this.entries,
       version: this.version,
-      ...(this.problem !== undefined ? { message: this.problem } : {}),
+      ...(problem !== undefined ? { message: problem } : {}),
     };
   }
 

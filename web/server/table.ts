@@ -7,7 +7,7 @@
  * is, by construction, the fold of every acknowledged event.
  */
 import { z } from 'zod';
-import { DICE_SET_IDS, DIE_COLORS, isFaceOf, type DiceSetId, type ObservedDie } from '../../shared/dice.js';
+import { DICE_SET_IDS, DIE_COLORS, isFaceOf, type DiceSetId, type ObservedDie, isDieColor } from '../../shared/dice.js';
 import {
   GAME_IDS,
   fail,
@@ -263,7 +263,7 @@ function asRead(die: RolledDie): ObservedDie {
 
 /** A colour that is no die colour, said so; undefined (none given) or a known colour pass. */
 function colorProblem(color: string | undefined): Failure | null {
-  if (color === undefined || color in DIE_COLORS) return null;
+  if (color === undefined || isDieColor(color)) return null;
   return fail('dice/bad-color', `"${color}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})`);
 }
 
@@ -382,6 +382,11 @@ export function decide(table: TableState, actor: Actor, intent: TableIntent, gam
       if (actor.kind === 'camera') return fail('auth/not-a-person', 'manual entry is for people');
       // A person's entry has no confidence or box: it is what they saw.
       const dice: RolledDie[] = intent.dice.map(({ set, face, color }) => (color !== undefined ? { set, face, color } : { set, face }));
+      // Checked here, not in the fold: a log written before this check still replays.
+      for (const [i, die] of dice.entries()) {
+        const bad = colorProblem(die.color);
+        if (bad) return fail('dice/bad-color', `die ${i + 1}: ${bad.message}`);
+      }
       event = { type: 'roll', dice, source: 'manual', by: actor };
       break;
     }

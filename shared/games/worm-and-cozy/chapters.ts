@@ -5,7 +5,7 @@
  * known counters with valid parameters, ordered tracks) on first use, with one message per problem.
  */
 import { z } from 'zod';
-import { DIE_COLORS } from '../../dice.js';
+import { DIE_COLORS, isDieColor } from '../../dice.js';
 import { parseCellName, parseRange } from './board.js';
 import { COUNTERS } from './counters.js';
 import { ORGAN_TYPES, SHAPE_NAMES, type OrganType, type ShapeName } from './state.js';
@@ -140,7 +140,7 @@ export function parseChapter(json: unknown, where = 'chapter'): ChapterResult {
   if (c.clock.hours > maxHours) errors.push(`${where}: ${c.clock.hours} hours need more than ${c.clock.regions.length} regions x ${c.clock.halves.length} halves = ${maxHours} labelled hours`);
   if (new Set(c.dice.shape).size !== 6) errors.push(`${where}: dice.shape must name each of the six shapes once`);
   if (new Set(c.dice.organ).size !== 6) errors.push(`${where}: dice.organ must name each of the six organs once`);
-  if (!(c.dice.shapeDieColor in DIE_COLORS)) errors.push(`${where}: dice.shapeDieColor "${c.dice.shapeDieColor}" is not a known die colour (${Object.keys(DIE_COLORS).join(', ')})`);
+  if (!isDieColor(c.dice.shapeDieColor)) errors.push(`${where}: dice.shapeDieColor "${c.dice.shapeDieColor}" is not a known die colour (${Object.keys(DIE_COLORS).join(', ')})`);
   const checkReward = (r: Reward, label: string) => {
     const counter = COUNTERS[r.counter];
     if (!counter) {

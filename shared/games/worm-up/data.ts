@@ -1,12 +1,12 @@
 /** The box's dice, loaded from JSON and validated on load (a table owner edits `data/equipment.json`). */
 import { z } from 'zod';
-import { DIE_COLORS } from '../../dice.js';
+import { DIE_COLORS, isDieColor } from '../../dice.js';
 import raw from './data/equipment.json' with { type: 'json' };
 
 export const equipmentSchema = z.object({
   /** The dice's colours, in the order seats get them by default; one die (and one worm) per colour. */
   colors: z
-    .array(z.string().refine((c) => c in DIE_COLORS, { error: (iss) => `"${String(iss.input)}" is not a die colour clew knows (${Object.keys(DIE_COLORS).join(', ')})` }))
+    .array(z.string().refine((c) => isDieColor(c), { error: (iss) => `"${String(iss.input)}" is not a die colour clew knows (${Object.keys(DIE_COLORS).join(', ')})` }))
     .min(2)
     .max(8)
     .refine((cs) => new Set(cs).size === cs.length, 'a colour is listed twice'),

@@ -1,6 +1,6 @@
 /** Setup options and the opening position: round 1, everyone bidding, nobody restricted. */
 import { z } from 'zod';
-import { DIE_COLORS } from '../../dice.js';
+import { DIE_COLORS, isDieColor } from '../../dice.js';
 import { Errors, fail, ok, type Result } from '../../game.js';
 import { EQUIPMENT } from './data.js';
 import type { Seat, WormUpState } from './types.js';
@@ -15,7 +15,7 @@ const playerSchema = z.object({
   id: z.string().min(1).max(64).optional(),
   name: z.string().trim().min(1).max(64),
   /** The colour of the player's die and worm; defaults to the box's colours in order. */
-  color: z.string().refine((c) => c in DIE_COLORS, { error: (iss) => `"${String(iss.input)}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})` }).optional(),
+  color: z.string().refine((c) => isDieColor(c), { error: (iss) => `"${String(iss.input)}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})` }).optional(),
 });
 
 export const wormUpOptionsSchema = z
