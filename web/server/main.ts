@@ -302,9 +302,13 @@ export async function startClew(options: StartOptions): Promise<Clew> {
 
     // Hardware comes up after the table is reachable: a slow or failing camera never blocks play.
     const onPress = (button: ButtonName) => {
-      void session.button(button).then((ack) => {
-        if (!ack.ok) logger.info(`button ${button}: ${ack.message}`);
-      });
+      session.button(button).then(
+        (ack) => {
+          if (!ack.ok) logger.info(`button ${button}: ${ack.message}`);
+        },
+        // A press that fails (an engine's bug, a closed table) is said; the table keeps running.
+        (error: unknown) => logger.error(`button ${button}: ${(error as Error).message}`),
+      );
     };
     for (const source of adapters.buttons) {
       source.on('press', onPress);

@@ -123,7 +123,9 @@ export class TableSession {
     // Fitting a calibration takes seconds (the whole net is adapted; tens of seconds on a Pi) and
     // changes how dice are read, not the table: it runs beside the queue, so moves, buttons and
     // camera rolls are not held up behind it. It does not depend on the table's version either.
-    const side = envelope.intent.type === 'calibration/commit' || envelope.intent.type === 'calibration/undo' ? envelope.intent : null;
+    // READ too: the camera's reading becomes the pending roll through this queue (cameraRoll), so
+    // read inside it, it would wait for itself, and the table would stop for good.
+    const side = envelope.intent.type === 'calibration/commit' || envelope.intent.type === 'calibration/undo' || envelope.intent.type === 'dice/read' ? envelope.intent : null;
     if (side) return this.side(actor, side);
     return this.enqueue(async () => {
       if (envelope.version !== this.current.version) {
@@ -141,17 +143,19 @@ export class TableSession {
   }
 
   /** A physical button: acts on the current table (no version: the person sees the table). */
-  button(button: ButtonName): Promise<Ack> {
-    return this.enqueue(async () => {
+  async button(button: ButtonName): Promise<Ack> {
+    const by: Actor = { kind: 'buttons' };
+    const step = await this.enqueue(async (): Promise<Ack | 'read'> => {
       const game = this.opts.games(this.current.game);
       if (!game) return this.failure(fail('table/unknown-game', `no engine for ${this.current.game}`));
-      const by: Actor = { kind: 'buttons' };
       const meaning = buttonMeaning(this.current, game, button, by);
       if ('ok' in meaning) return this.failure(meaning);
-      if (meaning.kind === 'read') return this.sideResult(await this.effects.read(by));
+      if (meaning.kind === 'read') return 'read';
       const next = evolve(this.current, meaning.event, this.opts.games);
       return this.commit(next.ok ? { ok: true, event: meaning.event, table: next.state } : next);
     });
+    // Read beside the queue, as a phone's READ is (submit): its roll is committed through the queue.
+    return step === 'read' ? this.sideResult(await this.effects.read(by)) : step;
   }
 
   /** A settled roll from a camera becomes the pending roll (ignored when no dice are expected). */
