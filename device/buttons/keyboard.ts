@@ -16,11 +16,17 @@ export interface KeyAction {
 
 const KEYS: Record<string, ButtonName> = { n: 'NEXT', b: 'BACK', r: 'READ', o: 'OK' };
 
+/**
+ * A terminal's escape sequences (arrow keys, function keys, Alt+key): CSI `ESC [ … final`, SS3
+ * `ESC O x`, or ESC and one character. None is a button, wherever it sits in a chunk (fast typing
+ * or an SSH session puts several keys in one).
+ */
+const ESCAPE_SEQUENCE = /\x1b(?:\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|O.|.)?/gs;
+
 /** Raw mode: the actions in one chunk of keystrokes. Escape sequences (arrow keys…) are skipped. */
 export function keysToActions(chunk: string): KeyAction[] {
-  if (chunk.startsWith('\x1b')) return [];
   const out: KeyAction[] = [];
-  for (const ch of chunk) {
+  for (const ch of chunk.replace(ESCAPE_SEQUENCE, '')) {
     if (ch === '\r' || ch === '\n') out.push({ button: 'OK', hold: false });
     const lower = ch.toLowerCase();
     const button = KEYS[lower];

@@ -43,6 +43,10 @@ export async function resolveBase(base: 'auto' | number, root: string, log: Logg
 export class GpioButtons extends ButtonEmitter {
   private opened: { button: ButtonName; pin: GpioPin }[] = [];
   private machine: ButtonMachine | null = null;
+  /** Buttons whose pin is not watched now (its monitor died), and why. */
+  private readonly failing = new Map<ButtonName, string>();
+  /** The status while every button is watched. */
+  private watching = '';
 
   constructor(private readonly options: GpioButtonsOptions) {
     super('gpio', options.log ?? silentLogger);
@@ -82,19 +86,34 @@ export class GpioButtons extends ButtonEmitter {
       if (pressed) this.log.warn(`gpio: ${button} (BCM ${bcm}) reads pressed at start; ignored until released. A floating pin? Enable its pull-up (config.txt: gpio=${bcm}=ip,pu) or add a resistor to 3V3`);
       machine.add(button, pressed);
       pin.watch((error, value) => {
-        if (error) this.log.warn(`gpio: ${button} watch error: ${error.message}`);
-        else machine.edge(button, value === 1);
+        if (this.machine !== machine) return; // stopped meanwhile
+        if (error) {
+          // Not watched now: said on /api/health, and a press in progress let go (no hold fires).
+          this.log.warn(`gpio: ${button} watch error: ${error.message}`);
+          this.failing.set(button, error.message);
+          machine.edge(button, false);
+          this.setStatus(false, `${button} button (BCM ${bcm}) not watched: ${error.message}`);
+          return;
+        }
+        machine.edge(button, value === 1);
+        if (this.failing.delete(button)) {
+          this.log.info(`gpio: ${button} watched again`);
+          const still = [...this.failing.entries()][0];
+          this.setStatus(still === undefined, still === undefined ? this.watching : `${still[0]} button (BCM ${this.options.pins[still[0]]}) not watched: ${still[1]}`);
+        }
       });
     }
     this.machine = machine;
     this.sysfsNumbers = this.opened.map(({ button }) => base.base + this.options.pins[button]);
     const list = (Object.entries(this.options.pins) as [ButtonName, number][]).map(([b, p]) => `${b}=${p}`).join(' ');
-    this.setStatus(true, `GPIO buttons on BCM ${list} (${driver.numbering === 'bcm' ? (driver.describe ?? 'libgpiod') : `sysfs base ${base.base}`})`);
+    this.watching = `GPIO buttons on BCM ${list} (${driver.numbering === 'bcm' ? (driver.describe ?? 'libgpiod') : `sysfs base ${base.base}`})`;
+    this.setStatus(true, this.watching);
   }
 
   async stop(): Promise<void> {
     this.machine?.clear();
     this.machine = null;
+    this.failing.clear();
     this.release();
     if (this.current.ok) this.setStatus(false, 'stopped', true);
   }

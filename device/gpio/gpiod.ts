@@ -72,12 +72,26 @@ export interface GpiodTools {
 
 const SYSTEM_TOOLS: GpiodTools = { gpiomon: 'gpiomon', gpioset: 'gpioset', gpiodetect: 'gpiodetect' };
 
+/** A monitor that died is started again after this pause, doubled while it keeps dying, up to the most. */
+const MONITOR_RETRY_MS = 1000;
+const MONITOR_RETRY_MAX_MS = 30_000;
+/** How long a gpioset is given to drive its level before it may be stopped at release. */
+const GPIOSET_SETTLE_MS = 200;
+/** A monitor started again counts as watching once it has stayed up this long. */
+const MONITOR_UP_MS = 1000;
+
 /** A line held by a tool process; stopping the process releases the line. */
 class GpiodPin implements GpioPin {
   private value: Level = 0;
   private watchers: ((error: Error | null | undefined, value: Level) => void)[] = [];
   private child: ChildProcess | null = null;
   private closed = false;
+  /** Times the monitor has been started again since it last stayed up. */
+  private restarts = 0;
+  /** When the running gpioset was started (an output's level). */
+  private setAt = -Infinity;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private upTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly tools: GpiodTools,
@@ -93,6 +107,17 @@ class GpiodPin implements GpioPin {
   private monitor(): void {
     const child = spawn(this.tools.gpiomon, monitorArgs(this.version, this.chip, this.offset, this.options), { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
+    // Watching again once it has stayed up a moment: said to the watchers as the line's level now
+    // (released: the pull holds it there), so a button whose monitor died comes back by itself.
+    if (this.restarts > 0) {
+      this.upTimer = setTimeout(() => {
+        if (this.closed || this.child !== child) return;
+        this.restarts = 0;
+        this.value = 0;
+        for (const w of this.watchers) w(null, 0);
+      }, MONITOR_UP_MS);
+      this.upTimer.unref();
+    }
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -104,8 +129,17 @@ class GpiodPin implements GpioPin {
     const fail = (why: string) => {
       if (this.closed || this.child !== child) return;
       this.child = null;
-      const error = new Error(`${this.tools.gpiomon} ${this.chip} line ${this.offset} ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
+      if (this.upTimer) clearTimeout(this.upTimer);
+      // Started again after a pause that grows while it keeps failing (a line another process
+      // holds, a tool missing), so a monitor that died does not leave the button dead.
+      const delay = Math.min(MONITOR_RETRY_MAX_MS, MONITOR_RETRY_MS * 2 ** this.restarts);
+      this.restarts++;
+      const error = new Error(`${this.tools.gpiomon} ${this.chip} line ${this.offset} ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}; watching it again in ${delay / 1000} s`);
       for (const w of this.watchers) w(error, this.value);
+      this.retryTimer = setTimeout(() => {
+        if (!this.closed && this.child === null) this.monitor();
+      }, delay);
+      this.retryTimer.unref();
     };
     child.on('error', (error) => fail(`could not start (${error.message}; apt install gpiod)`));
     child.on('exit', (code, signal) => fail(`stopped (${signal ?? `exit code ${code}`})`));
@@ -129,6 +163,7 @@ class GpiodPin implements GpioPin {
     const child = spawn(this.tools.gpioset, setArgs(this.version, this.chip, this.offset, value), { stdio: 'ignore' });
     child.on('error', () => undefined); // reported by the driver's check; an LED is not worth a crash
     this.child = child;
+    this.setAt = performance.now();
   }
 
   watch(callback: (error: Error | null | undefined, value: Level) => void): void {
@@ -141,7 +176,19 @@ class GpiodPin implements GpioPin {
 
   unexport(): void {
     this.closed = true;
-    this.stopChild();
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.upTimer);
+    const child = this.child;
+    const young = this.options.direction !== 'in' && child !== null && performance.now() - this.setAt < GPIOSET_SETTLE_MS;
+    if (!young) {
+      this.stopChild();
+      return;
+    }
+    // The level just asked for (the LED's "off" at shutdown): a gpioset stopped while it starts
+    // dies before it drives the line (libgpiod 1.6 handles the signal only after setting), and
+    // the line keeps the level before. So it is stopped once it has had time to drive it.
+    this.child = null;
+    setTimeout(() => signalChild(child, 'SIGTERM'), GPIOSET_SETTLE_MS - (performance.now() - this.setAt));
   }
 
   private stopChild(): void {

@@ -72,7 +72,8 @@ export class SerialButtons extends ButtonEmitter {
     try {
       await openPort(port);
     } catch (error) {
-      this.scheduleReconnect(`cannot open ${path}: ${(error as Error).message}`);
+      // Stopped while it was opening: nothing to retry, and the status stays "stopped".
+      if (this.running) this.scheduleReconnect(`cannot open ${path}: ${(error as Error).message}`);
       return;
     }
     if (!this.running) {
@@ -111,6 +112,8 @@ export class SerialButtons extends ButtonEmitter {
   private handle(message: SerialMessage): void {
     switch (message.kind) {
       case 'hello':
+        // Said at the box's boot too: a box that restarted has no button down, whatever came before.
+        this.releaseAll(true);
         this.box = { name: message.name, version: message.version };
         this.setStatus(true, `serial box ${message.name} ${message.version} on ${this.options.path}`.replace(/\s+on/, ' on'));
         return;

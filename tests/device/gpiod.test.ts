@@ -73,7 +73,7 @@ describe('libgpiod tools: what they say and what they are told', () => {
  * edges the test drops into `edges-<offset>` (one per line, as the real tool would on a press),
  * and runs until stopped; gpioset records its arguments and holds until stopped.
  */
-function fakeTools(version: '1.6.3' | '2.1.3', detect = PI5_GPIODETECT, gpiomonFails = ''): { dir: string; tools: GpiodTools; press: (offset: number, lines: string[]) => void } {
+function fakeTools(version: '1.6.3' | '2.1.3', detect = PI5_GPIODETECT, gpiomonFails = '', failOnce = false): { dir: string; tools: GpiodTools; press: (offset: number, lines: string[]) => void } {
   const dir = scratchDir('clew-gpiod-');
   const script = (name: string, body: string) => {
     const file = path.join(dir, name);
@@ -83,8 +83,8 @@ function fakeTools(version: '1.6.3' | '2.1.3', detect = PI5_GPIODETECT, gpiomonF
   };
   const gpiomon = script('gpiomon', `
 if [ "$1" = "--version" ]; then echo "gpiomon (libgpiod) v${version}"; echo "Copyright (C) 2017-2023 Bartosz Golaszewski"; exit 0; fi
-${gpiomonFails ? `echo "${gpiomonFails}" >&2; exit 1` : ''}
 for last; do :; done
+${gpiomonFails && failOnce ? `if [ ! -f "${dir}/failed-$last" ]; then : > "${dir}/failed-$last"; echo "${gpiomonFails}" >&2; exit 1; fi` : gpiomonFails ? `echo "${gpiomonFails}" >&2; exit 1` : ''}
 trap 'echo "$$" >> "${dir}/gpiomon.stopped"; exit 0' TERM
 echo "$$ $*" >> "${dir}/gpiomon.calls"
 seen=0
@@ -95,9 +95,12 @@ while true; do
   fi
   sleep 0.05
 done`);
+  // As libgpiod 1.6: the signal is handled only once the level is driven (a moment after start).
   const gpioset = script('gpioset', `
 trap 'echo "$$" >> "${dir}/gpioset.stopped"; exit 0' TERM
 echo "$$ $*" >> "${dir}/gpioset.calls"
+sleep 0.05
+echo "$*" >> "${dir}/gpioset.driven"
 while true; do sleep 0.05; done`);
   const gpiodetect = script('gpiodetect', `printf '%s' "${detect}"`);
   const press = (offset: number, lines: string[]) => writeFileSync(path.join(dir, `edges-${offset}`), lines.map((l) => `${l}\n`).join(''), { flag: 'a' });
@@ -172,6 +175,22 @@ describe('the libgpiod driver, with stand-in tools', () => {
     await until(() => log.messages('warn').some((m) => /watch error: .*gpiochip4 line \d+ stopped \(exit code 1\): gpiomon: error waiting for events: Device or resource busy/.test(m)));
   });
 
+  it('a monitor that dies: the buttons say so on their status, it is started again, and presses arrive once more', async () => {
+    const { tools, press } = fakeTools('1.6.3', PI5_GPIODETECT, 'gpiomon: error waiting for events: Device or resource busy', true);
+    const log = memoryLogger();
+    const buttons = new GpioButtons({ pins, base: 'auto', activeLow: true, debounceMs: 30, holdMs: 800, log, driver: await gpiodDriver({ tools }) });
+    running.push(buttons);
+    const seen = recordButtons(buttons);
+    await buttons.start();
+    await until(() => !buttons.status().ok);
+    expect(buttons.status().message).toMatch(/button \(BCM \d+\) not watched: .*Device or resource busy; watching it again in 1 s/);
+    // Started again after a second, and counted as watching a second later.
+    await until(() => buttons.status().ok, 8000);
+    expect(log.messages('info').filter((m) => /watched again/.test(m))).toHaveLength(4);
+    press(17, ['1']);
+    await until(() => seen.includes('press NEXT'));
+  });
+
   it('the status LED: gpioset holds each level; a new level replaces the old process, the same level keeps it; stop releases it', async () => {
     const { dir, tools } = fakeTools('2.1.3', PI4_GPIODETECT);
     const led = new GpioLed({ pin: 24, base: 'auto', driver: await gpiodDriver({ tools }), log: memoryLogger() });
@@ -193,6 +212,21 @@ describe('the libgpiod driver, with stand-in tools', () => {
     running.length = 0;
     const all = calls(dir, 'gpioset').map((c) => c.pid);
     await until(() => all.every((pid) => stopped(dir, 'gpioset').includes(pid)));
+  });
+
+  it('the LED\'s last level is driven before its line is released (clew stopping: "off", then stop at once)', async () => {
+    const { dir, tools } = fakeTools('1.6.3', PI4_GPIODETECT);
+    const led = new GpioLed({ pin: 24, base: 'auto', driver: await gpiodDriver({ tools }), log: memoryLogger() });
+    const driven = () => lines(path.join(dir, 'gpioset.driven')).map((l) => l.split(' ').at(-1));
+    await led.start();
+    await until(() => driven().length === 1);
+    led.set('on');
+    await until(() => driven().length === 2);
+    led.set('off');
+    await led.stop();
+    // Every gpioset started has stopped: the last one after it drove its level.
+    await until(() => calls(dir, 'gpioset').length === 3 && stopped(dir, 'gpioset').length === 3);
+    expect(driven()).toEqual(['24=0', '24=1', '24=0']);
   });
 
   it('a BCM number the chip does not have is refused with the chip\'s size', async () => {

@@ -28,6 +28,11 @@ describe('keyboard buttons', () => {
     ]);
     expect(keysToActions('N')).toEqual([{ button: 'NEXT', hold: true }]);
     expect(keysToActions('\x1b[A')).toEqual([]);
+    // A sequence after a key in the same chunk (fast typing, SSH): the key only, not the sequence's letters.
+    expect(keysToActions('n\x1b[B')).toEqual([{ button: 'NEXT', hold: false }]);
+    expect(keysToActions('n\x1bOP')).toEqual([{ button: 'NEXT', hold: false }]);
+    expect(keysToActions('\x1b[1;5Bn\x1b[15~b')).toEqual([{ button: 'NEXT', hold: false }, { button: 'BACK', hold: false }]);
+    expect(keysToActions('\x1bb')).toEqual([]); // Alt+b
     expect(keysToActions('xyz')).toEqual([]);
   });
 

@@ -142,6 +142,28 @@ describe('serial button box adapter (serialport with the mock binding)', () => {
     expect(seen).toEqual(['press OK', 'hold OK', 'release OK']);
   });
 
+  it('a box that restarts (its HELLO) while a button is down: that button is released, and the next press is a press', async () => {
+    MockBinding.createPort('/dev/ttyACM0');
+    const { buttons, seen } = box();
+    await buttons.start();
+    live().port!.emitData(Buffer.from('PRESS NEXT\nHELLO clew-box 1.2\nPRESS NEXT\nRELEASE NEXT\n'));
+    await until(() => seen.length === 4, 'four events');
+    expect(seen).toEqual(['press NEXT', 'release NEXT', 'press NEXT', 'release NEXT']);
+  });
+
+  it('stopped while the port is still opening: no retry, and the status says stopped', async () => {
+    // No such device: the open fails after stop() was called.
+    const clock = new FakeClock();
+    const { buttons, log } = box(clock);
+    const starting = buttons.start();
+    await buttons.stop();
+    await starting;
+    expect(buttons.status()).toMatchObject({ ok: false, message: 'stopped' });
+    clock.advance(1000);
+    expect(opened).toHaveLength(1);
+    expect(log.messages('warn')).toEqual([]);
+  });
+
   it('garbage lines are warned about and ignored', async () => {
     MockBinding.createPort('/dev/ttyACM0');
     const { buttons, seen, log } = box();
