@@ -24,13 +24,18 @@ import { renderCrop } from '../vision/synth/crop.js';
 import { renderScene } from '../vision/synth/scene.js';
 import { readdir, readFile } from 'node:fs/promises';
 
-const program = new Command().name('render-sheet').argument('<what>', 'art | crops | scenes')
+const SHEETS = ['art', 'crops', 'compare', 'scenes'];
+const program = new Command().name('render-sheet').argument('<what>', SHEETS.join(' | '))
   .option('--out <dir>', 'output folder', '/tmp/clew-render')
   .option('--seed <seed>', 'seed', '1')
   .option('--count <n>', 'how many', '0')
   .parse();
 const what = program.args[0];
 const opts = program.opts<{ out: string; seed: string; count: string }>();
+if (!SHEETS.includes(what ?? '')) {
+  process.stderr.write(`render-sheet: unknown sheet "${what}" (${SHEETS.join(', ')})\n`);
+  process.exit(2);
+}
 await mkdir(opts.out, { recursive: true });
 
 function grid(tiles: RgbImage[], cols: number, gap = 2): RgbImage {
@@ -130,6 +135,4 @@ if (what === 'art') {
     }
     await save(`scene-${i}.png`, img);
   }
-} else {
-  throw new Error(`render-sheet: unknown sheet "${what}" (art, crops, scenes)`);
 }

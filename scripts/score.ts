@@ -69,7 +69,12 @@ const program = new Command()
 const opts = program.opts<{ photo?: string; chapter?: string }>();
 
 let result: Awaited<ReturnType<typeof scoreFile>>;
-if (opts.photo !== undefined) {
+// One sheet a run: a file and a photo together, or a chapter for a file (which names its own), are refused, not ignored.
+if (opts.photo !== undefined && program.args[0] !== undefined) {
+  result = { ok: false, errors: [`give either the sheet file (${program.args[0]}) or --photo, not both`] };
+} else if (opts.photo === undefined && opts.chapter !== undefined) {
+  result = { ok: false, errors: ['--chapter goes with --photo: a sheet file names its chapter itself'] };
+} else if (opts.photo !== undefined) {
   result = opts.chapter ? await scorePhoto(opts.photo, opts.chapter) : { ok: false, errors: ['--photo needs --chapter ID (the chapter printed on the sheet, e.g. clew-1)'] };
 } else if (program.args[0] !== undefined) {
   result = await scoreFile(program.args[0]);

@@ -57,6 +57,8 @@ describe('the sheet file', () => {
     [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'], organs: [{ type: 'heart', cell: 'A1', filled: true }] }] }, /only a brain can be filled in/],
     [{ chapter: 'clew-1', worms: [{ cells: ['A1'] }] }, /worm 1: a baby has at least 2 cells/],
     [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'B1', 'C1', 'D1', 'E1'], shape: 'I', organs: [{ type: 'eye', cell: 'D1', facing: 'W' }] }] }, /the eye at D1 must be on one of the first two cells/],
+    // A worm as drawn (never grown): an eye or mouth on its second cell faces from the second cell to the end, not round a bend.
+    [{ chapter: 'clew-2', worms: [{ cells: ['B2', 'C2', 'C3', 'C4', 'C5'], shape: 'L', organs: [{ type: 'mouth', cell: 'C2', facing: 'N' }] }], foods: ['C1'] }, /worm 1: the mouth at C2 faces N, but mouths face forward along the worm \(W there\)/],
     [{ chapter: 'clew-1', worms: [], foods: ['A1', 'A1'] }, /food at A1 is listed twice/],
     [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'] }], foods: ['A2'] }, /food at A2 is on worm 1/],
     [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'], colour: 'red' }] }, /worm 1: Unrecognized key/],

@@ -76,6 +76,34 @@ describe('assemble', () => {
     expect(a.uncertain).toEqual([expect.objectContaining({ cells: ['C1', 'C2'], affectsScore: true })]);
   });
 
+  it('a baby whose join does not read is listed, cell by cell, as changing the score (not dropped without a word)', () => {
+    const ch = getChapter('clew-5');
+    const g = geometry(ch);
+    const worms: Worm[] = [{ id: 1, cells: ['A1', 'B1', 'C1', 'D1', 'E1'].map((n) => cellIndex(g, n)), front: false, shape: 'I', organs: [], ext: 0 }, { id: 2, cells: ['G5', 'G6'].map((n) => cellIndex(g, n)), front: false, shape: null, organs: [], ext: 0 }];
+    const { inputs, joins } = readings(ch.id, worms, []);
+    const [g5, g6] = ['G5', 'G6'].map((n) => cellIndex(g, n));
+    joins.find((j) => (j.a === g5 && j.b === g6) || (j.a === g6 && j.b === g5))!.p = 0.04;
+    const a = assemble(ch, g, inputs, joins);
+    expect(a.sheet.worms.map((w) => w.cells.join())).toEqual(['A1,B1,C1,D1,E1']);
+    expect(a.uncertain).toEqual([
+      expect.objectContaining({ cells: ['G5'], options: ['not a worm cell', 'joined'], affectsScore: true }),
+      expect.objectContaining({ cells: ['G6'], options: ['not a worm cell', 'joined'], affectsScore: true }),
+    ]);
+  });
+
+  it('an eye or mouth on the second cell of a worm as drawn faces from the second cell to the end, even where a stroke points round the bend', () => {
+    const ch = getChapter('clew-2');
+    const g = geometry(ch);
+    const cells = ['B2', 'C2', 'C3', 'C4', 'C5'].map((n) => cellIndex(g, n));
+    const worms: Worm[] = [{ id: 1, cells, front: true, shape: 'L', organs: [{ type: 'mouth', cell: cells[1]!, facing: 'W' }], ext: 0 }];
+    const { inputs, joins } = readings(ch.id, worms, []);
+    // A stroke on C2's north border too (a pencil's slip at the bend).
+    inputs[cells[1]!] = { ...inputs[cells[1]!]!, pointers: [1, 0, 0, 1] };
+    const a = assemble(ch, g, inputs, joins);
+    expect(a.sheet.worms[0]!.organs).toEqual([{ type: 'mouth', cell: 'C2', facing: 'W' }]);
+    expect(a.errors).toEqual([]);
+  });
+
   it('a tail read in the middle of a worm is left out and listed', () => {
     const ch = getChapter('clew-3');
     const g = geometry(ch);
@@ -123,9 +151,10 @@ describe('assemble', () => {
   it('a mouth at a bend faces where its stroke points; a faint stroke is a doubt that matters when a food is there', () => {
     const ch = getChapter('clew-2');
     const g = geometry(ch);
-    // V shape: front A1 → A2 → A3 → B3 → C3; the mouth on A2 (second cell) may face N (along) or... at A2 the worm is straight.
-    // Use an L: front B1 → B2 → C2 → D2 → E2 ... the second cell B2 is a bend: forward is N (towards B1) or W (C2→B2).
-    const cells = ['B1', 'B2', 'C2', 'D2', 'E2'].map((n) => cellIndex(g, n));
+    // A baby grown to three cells (B1 → B2 → C2; D2 is a rock on this chapter's board): its mouth,
+    // placed before it grew, may have been on its end cell or its second one, so at the bend B2 it
+    // may face N (towards B1) or W (C2→B2).
+    const cells = ['B1', 'B2', 'C2'].map((n) => cellIndex(g, n));
     const mouth = { type: 'mouth' as const, cell: cells[1]!, facing: 'W' as const };
     const worms: Worm[] = [{ id: 1, cells, front: true, shape: null, organs: [mouth], ext: 0 }];
     const food = cellIndex(g, 'A2');

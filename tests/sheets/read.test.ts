@@ -89,6 +89,25 @@ describe('photos that cannot be read', () => {
     expect(e.message).toMatch(/0 of its 4 black corner markers/);
   });
 
+  it('two sheets side by side, each half washed out: the clearest markers are of both sheets, and the photo is refused, not read wrong', async () => {
+    const { data, info } = await sharp(photo.jpeg).raw().toBuffer({ resolveWithObject: true });
+    const { width: w, height: h } = info;
+    const two = Buffer.alloc(2 * w * h * 3, 0x77);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        for (let c = 0; c < 3; c++) {
+          const v = data[(y * w + x) * 3 + c]!;
+          two[(y * 2 * w + x) * 3 + c] = y < h / 2 ? 110 + v * 0.55 : v; // the left sheet's top half washed out
+          two[(y * 2 * w + w + x) * 3 + c] = y >= h / 2 ? 110 + v * 0.55 : v; // the right sheet's bottom half
+        }
+      }
+    }
+    const jpeg = new Uint8Array(await sharp(two, { raw: { width: 2 * w, height: h, channels: 3 } }).jpeg().toBuffer());
+    const e = await refusal(jpeg, 'clew-3');
+    expect(e.code).toBe('photo/no-sheet');
+    expect(e.message).toMatch(/border ticks are not where its corner markers put them \(\d+ of 44 found\): are the markers from two different sheets/);
+  });
+
   it('the wrong chapter, named', async () => {
     const e = await refusal(photo.jpeg, 'clew-1');
     expect(e.code).toBe('sheet/wrong-chapter');
@@ -116,11 +135,18 @@ describe('npm run score -- --photo', () => {
     const dir = scratchDir('clew-sheet-');
     writeFileSync(path.join(dir, 'sheet.jpg'), photo.jpeg);
     writeFileSync(path.join(dir, 'bad.jpg'), 'not a jpeg');
-    const [good, bad, noChapter] = await Promise.all([
+    writeFileSync(path.join(dir, 'sheet.json'), JSON.stringify(photo.truth.sheet));
+    const [good, bad, noChapter, both, chapterForFile] = await Promise.all([
       score(['--photo', path.join(dir, 'sheet.jpg'), '--chapter', 'clew-3']),
       score(['--photo', path.join(dir, 'bad.jpg'), '--chapter', 'clew-3']),
       score(['--photo', path.join(dir, 'sheet.jpg')]),
+      score([path.join(dir, 'sheet.json'), '--photo', path.join(dir, 'sheet.jpg'), '--chapter', 'clew-3']),
+      score([path.join(dir, 'sheet.json'), '--chapter', 'clew-1']),
     ]);
+    // A file and a photo at once, or a chapter for a file (which names its own): refused, not one of them ignored.
+    expect([both.code, chapterForFile.code]).toEqual([2, 2]);
+    expect(both.stderr).toMatch(/give either the sheet file .* or --photo, not both/);
+    expect(chapterForFile.stderr).toMatch(/--chapter goes with --photo/);
     expect(good.code, good.stderr).toBe(0);
     const out = JSON.parse(good.stdout) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['chapter', 'sheet', 'score', 'uncertain', 'quality']);

@@ -138,6 +138,10 @@ function pathsFrom(g: Geometry, worm: Uint8Array, joins: JoinInput[], uncertain:
       adj[c]!.push(other);
       adj[other]!.push(c);
       uncertain.push({ cells: [cellName(g, c), cellName(g, other)], what: `${cellName(g, c)} is a worm cell on its own; joined to ${cellName(g, other)}, where the line was faint`, options: ['joined', 'not a worm cell'], affectsScore: true });
+    } else {
+      // No line seen to any neighbour: it stays out of the worms, and the player is asked (a
+      // baby whose join did not read would change the score without a word otherwise).
+      uncertain.push({ cells: [cellName(g, c)], what: `${cellName(g, c)} is a worm cell on its own, with no line seen to a neighbour: left out of the worms`, options: ['not a worm cell', 'joined'], affectsScore: true });
     }
   }
   const seen = new Uint8Array(g.size);
@@ -161,8 +165,14 @@ function pathsFrom(g: Geometry, worm: Uint8Array, joins: JoinInput[], uncertain:
   return paths;
 }
 
-/** Forward directions an eye or mouth may face at index i of cells (front first). */
-function forwardDirs(g: Geometry, cells: readonly number[], i: number): Dir[] {
+/**
+ * Forward directions an eye or mouth may face at index i of cells (front first): on a worm that
+ * never grew, the one way from its second cell to its end cell (as the engine places them); on a
+ * grown one, either way along the worm there (the organ was placed before the worm grew).
+ */
+function forwardDirs(g: Geometry, cells: readonly number[], i: number, shape: ShapeName | null): Dir[] {
+  const neverGrown = shape !== null ? cells.length === 5 : cells.length === 2;
+  if (neverGrown && i <= 1) return [dirBetween(g, cells[1]!, cells[0]!)!];
   const out: Dir[] = [];
   if (i + 1 < cells.length) out.push(dirBetween(g, cells[i + 1]!, cells[i]!)!);
   if (i >= 1) out.push(dirBetween(g, cells[i]!, cells[i - 1]!)!);
@@ -284,7 +294,7 @@ export function assemble(chapter: Chapter, g: Geometry, inputs: readonly CellInp
       if (o.used) so.filled = true;
       if (o.type === 'tail') so.facing = dirBetween(g, cells[cells.length - 2]!, o.cell)!;
       if (o.type === 'eye' || o.type === 'mouth') {
-        const dirs = forwardDirs(g, cells, i);
+        const dirs = forwardDirs(g, cells, i, shape);
         if (dirs.length === 1) so.facing = dirs[0]!;
         else {
           // At a bend: the way towards the previous cell is where the line runs; the other way is a

@@ -14,6 +14,9 @@ import { SheetReadError } from './errors.js';
 
 const MAX_PIXELS = 100_000_000;
 /** Long side of the copy the markers are searched in. */
+
+/** Share of the border's ticks below which the markers are not taken for one sheet (photo.ts, `registerPhoto`). */
+const MIN_TICK_SHARE = 0.25;
 export const DETECT_SIDE = 1600;
 /** Sheet millimetres per... the reading copy aims at this many pixels per sheet millimetre. */
 export const READ_PPM = 7;
@@ -148,6 +151,12 @@ export async function registerPhoto(bytes: Uint8Array, chapter: Chapter): Promis
   const scaled = markers.map((m) => ({ ...m, points: m.points.map(([x, y]) => [x * sx, y * sy] as [number, number]) }));
   const reg = register(layout, img, scaled, 1);
   if (!reg) throw new SheetReadError('photo/no-sheet', 'the corner markers were found but do not form a sheet (are they from two different sheets?)');
+  // The border's ticks check the markers: where they put the board, a sheet's ticks are found
+  // (44 of 44 in every rendered photo, 12 in one blurred at σ 4 px). Under a quarter, the markers
+  // are not one sheet's (two sheets in one photo, each partly hidden): refused, not read wrong.
+  if (reg.ticksFound < reg.ticksTotal * MIN_TICK_SHARE) {
+    throw new SheetReadError('photo/no-sheet', `the sheet's border ticks are not where its corner markers put them (${reg.ticksFound} of ${reg.ticksTotal} found): are the markers from two different sheets, or is the photo blurred or the page folded? Photograph one sheet, flat and in focus`);
+  }
   let rgb = big.data;
   if (c !== 3) {
     rgb = new Uint8Array(big.width * big.height * 3);

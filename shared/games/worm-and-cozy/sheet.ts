@@ -185,10 +185,16 @@ export function validateSheet(json: unknown): SheetResult {
           if (idx !== n - 1) errors.push(`${label}: ${at} must be on the rear tip (${cellName(geo, cells[n - 1]!)}): cells run from the front end to the rear end`);
           else if (so.facing !== out) errors.push(`${label}: ${at} faces ${so.facing}, but a tail points outward from the rear tip (${out})`);
         } else if (so.type === 'eye' || so.type === 'mouth') {
-          const forward: Dir[] = [];
-          if (idx + 1 < n) forward.push(dirBetween(geo, cells[idx + 1]!, c)!);
-          if (idx >= 1) forward.push(dirBetween(geo, c, cells[idx - 1]!)!);
           const neverGrown = shape !== null ? n === 5 : n === 2;
+          // Placed on a worm as drawn, an eye or mouth faces the one way forward there (DECISIONS: from
+          // the second cell to the end cell). On a worm grown since, the cell it was placed on is no
+          // longer known: it may have been the end cell or the second one then.
+          const forward: Dir[] = [];
+          if (neverGrown) forward.push(dirBetween(geo, cells[1]!, cells[0]!)!);
+          else {
+            if (idx + 1 < n) forward.push(dirBetween(geo, cells[idx + 1]!, c)!);
+            if (idx >= 1) forward.push(dirBetween(geo, c, cells[idx - 1]!)!);
+          }
           if (neverGrown && idx > 1) {
             errors.push(`${label}: ${at} must be on one of the first two cells (${cellName(geo, cells[0]!)}, ${cellName(geo, cells[1]!)}): cells run from the front end`);
           } else if (!forward.includes(so.facing)) {
