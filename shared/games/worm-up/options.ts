@@ -14,9 +14,9 @@ export function legalMoves(state: WormUpState): WormUpMove[] {
     case 'bid':
       return state.history.length ? finishes() : [];
     case 'ghost':
-      return [];
+      return state.history.length ? finishes() : [];
     case 'x':
-      return freeNumbers(round!.bids, round!.ghost).map((n) => ({ type: 'x', number: n }));
+      return [...freeNumbers(round!.bids, round!.ghost).map((n): WormUpMove => ({ type: 'x', number: n })), ...(state.history.length ? finishes() : [])];
     case 'move': {
       const mover = round!.order[round!.moved]!;
       const moves: WormUpMove[] = [{ type: 'moved' }];

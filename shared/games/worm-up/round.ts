@@ -48,7 +48,8 @@ function afterJudging(state: WormUpState, round: Round): WormUpState {
 function reveal(state: WormUpState, bids: Record<string, Bid>): Result<WormUpState> {
   const unknown = Object.keys(bids).filter((id) => !state.players.some((p) => p.id === id));
   if (unknown.length) return fail(WormUpErrors.unknownPlayer, `no player ${unknown.join(', ')} at this table`);
-  const missing = state.players.filter((p) => bids[p.id] === undefined);
+  // Own keys only: a player id such as "constructor" must not find an object's built-in.
+  const missing = state.players.filter((p) => !Object.hasOwn(bids, p.id));
   if (missing.length) return fail(WormUpErrors.missingBid, `bids are revealed all at once: missing ${missing.map((p) => `${p.name} (${p.color})`).join(', ')}`);
   const revealed = state.players.map((p) => ({ player: p.id, bid: bids[p.id]! }));
   const round: Round = { number: state.round, bids: judgeBids(revealed, state.restricted, null), ghost: null, xNumber: null, order: [], moved: 0, post: null };
@@ -91,7 +92,8 @@ const PHASE_OF: Record<WormUpMove['type'], WormUpState['phase'][]> = {
   ghost: ['ghost'],
   x: ['x'],
   moved: ['move'],
-  finish: ['move', 'bid'],
+  // Whenever the referee says a head touched the card (DECISIONS §3), a round's ghost or X still unplayed included.
+  finish: ['move', 'bid', 'ghost', 'x'],
 };
 
 export function step(state: WormUpState, move: WormUpMove): Result<WormUpState> {
@@ -109,7 +111,7 @@ export function step(state: WormUpState, move: WormUpMove): Result<WormUpState> 
     case 'finish':
       // A head touches the card during someone's move; in the bidding that follows, it can only be
       // the round just played, so round 1's bidding has no race to end.
-      if (state.phase === 'bid' && state.history.length === 0) return fail(Errors.wrongPhase, 'no worm has moved yet');
+      if (state.phase !== 'move' && state.history.length === 0) return fail(Errors.wrongPhase, 'no worm has moved yet');
       return finish(state, move.winner);
   }
 }

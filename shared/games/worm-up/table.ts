@@ -100,10 +100,10 @@ export function diceMove(state: WormUpState, dice: ObservedDie[]): Result<WormUp
       if (!die.color) return fail(DiceErrors.noColor, `die ${i + 1} (${die.face}) has no colour; the colour says whose bid it is`);
       const seat = seatOf(die);
       if (!seat) continue;
-      if (bids[seat.id] !== undefined) return fail(DiceErrors.duplicateColor, `two ${die.color} dice: ${seat.name} has one die`);
+      if (Object.hasOwn(bids, seat.id)) return fail(DiceErrors.duplicateColor, `two ${die.color} dice: ${seat.name} has one die`);
       bids[seat.id] = faces[i]!;
     }
-    const missing = state.players.filter((p) => bids[p.id] === undefined);
+    const missing = state.players.filter((p) => !Object.hasOwn(bids, p.id));
     if (missing.length) return fail(DiceErrors.missing, `no die for ${missing.map((p) => `${p.name} (${p.color})`).join(', ')}`);
     return ok({ type: 'reveal', bids });
   }
