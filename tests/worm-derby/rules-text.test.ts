@@ -103,6 +103,15 @@ describe('Worm Derby: the race', () => {
     expect(wormDerby.score(won).finishingOrder).toEqual(['alice']);
   });
 
+  it('a worm home in the middle of its roll has won; one that took no step has neither finished nor rounded the pylon', () => {
+    const s = play(position('basic roll @alice t9 r9 obst:21/21 | alice 6 P | bob 6 P'), roll('5'));
+    // Across the line on its second step: the other three are not taken.
+    expect(play(s, steps('alice', 2, { finished: true })).phase).toBe('over');
+    expectRejected(s, steps('alice', 0, { blocked: true, finished: true }), 'move/malformed');
+    const notYet = play(position('basic roll @alice t9 r9 obst:21/21 | alice 6 | bob 6'), roll('5'));
+    expectRejected(notYet, steps('alice', 0, { blocked: true, roundedPylon: true }), 'move/malformed');
+  });
+
   it('a worm cannot finish before it has rounded the pylon', () => {
     const s = play(position('basic roll @alice t9 r9 obst:21/21 | alice 6 | bob 6'), roll('3'));
     expectRejected(s, steps('alice', 3, { finished: true }), DerbyErrors.notRounded);

@@ -75,12 +75,18 @@ function stepMoves(player: PlayerId, mover: Worm, options: StepOptions): DerbyMo
     }
   }
   for (const body of bodies) {
-    // With no steps there is no end to name.
+    // With no steps there is no end to name, and no pylon rounded or line crossed.
     const ends = body.steps === 0 ? [undefined] : froms;
     for (const from of ends) {
-      for (const flags of flagSets) {
+      for (const flags of body.steps === 0 ? [{}] : flagSets) {
         out.push({ type: 'move', player, ...body, ...(from ? { from } : {}), ...flags });
       }
+    }
+  }
+  // Home in the middle of the roll: the steps after the line are not taken.
+  for (let k = 1; k < options.steps; k++) {
+    for (const from of froms) {
+      for (const flags of flagSets.filter((f) => f.finished)) out.push({ type: 'move', player, steps: k, ...(from ? { from } : {}), ...flags });
     }
   }
   return out;

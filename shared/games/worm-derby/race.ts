@@ -211,7 +211,8 @@ function moveWorm(state: DerbyState, move: Extract<DerbyMove, { type: 'move' }>)
     const why = pending.lost > 0 ? ` (a worm never moves more steps than its length, ${mover.length})` : '';
     return fail(DerbyErrors.tooManySteps, `${who} may move at most ${pending.steps} steps${why}`);
   }
-  if (move.steps < pending.steps && !move.blocked && !move.ate) {
+  // A worm that crosses the line mid-roll has won: the steps after it are not taken.
+  if (move.steps < pending.steps && !move.blocked && !move.ate && !move.finished) {
     return fail(DerbyErrors.tooFewSteps, `${who} rolled ${pending.steps} steps: report all of them, or mark the worm as blocked`);
   }
   if (move.blocked && move.steps === pending.steps) {
@@ -227,6 +228,10 @@ function moveWorm(state: DerbyState, move: Extract<DerbyMove, { type: 'move' }>)
     if (failure) return failure;
   }
   if (move.roundedPylon && mover.roundedPylon) return fail(DerbyErrors.alreadyRounded, `${who}'s worm has already rounded the pylon`);
+  // Rounding the pylon and crossing the line are things a worm does by moving.
+  if ((move.roundedPylon || move.finished) && move.steps === 0) {
+    return fail(Errors.malformed, `${who}'s worm took no step: it cannot have ${move.finished ? 'crossed the start line' : 'rounded the pylon'} (undo a move whose report missed it, and report it again)`);
+  }
   if (move.finished && !mover.roundedPylon && !move.roundedPylon) {
     return fail(DerbyErrors.notRounded, `${who}'s worm must travel around the far side of the pylon before it can finish`);
   }

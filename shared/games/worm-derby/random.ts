@@ -37,7 +37,7 @@ export function randomMove(state: DerbyState, rng: Rng): DerbyMove | null {
       }
       if (r > 0.92 && o.steps > 0) {
         const k = rng.int(0, o.steps - 1);
-        return { type: 'move', player, steps: k, blocked: true, ...(from && k > 0 ? { from } : {}), ...flags };
+        return { type: 'move', player, steps: k, blocked: true, ...(from && k > 0 ? { from } : {}), ...(k > 0 ? flags : {}) };
       }
       return { type: 'move', player, steps: o.steps, ...(from ? { from } : {}), ...flags };
     }
