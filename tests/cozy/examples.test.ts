@@ -289,6 +289,31 @@ describe('Tito: a tail acting and the conga line', () => {
   });
 });
 
+describe('a conga line through a loop of tails (DECISIONS: the acting tail chooses a line that contains its worm)', () => {
+  // Worms 1 and 2 point their tails at each other; worm 3's tail points into that loop, at worm 2.
+  const board = `
+    A  B C D E   F   G   H I J
+1   .  . . . .   .   .   . . .
+2   1B 1 1 1 1T> 2T< 2   2 2 2B
+3   .  . # . .   .   3T^ . . .
+4   .  . . . .   .   3   # . .
+5   .  . . . .   .   3   . . .
+6   .  . . . #   .   3   . . .
+7   .  . . . .   .   3B  . . .
+8   .  # . . .   .   .   . . .
+9   .  . . . .   .   .   . # .
+10  .  . . . .   .   .   . . .`;
+
+  it('worm 1\'s tail may choose 1 → 2, or 3 → 2 → 1 (come into the loop from worm 3), two organs acting', () => {
+    let s = stateAt(board, { hour: 7, roll: ['I', 'tail', 'eye'] });
+    s = play(s, { type: 'activate', player: P, worm: 1 }, { type: 'act', player: P, cell: 'E2' });
+    expect(movesOfType(s, 'congaLine').map((m) => m.worms)).toEqual([[1, 2], [3, 2, 1]]);
+    s = play(s, { type: 'congaLine', player: P, worms: [3, 2, 1] });
+    expect(s.sheets[0]!.stack.at(-1)).toEqual({ k: 'conga', worms: [3, 2, 1], used: [], left: 2 });
+    expect(movesOfType(s, 'act').map((m) => m.cell).sort()).toEqual(['A2', 'G7', 'J2']);
+  });
+});
+
 describe('Hugo: a heart acting', () => {
   const chapter = chapterFor(EMPTY);
   const board = EMPTY.replace('5   . . . . . . . . . .', '5   1 1 1 1 1E> . . . . .');

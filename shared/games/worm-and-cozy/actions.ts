@@ -46,17 +46,30 @@ export function tailLinks(pos: Position): number[] {
 /**
  * The maximal conga lines that include worm `id` (worm ids in link order, each linking to the next).
  * A longer line through the same worms always offers more, so only maximal ones are offered.
+ *
+ * A line is some worms whose tails lead to `id`, then `id` and the worms its tail leads to. Each
+ * worm has one tail, so the way on from `id` is one chain; where the tails close a loop, a line may
+ * stop partway along it, leaving the rest of the loop to be come into from another worm (worm 3
+ * pointing into the loop 1 → 2 → 1 gives 3 → 2 → 1 as well as 1 → 2). Every length of the chain is
+ * tried, longest first, and a line that lies inside a longer one is dropped.
  */
 export function congaLines(pos: Position, id: number): number[][] {
   const next = tailLinks(pos);
-  const forward = [id];
-  for (let w = next[id]!; w > 0 && !forward.includes(w); w = next[w]!) forward.push(w);
+  const chain = [id];
+  for (let w = next[id]!; w > 0 && !chain.includes(w); w = next[w]!) chain.push(w);
   const prev: number[][] = [];
   for (let from = 0; from < next.length; from++) prev.push([]);
   for (let from = 0; from < next.length; from++) if (next[from]! > 0) prev[next[from]!]!.push(from);
-  const lines: number[][] = [];
-  linesBack(prev, forward, id, [], lines);
-  return lines;
+  const found: number[][] = [];
+  for (let k = chain.length; k >= 1; k--) linesBack(prev, chain.slice(0, k), id, [], found);
+  const unique = [...new Map(found.map((line) => [line.join(','), line])).values()];
+  return unique.filter((line) => !unique.some((other) => other.length > line.length && containsRun(other, line)));
+}
+
+/** Whether `run` appears in `line` as consecutive worms, in order. */
+function containsRun(line: readonly number[], run: readonly number[]): boolean {
+  for (let at = 0; at + run.length <= line.length; at++) if (run.every((w, i) => line[at + i] === w)) return true;
+  return false;
 }
 
 /** Walks back along the worms whose tails point at `w`: one line per worm at which the walk ends. */
