@@ -11,6 +11,7 @@ import type { TableSnapshot } from '../../../../shared/protocol.js';
 import { useConnection } from '../ui/context.js';
 import { Modal } from '../ui/Modal.js';
 import { RefereeBar } from './RefereeBar.js';
+import { pressed } from '../ui/keys.js';
 
 const INK: Record<string, string> = { red: '#d0312d', pink: '#f29ac0', white: '#fbfbf7', black: '#1d1d1f' };
 /** The card icons, drawn (no emoji font on a Pi or in headless Chromium), in a 10 x 10 box. */
@@ -132,12 +133,29 @@ function TableView({ state, spots, cuts, onSpot, onCut, chosen }: { state: Tapew
         return <circle key={i} cx={e.x * 40 + m[0]} cy={e.y * 40 + m[1]} r="4" class="open-end" fill={INK[e.color] ?? '#888'} />;
       })}
       {spotCells.map((s) => (
-        <rect key={`${s.x},${s.y}`} class="tw-spot" x={s.x * 40 + 2} y={s.y * 40 + 2} width="36" height="36" rx="4" onClick={onSpot ? () => onSpot(s.x, s.y) : undefined} data-spot={`${s.x},${s.y}`} />
+        <rect
+          key={`${s.x},${s.y}`}
+          class="tw-spot"
+          x={s.x * 40 + 2}
+          y={s.y * 40 + 2}
+          width="36"
+          height="36"
+          rx="4"
+          onClick={onSpot ? () => onSpot(s.x, s.y) : undefined}
+          {...(onSpot ? { tabindex: 0, role: 'button', 'aria-label': `play the card at column ${s.x}, row ${s.y}`, onKeyDown: (e: KeyboardEvent) => pressed(e) && onSpot(s.x, s.y) } : {})}
+          data-spot={`${s.x},${s.y}`}
+        />
       ))}
       {cuts.map((c, i) => {
         const m = MID[c.edge]!;
         return (
-          <g key={`c${i}`} onClick={onCut ? () => onCut(c) : undefined} data-cut={`${c.x},${c.y},${c.edge}`} class="tw-cut">
+          <g
+            key={`c${i}`}
+            onClick={onCut ? () => onCut(c) : undefined}
+            {...(onCut ? { tabindex: 0, role: 'button', 'aria-label': `cut at column ${c.x}, row ${c.y}, ${c.edge} edge`, onKeyDown: (e: KeyboardEvent) => pressed(e) && onCut(c) } : {})}
+            data-cut={`${c.x},${c.y},${c.edge}`}
+            class="tw-cut"
+          >
             <circle cx={c.x * 40 + m[0]} cy={c.y * 40 + m[1]} r="7" />
             <text x={c.x * 40 + m[0]} y={c.y * 40 + m[1] + 3.5}>
               ✂

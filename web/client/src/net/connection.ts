@@ -42,6 +42,8 @@ export class TableConnection {
   private socket: ClewSocket;
   private outbox: Outbox = emptyOutbox();
   private waiters = new Map<number, (ack: Ack) => void>();
+  /** The answer each unanswered intent will get (a double tap shares it). */
+  private answers = new Map<number, Promise<Ack>>();
   private noticeId = 0;
   /** The first snapshot after a (re)connect decides what happens to unsent intents. */
   private awaitingFirstSnapshot = true;
@@ -154,12 +156,19 @@ export class TableConnection {
    * Sends an intent made on the snapshot now shown. Resolves with the server's answer; a refusal
    * is also shown to the person (the server's message says what was wrong).
    */
-  send(intent: Intent, label: string): Promise<Ack> {
-    const version = this.store.get().snapshot?.version ?? 0;
+  send(intent: Intent, label: string, madeOn?: number): Promise<Ack> {
+    // `madeOn`: the version the person acted on, where it was not the one shown now (a picker opened earlier).
+    const version = madeOn ?? this.store.get().snapshot?.version ?? 0;
+    // A double tap: the same intent on the same version, still unanswered, is not sent twice (the
+    // second would be refused as made on an older view, and say so as if something went wrong).
+    const same = this.outbox.items.find((i) => i.version === version && JSON.stringify(i.intent) === JSON.stringify(intent));
+    const already = same && this.answers.get(same.id);
+    if (already) return already;
     const { box, item } = enqueue(this.outbox, intent, version, label);
     this.outbox = box;
     this.store.set({ pending: this.outbox.items.length });
     const answer = new Promise<Ack>((resolve) => this.waiters.set(item.id, resolve));
+    this.answers.set(item.id, answer);
     if (this.socket.connected && !this.awaitingFirstSnapshot) this.emit(item);
     else this.notify('info', `Offline: “${label}” will be sent when the table is back.`);
     return answer;
@@ -176,6 +185,7 @@ export class TableConnection {
     this.store.set({ pending: this.outbox.items.length });
     const waiter = this.waiters.get(id);
     this.waiters.delete(id);
+    this.answers.delete(id);
     if (!ack.ok && item && !quiet) {
       if (ack.code === 'intent/stale') this.notify('error', staleMessage(item.label));
       else this.notify('error', ack.message);

@@ -19,7 +19,13 @@ const SOURCE: Record<string, string> = { camera: 'read by the camera', 'phone-ca
 function RolledDice({ snapshot }: { snapshot: TableSnapshot }) {
   const conn = useConnection();
   const roll = snapshot.roll!;
-  const [fixing, setFixing] = useState<number | null>(null);
+  // The die tapped, and the table's version then: a correction is sent as made on that version, so
+  // if the roll changed meanwhile (a die taken out by another phone) the server refuses it instead
+  // of changing whichever die is now in that place.
+  const [tapped, setTapped] = useState<{ index: number; version: number } | null>(null);
+  const fixing = tapped?.index ?? null;
+  const setFixing = (index: number | null) => setTapped(index === null ? null : { index, version: snapshot.version });
+  const madeOn = tapped?.version;
   const die = fixing === null ? null : roll.dice[fixing];
   const joined = snapshot.you.role !== 'viewer';
   return (
@@ -29,7 +35,8 @@ function RolledDice({ snapshot }: { snapshot: TableSnapshot }) {
           const conf = confidenceText(d.confidence);
           const cls = `rolled${d.uncertain ? ' uncertain' : ''}${d.corrected ? ' corrected' : ''}`;
           return (
-            <button key={i} class={cls} onClick={() => setFixing(i)} data-testid={`die-${i}`} data-face={d.face} data-color={d.color ?? ""} aria-label={`die ${i + 1}: ${d.face}${d.uncertain ? ', unsure' : ''}. Tap to correct`}>
+            // A watcher sees the dice; correcting them is for those who joined (the server would refuse it).
+            <button key={i} class={cls} onClick={joined ? () => setFixing(i) : undefined} disabled={!joined} data-testid={`die-${i}`} data-face={d.face} data-color={d.color ?? ""} aria-label={`die ${i + 1}: ${d.face}${d.uncertain ? ', unsure' : ''}${joined ? '. Tap to correct' : ''}`}>
               <DieFace set={d.set} face={d.face} color={d.color} size={64} />
               <span class="conf">{d.added ? 'added' : d.corrected ? `fixed (${[d.readColor, d.readAs !== d.face ? d.readAs : undefined].filter(Boolean).join(' ') || 'checked'})` : d.uncertain ? `check ${conf ?? ''}` : (conf ?? 'by hand')}</span>
             </button>
@@ -45,13 +52,13 @@ function RolledDice({ snapshot }: { snapshot: TableSnapshot }) {
           onClose={() => setFixing(null)}
           onPick={(face) => {
             setFixing(null);
-            if (face !== die.face) void conn.send({ type: 'dice/correct', index: fixing, face }, `die ${fixing + 1} is ${face}`);
+            if (face !== die.face) void conn.send({ type: 'dice/correct', index: fixing, face }, `die ${fixing + 1} is ${face}`, madeOn);
           }}
           onColor={
             die.color !== undefined
               ? (color) => {
                   setFixing(null);
-                  if (color !== die.color) void conn.send({ type: 'dice/correct', index: fixing, face: die.face, color }, `die ${fixing + 1} is ${color}`);
+                  if (color !== die.color) void conn.send({ type: 'dice/correct', index: fixing, face: die.face, color }, `die ${fixing + 1} is ${color}`, madeOn);
                 }
               : undefined
           }
@@ -59,7 +66,7 @@ function RolledDice({ snapshot }: { snapshot: TableSnapshot }) {
             roll.dice.length > 1
               ? () => {
                   setFixing(null);
-                  void conn.send({ type: 'dice/remove', index: fixing }, `take die ${fixing + 1} out`);
+                  void conn.send({ type: 'dice/remove', index: fixing }, `take die ${fixing + 1} out`, madeOn);
                 }
               : undefined
           }
@@ -193,9 +200,14 @@ function ManualEntry({ snapshot, onDone }: { snapshot: TableSnapshot; onDone: ()
 
 export function RollPanel({ snapshot, full = false }: { snapshot: TableSnapshot; full?: boolean }) {
   const conn = useConnection();
-  const [manual, setManual] = useState(false);
   const request = snapshot.diceRequest;
   const roll = snapshot.roll;
+  // Entry by hand is for the dice asked for when it was opened: a new request (the next hour), or a
+  // roll arriving from elsewhere, closes it, rather than leaving last hour's form open.
+  const entryKey = `${JSON.stringify(request)}|${roll ? 'roll' : 'none'}`;
+  const [manualFor, setManualFor] = useState<string | null>(null);
+  const manual = manualFor === entryKey;
+  const setManual = (open: boolean) => setManualFor(open ? entryKey : null);
   const referee = snapshot.you.role === 'referee';
   const joined = snapshot.you.role !== 'viewer';
   if (!request && !roll) {

@@ -8,6 +8,7 @@ import { useRef } from 'preact/hooks';
 import type { Chapter, Worm } from '../../../../../shared/games/worm-and-cozy/index.js';
 import { geometry, type Geometry } from '../../../../../shared/games/worm-and-cozy/index.js';
 import { classOf, faceArt, type FaceArt } from '../../../../../vision/faces/index.js';
+import { pressed } from '../../ui/keys.js';
 
 export const CELL = 10;
 const M = 7;
@@ -150,7 +151,22 @@ export function Board(props: BoardProps) {
     const px = M + x * CELL;
     const py = M + y * CELL;
     const cls = ['cell', regionSet.has(i) ? 'region' : '', highlight?.has(name) ? 'legal' : '', marks?.has(name) ? 'mark' : ''].filter(Boolean).join(' ');
-    cells.push(<rect key={name} class={cls} data-cell={name} x={px} y={py} width={CELL} height={CELL} onClick={onCell && !drag ? () => onCell(name) : undefined} />);
+    const tap = onCell && !drag ? () => onCell(name) : undefined;
+    // The lit cells (where a move may go) are buttons for the keyboard and screen readers too.
+    const lit = tap && highlight?.has(name);
+    cells.push(
+      <rect
+        key={name}
+        class={cls}
+        data-cell={name}
+        x={px}
+        y={py}
+        width={CELL}
+        height={CELL}
+        onClick={tap}
+        {...(lit ? { tabindex: 0, role: 'button', 'aria-label': name, onKeyDown: (e: KeyboardEvent) => pressed(e) && tap() } : {})}
+      />,
+    );
     if (g.rock[i]) {
       cells.push(<rect key={`r${name}`} class="rock" x={px + 1.2} y={py + 1.2} width={CELL - 2.4} height={CELL - 2.4} rx="3" pointer-events="none" />);
     }
