@@ -64,6 +64,21 @@ describe('reading synthetic photos', () => {
   });
 });
 
+describe('photos read with a general doubt', () => {
+  it('a blurred photo, few of whose border ticks are found, puts the whole reading to the player', async () => {
+    const blurred = new Uint8Array(await sharp(photo.jpeg).blur(3.6).jpeg({ quality: 90 }).toBuffer());
+    const r = await readSheetPhoto(blurred, 'clew-3');
+    // Blurred at σ 3.6 px (about 0.9 mm here): 17 of 44 found, and the score read a point off.
+    const [found, total] = r.quality.ticks.split('/').map(Number) as [number, number];
+    expect(found).toBeLessThan(total * 0.75);
+    expect(r.uncertain[0]).toEqual({ cells: [], what: expect.stringMatching(new RegExp(`^only ${found} of the sheet's ${total} border ticks were found`)), options: ['as read', 'photograph it again'], affectsScore: true });
+    // A sharp photo finds them all and has no such doubt.
+    const sharpRead = await readSheetPhoto(photo.jpeg, 'clew-3');
+    expect(sharpRead.quality.ticks).toBe('44/44');
+    expect(sharpRead.uncertain.some((u) => /border ticks/.test(u.what))).toBe(false);
+  });
+});
+
 describe('photos that cannot be read', () => {
   it('an empty upload', async () => {
     expect((await refusal(new Uint8Array(0), 'clew-1')).code).toBe('photo/empty');

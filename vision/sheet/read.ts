@@ -17,6 +17,9 @@ import { measureRegistered } from './measure.js';
 import { registerPhoto } from './photo.js';
 import { rectifyRgb } from './register.js';
 
+
+/** Share of the border's ticks below which the whole reading is put to the player (`readSheetPhoto`). */
+const CHECK_ALL_BELOW = 0.75;
 export interface RectifiedPreview {
   mime: 'image/jpeg';
   /** Base64 of the JPEG. */
@@ -73,6 +76,12 @@ export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapte
   const a = assemble(ch, g, inputs, joins, DEFAULT_ASSEMBLE);
   const jpeg = await encoding;
   const reg = photo.registration;
+  // Few border ticks found (a blurred photo, a bent page): cells may read wrong with no doubt of
+  // their own (one at σ 4 px blur read 12 of 44 and scored a point off, nothing flagged), so the
+  // whole reading is put to the player. Rendered photos find 44 of 44.
+  if (reg.ticksFound < reg.ticksTotal * CHECK_ALL_BELOW) {
+    a.uncertain.unshift({ cells: [], what: `only ${reg.ticksFound} of the sheet's ${reg.ticksTotal} border ticks were found: the photo may be blurred or the page bent, so check the whole reading`, options: ['as read', 'photograph it again'], affectsScore: true });
+  }
   return {
     chapter: ch.id,
     sheet: a.sheet,
