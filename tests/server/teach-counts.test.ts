@@ -38,7 +38,7 @@ async function table(pendingPerFace?: number) {
   const dir = scratchDir('clew-teach-counts-');
   const reader = await loadDiceReader({ calibrationDir: dir, calibrate: 'head', ...(pendingPerFace ? { pendingPerFace } : {}) });
   readers.push(reader);
-  const pipeline = { rollFrame: () => ({ image, readings: [], at: 0 }), view: 'side' } as unknown as CameraPipeline;
+  const pipeline = { frameFor: () => ({ image, readings: [], at: 0 }), view: 'side' } as unknown as CameraPipeline;
   const calibration = new TableCalibration(dir, lazyReader(async () => reader, quiet), () => pipeline, quiet, () => {}, { learnFromChecks: true });
   await calibration.load();
   const box: [number, number, number, number] = [0, 0, image.width, image.height];

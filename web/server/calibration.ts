@@ -32,6 +32,14 @@ interface Tally {
   checked: number;
 }
 
+/** Teach-tab labels remembered against a second label of the same die (far more than a game's rolls hold). */
+const LABELS_REMEMBERED = 256;
+
+/** A die of a frame: the frame's time and the die's box there. */
+function labelKey(at: number, box: readonly number[]): string {
+  return `${at}:${box.join(',')}`;
+}
+
 const NO_TALLY: Tally = { crops: 0, right: 0, fromPlay: 0, before: null, after: null, checked: 0 };
 
 export class TableCalibration {
@@ -45,6 +53,8 @@ export class TableCalibration {
   private tally = new Map<DiceSetId, Tally>();
   /** The camera rolls the table used: their dice in play, and the checked ones as labels. */
   private readonly rolls: PlayedRolls;
+  /** Dice labelled on the Teach tab, by frame and box (labelKey), with their faces: the newest LABELS_REMEMBERED. */
+  private labelled = new Map<string, string>();
   /** Sets whose calibration is being fitted now, and how far it has got. */
   private fitting = new Map<DiceSetId, { step: number; steps: number }>();
 
@@ -72,6 +82,8 @@ export class TableCalibration {
       reader,
       pipelineFor,
       logger,
+      // A die the referee labelled on the Teach tab is not taught again when its roll is used.
+      labelled: (at, box) => this.labelled.has(labelKey(at, box)),
       onLabel: (set, readRight) => {
         this.touched.add(set);
         const t = this.tally.get(set) ?? NO_TALLY;
@@ -79,6 +91,11 @@ export class TableCalibration {
       },
       onChange: onProgress,
     });
+  }
+
+  private rememberLabel(key: string, face: string): void {
+    this.labelled.set(key, face);
+    if (this.labelled.size > LABELS_REMEMBERED) this.labelled.delete(this.labelled.keys().next().value!);
   }
 
   async load(): Promise<void> {
@@ -135,11 +152,17 @@ export class TableCalibration {
           if (!die) return fail('calibration/no-such-die', `the roll has ${roll.dice.length} dice; there is no die number ${intent.index + 1}`);
           if (die.set !== intent.set) return fail('calibration/wrong-set', `die ${intent.index + 1} is a ${die.set} die, not ${intent.set}`);
           const pipeline = this.pipelineFor(roll.source);
-          const last = pipeline?.rollFrame();
-          if (!die.box || !last) return fail('calibration/no-crop', 'the camera frame of this roll is no longer available; roll again');
+          const last = pipeline?.frameFor(roll);
+          if (!die.box || !last) return fail('calibration/no-crop', die.added ? `die ${intent.index + 1} was added by hand: the camera has no picture of it` : 'the camera frame of this roll is no longer available; roll again');
+          // The same die of the same frame labelled the same again (a second phone, a resent tap)
+          // would count one crop twice. Labelled another face, it is the referee's own correction
+          // of a label, and taught as given (both crops stay: a label is not taken back).
+          const key = labelKey(last.at, die.box);
+          if (this.labelled.get(key) === intent.face) return fail('calibration/already-labelled', `die ${intent.index + 1} of this roll is labelled ${intent.face} already`);
           // Framed as the roll was read: the same camera view, the die's up judged with the roll's other dice.
           const others = roll.dice.flatMap((d, k) => (k !== intent.index && d.box ? [d.box] : []));
           const counts = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view, others);
+          this.rememberLabel(key, intent.face);
           this.touched.add(intent.set);
           const t = this.tally.get(intent.set) ?? NO_TALLY;
           // What the camera read, before any person corrected it.

@@ -8,7 +8,7 @@
 import type { CameraFrame, FrameSource } from '../../device/types.js';
 import { DIE_COLORS, type ObservedDie } from '../../shared/dice.js';
 import type { DiceRequest, Result } from '../../shared/game.js';
-import type { HardwareStatus } from '../../shared/protocol.js';
+import type { HardwareStatus, PendingRoll } from '../../shared/protocol.js';
 import { fail, ok } from '../../shared/game.js';
 import type { TrayFit, TrayReference } from '../../vision/locate/tray-reference.js';
 import { expectationOf } from '../../vision/fit-roll.js';
@@ -127,6 +127,12 @@ export interface LastRead {
   at: number;
 }
 
+/**
+ * Frames of the rolls given to the table kept for teaching (`frameFor`): as far back as BACK goes
+ * in an ordinary game (about a megabyte a 640×480 frame).
+ */
+export const OFFERED_KEPT = 8;
+
 /** The most dice a frame may hold for its dice in doubt to get the colour look, with `vision.colourLook` 'auto': the most any of clew's games rolls. */
 export const COLOUR_LOOK_UP_TO = 8;
 
@@ -142,7 +148,8 @@ export class CameraPipeline {
   private latest: CameraFrame | null = null;
   private busy = false;
   private lastRead: LastRead | null = null;
-  private offered: LastRead | null = null;
+  /** The frames of the last rolls this pipeline gave the table, newest first (OFFERED_KEPT of them). */
+  private offered: LastRead[] = [];
   private wake: (() => void) | null = null;
   private problem: string | null = null;
   /** The empty tray this camera's frames are compared with, and how the last frame read fitted it. */
@@ -192,9 +199,21 @@ export class CameraPipeline {
     return this.learner?.state() ?? null;
   }
 
-  /** The frame whose readings became the last roll this pipeline gave the table (calibration crops). */
-  rollFrame(): LastRead | null {
-    return this.offered;
+  /**
+   * The frame `roll` was read from, among the last rolls this pipeline gave the table, or null:
+   * a roll BACK brought back is an older roll than the last, and its dice must be cut from its own
+   * frame (before, the last roll's frame was used, and another roll's pixels taught as a face).
+   * A frame is the roll's when every die of the roll the camera saw was read in it: the same box,
+   * set and face as read (before any person's correction).
+   */
+  frameFor(roll: PendingRoll): LastRead | null {
+    const seen = roll.dice.filter((d) => !d.added && d.box);
+    if (seen.length === 0) return null;
+    const key = (set: string, face: string, box: readonly number[]) => `${set}:${face}:${box.join(',')}`;
+    return this.offered.find((f) => {
+      const read = new Set(f.readings.map((r) => key(r.set, r.face, r.box)));
+      return seen.every((d) => read.has(key(d.set, d.readAs ?? d.face, d.box!)));
+    }) ?? null;
   }
 
   status(): string | null {
@@ -374,9 +393,13 @@ export class CameraPipeline {
     const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
     if (ack.ok) {
       this.counts.rolls++;
-      this.offered = read;
+      this.keepOffered(read);
     } else this.opts.logger.info(`camera ${this.opts.source.kind}: roll not used: ${ack.message}`);
     return ack.ok;
+  }
+
+  private keepOffered(read: LastRead): void {
+    this.offered = [read, ...this.offered.filter((f) => f !== read)].slice(0, OFFERED_KEPT);
   }
 
   /** READ: read the newest frame now, settled or not. */
@@ -394,7 +417,7 @@ export class CameraPipeline {
       const dice = toRolled(readings);
       if (dice.length === 0) return fail('dice/none-seen', 'no dice were found on the tray');
       const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
-      if (ack.ok) this.offered = this.lastRead;
+      if (ack.ok) this.keepOffered(this.lastRead);
       return ack.ok ? ok(ack.version) : fail(ack.code, ack.message);
     } catch (error) {
       return fail('camera/read-failed', `the dice could not be read: ${(error as Error).message}`);

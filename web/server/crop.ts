@@ -15,7 +15,7 @@ export async function rollCrop(roll: PendingRoll | null, index: number, pipeline
   if (roll.source === 'manual') return { ok: false, status: 409, code: 'camera/no-crop', message: 'this roll was entered by hand: there is no picture of it' };
   const die = roll.dice[index];
   if (!die) return { ok: false, status: 404, code: 'dice/no-such-die', message: `the roll has ${roll.dice.length} dice; there is no die number ${index + 1}` };
-  const frame = pipelineFor(roll.source)?.rollFrame();
+  const frame = pipelineFor(roll.source)?.frameFor(roll);
   if (!die.box || !frame) return { ok: false, status: 404, code: 'camera/no-crop', message: 'the camera frame of this roll is no longer kept; roll again' };
   // vision's image helpers (sharp underneath) load only when a crop is first asked for.
   const { squareCrop, encodeJpeg } = await import('../../vision/image/index.js');

@@ -65,6 +65,8 @@ export interface PlayedRollsOptions {
   file?: string;
   /** Where the held roll is kept until it is final (`roll.json`, `frame.png`; none: in memory only). */
   heldDir?: string;
+  /** Whether the die with this box in the frame taken at `at` was labelled already (on the Teach tab): not taught again. */
+  labelled?(at: number, box: Box): boolean;
   /** A checked die became a label of its set; `readRight`: the camera had read its face. */
   onLabel(set: DiceSetId, readRight: boolean): void;
   /** Labels were added (the phones are told). */
@@ -264,9 +266,10 @@ export class PlayedRolls {
     const looked = by.kind === 'referee' || by.kind === 'player';
     const checked = roll.dice.flatMap((d, index) => (d.box && !d.added && (d.corrected || (looked && d.uncertain)) ? [index] : []));
     const pipeline = this.opts.learnFromChecks && checked.length > 0 ? this.opts.pipelineFor(roll.source as 'camera' | 'phone-camera') : null;
-    const last = pipeline?.rollFrame();
+    const last = pipeline?.frameFor(roll);
     const frame = pipeline && last ? { image: last.image, view: pipeline.view } : null;
-    return { roll, taught: frame ? checked : [], frame: async () => frame };
+    const fresh = last ? checked.filter((i) => !this.opts.labelled?.(last.at, roll.dice[i]!.box!)) : [];
+    return { roll, taught: frame ? fresh : [], frame: async () => frame };
   }
 
   /**

@@ -21,6 +21,14 @@ describe('outbox', () => {
     expect(plan.box.items).toHaveLength(1); // still waiting for its answer
   });
 
+  it('teaching is not resent after a reconnect (it does not move the version, so it could run twice): dropped with a message', () => {
+    let { box, item } = enqueue(emptyOutbox(), { type: 'calibration/undo', set: 'd6' }, 7, 'undo the calibration');
+    box = disconnected(markSent(box, item.id));
+    const plan = afterSnapshot(box, 7);
+    expect(plan.resend).toEqual([]);
+    expect(plan.dropped.map((i) => i.id)).toEqual([item.id]);
+  });
+
   it('after a reconnect on a newer version, unsent intents are dropped with a message', () => {
     const a = enqueue(emptyOutbox(), done, 7, 'done');
     const b = enqueue(a.box, { type: 'undo' }, 7, 'undo');

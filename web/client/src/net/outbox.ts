@@ -62,7 +62,9 @@ export function afterSnapshot(box: Outbox, version: number): ReconnectPlan {
   const keep: Outgoing[] = [];
   for (const item of box.items) {
     if (item.sent) keep.push(item);
-    else if (item.version === version) {
+    // Teaching does not move the table's version, so a resent label, save or undo could run twice
+    // (a second undo re-applies what the first undid): dropped and said instead.
+    else if (item.version === version && !item.intent.type.startsWith('calibration/')) {
       resend.push(item);
       keep.push(item);
     } else dropped.push(item);

@@ -29,7 +29,10 @@ export function TeachScreen() {
   const [labelled, setLabelled] = useState<Record<string, string>>({});
   /** This phone's labels since opening the screen, and how many the camera had read right. */
   const [mine, setMine] = useState({ crops: 0, right: 0 });
-  const [fixing, setFixing] = useState<number | null>(null);
+  // The die whose "Fix" was tapped, and the table's version then: the label is sent as made on it,
+  // so a new roll meanwhile makes the server refuse it rather than label another die.
+  const [fixingAt, setFixingAt] = useState<{ index: number; version: number } | null>(null);
+  const fixing = fixingAt?.index ?? null;
   const status: CalibrationStatus = s.calibration.find((c) => c.set === set) ?? { set, samples: {}, active: false };
   const accuracy = status.accuracy;
   const fitting = status.fitting;
@@ -40,11 +43,14 @@ export function TeachScreen() {
   const missing = faces.filter((f) => (status.samples[f] ?? 0) === 0);
   const roll = s.roll;
   const dice = (roll?.dice ?? []).map((d, index) => ({ d, index })).filter(({ d }) => d.set === set);
-  const rollKey = `${s.version}`;
-  const label = (index: number, face: string) => {
+  // The roll these dice belong to (its dice as the camera placed them), not the table's version: a
+  // correction or another phone's move keeps a die labelled, where the version would bring back
+  // "Right / Fix" and invite a second label of the same die.
+  const rollKey = JSON.stringify((roll?.dice ?? []).map((d) => d.box ?? null));
+  const label = (index: number, face: string, madeOn?: number) => {
     const die = roll?.dice[index];
     const read = die ? (die.readAs ?? die.face) : null;
-    void conn.send({ type: 'calibration/label', set, index, face }, `this die shows ${face}`).then((ack) => {
+    void conn.send({ type: 'calibration/label', set, index, face }, `this die shows ${face}`, madeOn).then((ack) => {
       if (!ack.ok) return;
       setLabelled((l) => ({ ...l, [`${rollKey}:${index}`]: face }));
       setMine((m) => ({ crops: m.crops + 1, right: m.right + (read === face ? 1 : 0) }));
@@ -138,7 +144,7 @@ export function TeachScreen() {
                       <button class="btn small" onClick={() => label(index, d.face)} data-testid={`teach-right-${index}`}>
                         Right
                       </button>
-                      <button class="btn small" onClick={() => setFixing(index)} data-testid={`teach-fix-${index}`}>
+                      <button class="btn small" onClick={() => setFixingAt({ index, version: s.version })} data-testid={`teach-fix-${index}`}>
                         Fix
                       </button>
                     </div>
@@ -194,11 +200,11 @@ export function TeachScreen() {
           set={roll.dice[fixing]!.set}
           color={roll.dice[fixing]!.color}
           title={`Die ${fixing + 1} really shows…`}
-          onClose={() => setFixing(null)}
+          onClose={() => setFixingAt(null)}
           onPick={(face) => {
-            const i = fixing;
-            setFixing(null);
-            label(i, face);
+            const at = fixingAt!;
+            setFixingAt(null);
+            label(at.index, face, at.version);
           }}
         />
       )}

@@ -1,0 +1,101 @@
+/**
+ * Teaching from the frames rolls were read from, with BACK in the way: a roll BACK brings back is
+ * cropped and labelled from its own frame, not the last roll's; a die is labelled once, and a die
+ * labelled on the Teach tab is not taught again when its roll is used. The server, the socket and
+ * the camera pipeline are real; the camera's frames are plain red or blue pictures, the stream
+ * reads one die (a 2 on red, a 5 on blue), and the reader's calibration records what it is taught.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CameraSource } from '../../device/select.js';
+import type { CameraFrame } from '../../device/types.js';
+import { decodeImage, encodeJpeg } from '../../vision/image/index.js';
+import type { ClewDiceReader } from '../../vision/reader.js';
+import type { RgbImage } from '../../vision/types.js';
+import type { RollStream } from '../../web/server/camera.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const solid = (r: number, g: number, b: number): RgbImage => {
+  const data = new Uint8Array(64 * 48 * 3);
+  for (let i = 0; i < 64 * 48; i++) data.set([r, g, b], i * 3);
+  return { width: 64, height: 48, data };
+};
+const colourOf = (img: RgbImage) => (img.data[0]! > img.data[2]! ? 'red' : 'blue');
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function table() {
+  let current: CameraFrame | null = null;
+  // A camera whose newest frame the test sets (READ reads it); it sends no frames of its own.
+  const camera: CameraSource = {
+    kind: 'fake',
+    start: async () => {},
+    stop: async () => {},
+    status: () => ({ kind: 'fake', ok: true, message: 'ok' }),
+    latest: () => current,
+    frames: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<CameraFrame>>(() => {}), return: async () => ({ done: true as const, value: undefined }) }) }),
+  };
+  const stream: RollStream = {
+    push: async () => null,
+    readNow: async (image) => [{ set: 'd6', face: colourOf(image) === 'red' ? '2' : '5', confidence: 0.99, box: [10, 10, 40, 40], uncertain: false }],
+    reset: () => {},
+  };
+  const taught: string[] = [];
+  const counts: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 };
+  const reader = {
+    modelId: 'stand-in', backend: 'cpu', threads: 1, uncertainBelow: 0.85, dispose() {},
+    calibration: {
+      add: async (set: string, face: string, image: RgbImage) => (taught.push(`${face} from ${colourOf(image)}`), counts[face]!++, { set, counts: { ...counts } }),
+      pending: (set: string) => ({ set, counts: { ...counts } }),
+      list: () => [],
+    },
+  } as unknown as ClewDiceReader;
+  server = await startTestServer({ config: { vision: { enabled: true, learnFromChecks: true } }, adapters: { camera }, start: { loadReader: async () => reader, rollStream: () => stream } });
+  const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+  const s = server;
+  const send = async (intent: Parameters<typeof referee.send>[0]) => {
+    const ack = await referee.send(intent);
+    await referee.snapshot((x) => x.version === s.clew.session.table.version);
+    return ack;
+  };
+  const show = async (colour: 'red' | 'blue', at: number) => {
+    current = { jpeg: await encodeJpeg(colour === 'red' ? solid(220, 20, 20) : solid(20, 20, 220), 90), at };
+  };
+  const crop = async (index: number) => {
+    const res = await fetch(`${s.url}/api/camera/crop?index=${index}`);
+    return res.ok ? colourOf(await decodeImage(new Uint8Array(await res.arrayBuffer()))) : `HTTP ${res.status}`;
+  };
+  await referee.snapshot((x) => x.version === s.clew.session.table.version);
+  return { send, show, crop, taught };
+}
+
+describe('teaching from the frame each roll was read from', () => {
+  it('a roll BACK brings back is cropped and labelled from its own frame; a die is labelled once; a labelled die is not taught again from play', async () => {
+    const t = await table();
+    await t.show('red', 1);
+    expect(await t.send({ type: 'dice/read' })).toMatchObject({ ok: true });
+    expect(await t.send({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+    expect(await t.send({ type: 'button', button: 'NEXT' })).toMatchObject({ ok: true });
+    await t.show('blue', 2);
+    expect(await t.send({ type: 'dice/read' })).toMatchObject({ ok: true });
+    // BACK twice: the red roll is pending again, after the blue one was read.
+    await t.send({ type: 'undo' });
+    await t.send({ type: 'undo' });
+    expect(await t.crop(0)).toBe('red');
+    expect(await t.send({ type: 'calibration/label', set: 'd6', index: 0, face: '2' })).toMatchObject({ ok: true });
+    expect(t.taught).toEqual(['2 from red']);
+    // The table changes (a correction), and the same die is labelled the same again: refused, not counted twice.
+    await t.send({ type: 'dice/correct', index: 0, face: '2', color: 'red' });
+    expect(await t.send({ type: 'calibration/label', set: 'd6', index: 0, face: '2' })).toMatchObject({ ok: false, code: 'calibration/already-labelled', message: 'die 1 of this roll is labelled 2 already' });
+    // Used, and the game moves on: the corrected die is checked in play, but labelled already.
+    await t.send({ type: 'dice/confirm' });
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.show('red', 3);
+    await t.send({ type: 'dice/read' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.taught).toEqual(['2 from red']);
+  });
+});
