@@ -77,6 +77,12 @@ done
 for dir in "$PREFIX" "$DATA_DIR" "$CONFIG_DIR"; do
   [[ "$dir" == /* ]] || die "'$dir' must be an absolute path"
 done
+# An update empties the app folder: the table's data and its config must live outside it.
+for dir in "$DATA_DIR" "$CONFIG_DIR"; do
+  case "${dir%/}/" in
+    "${PREFIX%/}/"*) die "'$dir' is inside --prefix $PREFIX, which an update empties; choose a folder outside it" ;;
+  esac
+done
 
 # Every change goes through run(): printed in a dry run, executed otherwise.
 run() {
@@ -163,9 +169,13 @@ if [[ "$HAS_BUILD" == yes ]]; then
 fi
 run chown -R root:root "$PREFIX"
 
-# One process for systemd to signal: `tsx FILE` runs as `node --import tsx FILE`; anything else via npm.
+# One process for systemd to signal: `tsx FILE` runs as `node --import tsx FILE`, and `node ARGS`
+# as this node with the same ARGS; anything else via npm. (Under npm, SIGTERM reaches npm and the
+# shell it starts, not clew: systemd then kills clew after the timeout, with no clean shutdown.)
 if [[ "$START_SCRIPT" =~ ^tsx[[:space:]]+([^[:space:]]+)$ ]]; then
   EXEC_START="$NODE_BIN --import tsx ${BASH_REMATCH[1]}"
+elif [[ "$START_SCRIPT" =~ ^node([[:space:]]+[^\;\&\|\<\>\$\`\'\"]+)$ ]]; then
+  EXEC_START="$NODE_BIN${BASH_REMATCH[1]}"
 else
   EXEC_START="$(command -v npm || echo /usr/bin/npm) start"
 fi

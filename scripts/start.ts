@@ -21,6 +21,11 @@ const program = new Command()
   .parse();
 const opts = program.opts<{ config?: string; port?: string; data?: string; qr: boolean }>();
 
+// --port abc: said as the flag's, not as the environment's.
+if (opts.port !== undefined && !/^\s*\d+\s*$/.test(opts.port)) {
+  process.stderr.write(`clew: --port must be a whole number 0–65535 (0: any free port), not "${opts.port}"\n`);
+  process.exit(2);
+}
 const env = { ...process.env, ...(opts.port ? { PORT: opts.port } : {}), ...(opts.data ? { CLEW_DATA: opts.data } : {}) };
 
 let loaded;
@@ -30,9 +35,10 @@ try {
   process.stderr.write(`${error instanceof ConfigError ? error.message : `clew: ${(error as Error).message}`}\n`);
   process.exit(2);
 }
-const { config, source } = loaded;
+const { config, source, overridden } = loaded;
 const logger = consoleLogger(config.logLevel);
 logger.info(`config: ${source}`);
+for (const line of overridden) logger.warn(`config: ${line}`);
 
 let clew;
 try {

@@ -58,11 +58,15 @@ describe('scripts/install-pi.sh', () => {
     expect(Service!.ProtectKernelTunables).toBeUndefined();
   });
 
-  it('ExecStart follows package.json: `tsx FILE` runs as node --import tsx FILE', () => {
+  it('ExecStart follows package.json and runs node itself, never npm (SIGTERM must reach clew, not npm and its shell)', () => {
     const { Service } = unit(dry.out);
-    const start = /^tsx\s+(\S+)$/.exec(pkg.scripts.start ?? '');
-    if (start) expect(Service!.ExecStart![0]).toMatch(new RegExp(`node --import tsx ${start[1]!.replace('.', '\\.')}$`));
-    else expect(Service!.ExecStart![0]).toMatch(/npm start$/);
+    const start = pkg.scripts.start ?? '';
+    const tsx = /^tsx\s+(\S+)$/.exec(start);
+    const node = /^node(\s+.+)$/.exec(start);
+    expect(tsx ?? node, `a start script clew's installer can run directly: ${start}`).not.toBeNull();
+    if (tsx) expect(Service!.ExecStart![0]).toMatch(new RegExp(`node --import tsx ${tsx[1]!.replace('.', '\\.')}$`));
+    else expect(Service!.ExecStart![0]).toBe(`${Service!.ExecStart![0]!.split(' ')[0]}${node![1]}`);
+    expect(Service!.ExecStart![0]).toMatch(/^\/\S*node /);
   });
 
   it('installs dev dependencies exactly when the start script needs tsx or the dashboard is built', () => {
@@ -82,6 +86,10 @@ describe('scripts/install-pi.sh', () => {
     expect(install('--dry-run', '--prefix')).toMatchObject({ code: 1, err: expect.stringMatching(/--prefix needs a value/) });
     expect(install('--dry-run', '--prefix', 'relative/dir')).toMatchObject({ code: 1, err: expect.stringMatching(/must be an absolute path/) });
     expect(install('--help')).toMatchObject({ code: 0, out: expect.stringMatching(/--dry-run/) });
+    // An update empties --prefix: the data and the config may not live in it.
+    expect(install('--dry-run', '--data', '/opt/clew/data')).toMatchObject({ code: 1, err: expect.stringMatching(/'\/opt\/clew\/data' is inside --prefix \/opt\/clew, which an update empties/) });
+    expect(install('--dry-run', '--prefix', '/srv/clew', '--config-dir', '/srv/clew/')).toMatchObject({ code: 1, err: expect.stringMatching(/is inside --prefix/) });
+    expect(install('--dry-run', '--data', '/opt/clew-data')).toMatchObject({ code: 0 });
   });
 
   it('passes bash -n, and shellcheck when it is installed', () => {

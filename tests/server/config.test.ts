@@ -103,4 +103,24 @@ describe('config', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('every relative folder in a config file is relative to the file; the environment overriding a key the file sets is said', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'clew-config-'));
+    try {
+      const file = path.join(dir, 'config.json');
+      await writeFile(file, JSON.stringify({ port: 9000, dataDir: '/srv/clew', device: { camera: { kind: 'replay', replay: { folder: 'frames' } } }, vision: { modelDir: '../model' } }));
+      const { config, overridden } = await loadConfig(file, { PORT: '8080', CLEW_DATA: '/var/lib/clew' });
+      expect(config.device.camera.replay.folder).toBe(path.join(dir, 'frames'));
+      expect(config.vision.modelDir).toBe(path.resolve(dir, '../model'));
+      expect([config.port, config.dataDir]).toEqual([8080, '/var/lib/clew']);
+      expect(overridden).toEqual([
+        `port 9000 in ${file} is overridden by PORT=8080 (the installed service sets PORT and CLEW_DATA in its unit)`,
+        `dataDir "/srv/clew" in ${file} is overridden by CLEW_DATA=/var/lib/clew (the installed service sets PORT and CLEW_DATA in its unit)`,
+      ]);
+      // The same values: nothing to say.
+      expect((await loadConfig(file, { PORT: '9000' })).overridden).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

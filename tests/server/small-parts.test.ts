@@ -60,9 +60,18 @@ describe('table codes', () => {
     expect((await loadCodes(dir)).refereeCode).toBe('TABLEMASTER');
   });
 
-  it('an unreadable codes file is replaced by new codes', async () => {
+  it('an unreadable codes file is said, kept aside and replaced by new codes', async () => {
     await writeFile(path.join(dir, 'codes.json'), '{oops');
-    expect((await loadCodes(dir)).joinCode).toHaveLength(JOIN_CODE_LENGTH);
+    const said: string[] = [];
+    expect((await loadCodes(dir, {}, (m) => said.push(m), () => 42)).joinCode).toHaveLength(JOIN_CODE_LENGTH);
+    expect(said).toEqual([expect.stringMatching(/^codes: .*codes\.json could not be read \(.*JSON.*\); kept as codes\.json\.corrupt-42, and new codes made/)]);
+    expect(await readFile(path.join(dir, 'codes.json.corrupt-42'), 'utf8')).toBe('{oops');
+    // Two equal codes in the file are no codes either; in the config they are refused, naming it.
+    await writeFile(path.join(dir, 'codes.json'), JSON.stringify({ joinCode: 'ABCDE', refereeCode: 'abcde' }));
+    const again: string[] = [];
+    await loadCodes(dir, {}, (m) => again.push(m), () => 43);
+    expect(again).toEqual([expect.stringMatching(/the join code and the referee code are the same/)]);
+    await expect(loadCodes(dir, { joinCode: 'SAME1', refereeCode: 'same1' })).rejects.toThrow(/must differ \(both SAME1, from the config/);
   });
 });
 

@@ -7,7 +7,7 @@ import type { TableSnapshot } from '../../shared/protocol.js';
 import { connectPhone, type Phone } from '../support/phone.js';
 import type { RaceState } from '../support/race-game.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { lanAddresses, lanInvite } from '../../web/server/lan.js';
+import { lanAddresses, lanInvite, localUrl } from '../../web/server/lan.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -58,6 +58,10 @@ describe('joining', () => {
     expect(lanInvite('0.0.0.0', 8080, ['192.168.1.20', '10.0.0.5'])).toBe('http://192.168.1.20:8080');
     expect(lanInvite('::', 8080, ['192.168.1.20'])).toBe('http://192.168.1.20:8080');
     expect(lanInvite('0.0.0.0', 8080, [])).toBeNull();
+    // IPv6 addresses in brackets, as URLs write them.
+    expect(lanInvite('::', 8080, ['fd00::20'])).toBe('http://[fd00::20]:8080');
+    expect(localUrl('::1', 8739)).toBe('http://[::1]:8739');
+    expect(localUrl('127.0.0.1', 8739)).toBe('http://127.0.0.1:8739');
     expect(lanInvite('127.0.0.1', 8080, ['192.168.1.20'])).toBeNull();
     expect(lanInvite('192.168.1.20', 8080, ['192.168.1.20'])).toBeNull();
     // A laptop with Docker and a VPN: the Wi-Fi address comes first, whatever order the system lists them in.

@@ -5,7 +5,7 @@
  * can bring in a second referee. Both survive restarts so phones rejoin by themselves.
  */
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './log.js';
@@ -39,21 +39,44 @@ export function codeMatches(given: string, expected: string): boolean {
 
 const fileSchema = z.object({ joinCode: codeSchema, refereeCode: codeSchema });
 
-/** Reads `codes.json` from the data folder, creating it on the first start. Config wins. */
-export async function loadCodes(dataDir: string, fixed: Partial<TableCodes> = {}): Promise<TableCodes> {
+/**
+ * Reads `codes.json` from the data folder, creating it on the first start. Config wins. A file
+ * that cannot be read as codes is said, kept aside as `codes.json.corrupt-<ms>` (the phones'
+ * codes change: a screenless Pi's referee must read the new ones in the log) and replaced.
+ */
+export async function loadCodes(dataDir: string, fixed: Partial<TableCodes> = {}, warn: (message: string) => void = () => {}, now: () => number = Date.now): Promise<TableCodes> {
   const file = path.join(dataDir, 'codes.json');
   let stored: TableCodes | null = null;
+  let text: string | null = null;
   try {
-    const parsed = fileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (parsed.success) stored = parsed.data;
+    text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the table's codes in ${file}: ${(error as Error).message}`);
+  }
+  if (text !== null) {
+    let why: string | null = null;
+    try {
+      const parsed = fileSchema.safeParse(JSON.parse(text));
+      if (parsed.success && parsed.data.joinCode.toUpperCase() === parsed.data.refereeCode.toUpperCase()) why = 'the join code and the referee code are the same';
+      else if (parsed.success) stored = parsed.data;
+      else why = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    } catch (error) {
+      why = (error as Error).message;
+    }
+    if (why !== null) {
+      const aside = `${file}.corrupt-${now()}`;
+      await rename(file, aside);
+      warn(`codes: ${file} could not be read (${why}); kept as ${path.basename(aside)}, and new codes made: phones must join again with them`);
+    }
   }
   const codes: TableCodes = {
     joinCode: (fixed.joinCode ?? stored?.joinCode ?? generateCode(JOIN_CODE_LENGTH)).toUpperCase(),
     refereeCode: (fixed.refereeCode ?? stored?.refereeCode ?? generateCode(REFEREE_CODE_LENGTH)).toUpperCase(),
   };
-  if (codes.joinCode === codes.refereeCode) throw new Error('config: the join code and the referee code must differ');
+  if (codes.joinCode === codes.refereeCode) {
+    const from = fixed.joinCode || fixed.refereeCode ? 'the config (table.joinCode, table.refereeCode)' : file;
+    throw new Error(`the join code and the referee code must differ (both ${codes.joinCode}, from ${from})`);
+  }
   if (!stored || stored.joinCode !== codes.joinCode || stored.refereeCode !== codes.refereeCode) {
     await writeFileAtomic(file, JSON.stringify(codes, null, 2) + '\n');
   }

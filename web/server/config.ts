@@ -183,9 +183,14 @@ export function configPath(flag: string | undefined, env: NodeJS.ProcessEnv, exi
   return exists(SYSTEM_CONFIG) ? SYSTEM_CONFIG : undefined;
 }
 
-export async function loadConfig(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<{ config: ServerConfig; source: string }> {
+/**
+ * The config, where it came from, and the keys the config file sets that the environment (or the
+ * start command's `--port` / `--data`) overrides: said at start, since the installed service sets
+ * PORT and CLEW_DATA and an edit to the file's `port` or `dataDir` would otherwise do nothing.
+ */
+export async function loadConfig(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<{ config: ServerConfig; source: string; overridden: string[] }> {
   const file = configPath(flag, env);
-  if (!file) return { config: parseConfig(undefined, env), source: 'embedded defaults' };
+  if (!file) return { config: parseConfig(undefined, env), source: 'embedded defaults', overridden: [] };
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -199,9 +204,17 @@ export async function loadConfig(flag: string | undefined, env: NodeJS.ProcessEn
     throw new ConfigError(`the config file ${file} is not valid JSON: ${(error as Error).message}`);
   }
   const config = parseConfig(json, env, file);
-  // A relative data folder in a config file is relative to that file, not to wherever clew was started.
-  if (!env.CLEW_DATA && json && typeof json === 'object' && 'dataDir' in json && !path.isAbsolute(config.dataDir)) {
-    config.dataDir = path.resolve(path.dirname(file), config.dataDir);
-  }
-  return { config, source: file };
+  const given = json as Record<string, unknown>;
+  // Relative folders in a config file are relative to that file, not to wherever clew was started.
+  const here = (p: string) => (path.isAbsolute(p) ? p : path.resolve(path.dirname(file), p));
+  if (!env.CLEW_DATA && 'dataDir' in given) config.dataDir = here(config.dataDir);
+  const camera = (given.device as { camera?: { replay?: { folder?: unknown } } } | undefined)?.camera;
+  if (typeof camera?.replay?.folder === 'string') config.device.camera.replay.folder = here(config.device.camera.replay.folder);
+  if (typeof (given.vision as { modelDir?: unknown } | undefined)?.modelDir === 'string' && config.vision.modelDir) config.vision.modelDir = here(config.vision.modelDir);
+  const fromEnv = fromEnvironment(env);
+  const names: Record<string, string> = { port: 'PORT', host: 'HOST', dataDir: 'CLEW_DATA', logLevel: 'CLEW_LOG_LEVEL' };
+  const overridden = Object.keys(fromEnv)
+    .filter((k) => k in given && String(given[k]) !== String(fromEnv[k]))
+    .map((k) => `${k} ${JSON.stringify(given[k])} in ${file} is overridden by ${names[k]}=${String(fromEnv[k])} (the installed service sets PORT and CLEW_DATA in its unit)`);
+  return { config, source: file, overridden };
 }

@@ -25,9 +25,14 @@ function listensEverywhere(host: string): boolean {
   return host === '0.0.0.0' || host === '::';
 }
 
+/** A host as a URL writes it: an IPv6 address in brackets (`http://[::1]:8080`, not `http://::1:8080`). */
+export function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 /** The URL this machine opens clew at: localhost when it listens on every interface, else the host itself. */
 export function localUrl(host: string, port: number): string {
-  return `http://${listensEverywhere(host) ? 'localhost' : host}:${port}`;
+  return `http://${listensEverywhere(host) ? 'localhost' : urlHost(host)}:${port}`;
 }
 
 /** The URL to show phones: a LAN address when listening on all interfaces (`lanInvite`), else `localUrl`. */
@@ -43,5 +48,5 @@ export function phoneUrl(host: string, port: number): string {
  */
 export function lanInvite(host: string, port: number, addresses: readonly string[] = lanAddresses()): string | null {
   if (!listensEverywhere(host)) return null;
-  return addresses[0] ? `http://${addresses[0]}:${port}` : null;
+  return addresses[0] ? `http://${urlHost(addresses[0])}:${port}` : null;
 }

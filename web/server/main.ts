@@ -109,10 +109,14 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     const lock = await lockDataDir(dataDir);
     cleanups.push(() => lock.release());
 
-    const codes = await loadCodes(dataDir, {
-      ...(config.table.joinCode ? { joinCode: config.table.joinCode } : {}),
-      ...(config.table.refereeCode ? { refereeCode: config.table.refereeCode } : {}),
-    });
+    const codes = await loadCodes(
+      dataDir,
+      {
+        ...(config.table.joinCode ? { joinCode: config.table.joinCode } : {}),
+        ...(config.table.refereeCode ? { refereeCode: config.table.refereeCode } : {}),
+      },
+      (message) => logger.warn(message),
+    );
     const session = await TableSession.open({
       dataDir,
       games,
