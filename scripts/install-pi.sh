@@ -143,7 +143,7 @@ if [[ "$SRC" != "$PREFIX" ]]; then
     run find "$PREFIX" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} +
   fi
   # Copy the checkout without its installed packages, VCS data or local data.
-  run tar -C "$SRC" --exclude=./node_modules --exclude=./.git --exclude=./.clew-data --exclude=./dist -cf "$PREFIX/.install.tar" .
+  run tar -C "$SRC" --exclude=./node_modules --exclude=./.git --exclude=./.clew-data --exclude=./dist --exclude=./tmp -cf "$PREFIX/.install.tar" .
   run tar -C "$PREFIX" -xf "$PREFIX/.install.tar"
   run rm -f "$PREFIX/.install.tar"
 fi
@@ -185,7 +185,8 @@ run mkdir -p "$CONFIG_DIR"
 if [[ -e "$CONFIG_DIR/config.json" ]]; then
   echo "keeping $CONFIG_DIR/config.json"
 else
-  run install -m 0644 "$SRC/device/config.example.json" "$CONFIG_DIR/config.json"
+  # Readable by clew's own user only: the config may hold the table's referee code.
+  run install -m 0640 -g "$SERVICE_USER" "$SRC/device/config.example.json" "$CONFIG_DIR/config.json"
 fi
 run install -d -m 0750 -o "$SERVICE_USER" -g "$SERVICE_USER" "$DATA_DIR"
 

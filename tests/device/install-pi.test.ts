@@ -77,7 +77,7 @@ describe('scripts/install-pi.sh', () => {
   });
 
   it('an existing config is kept, a missing one comes from device/config.example.json', () => {
-    expect(dry.out).toMatch(/\+ install -m 0644 \S+\/device\/config\.example\.json \/etc\/clew\/config\.json/);
+    expect(dry.out).toMatch(/\+ install -m 0640 -g clew \S+\/device\/config\.example\.json \/etc\/clew\/config\.json/);
   });
 
   it('bad options are refused with what was wrong', () => {
