@@ -40,6 +40,16 @@ const logger = consoleLogger(config.logLevel);
 logger.info(`config: ${source}`);
 for (const line of overridden) logger.warn(`config: ${line}`);
 
+// A stop asked for while clew starts (systemd stopping a service that is still coming up) waits
+// for the start, then shuts down cleanly: the lock released, the camera and pins let go.
+let stopAsked: string | null = null;
+const early = (signal: string) => () => {
+  stopAsked ??= signal;
+};
+const earlyInt = early('SIGINT'), earlyTerm = early('SIGTERM');
+process.on('SIGINT', earlyInt);
+process.on('SIGTERM', earlyTerm);
+
 let clew;
 try {
   clew = await startClew({ config, logger });
@@ -85,5 +95,8 @@ const stop = (signal: string) => {
     },
   );
 };
+process.off('SIGINT', earlyInt);
+process.off('SIGTERM', earlyTerm);
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
+if (stopAsked) stop(stopAsked);
