@@ -69,6 +69,16 @@ describe('npm start', () => {
     expect((await again.exit).code).toBe(0);
   });
 
+  it('SIGTERM while it is still starting: it finishes starting, then stops cleanly and lets the data folder go', async () => {
+    const run = start();
+    // As soon as it has said anything (its config), well before the table is served.
+    await new Promise<void>((resolve) => run.child.stderr!.once('data', () => resolve()));
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    expect(run.errors()).toMatch(/SIGTERM: shutting down/);
+    expect(existsSync(path.join(dir, 'clew.lock'))).toBe(false);
+  });
+
   it('a bad config is refused with a message that names the key, and exit code 2', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
       cwd: root,
