@@ -4,6 +4,8 @@
  * code for phones, and shuts down cleanly on SIGINT/SIGTERM (buttons and camera stopped, pins
  * released, the log flushed).
  */
+// First: a stop asked for while the rest loads is remembered (early-stop.ts).
+import { takeEarlyStop } from './early-stop.js';
 import { Command } from 'commander';
 import QRCode from 'qrcode';
 import { ConfigError, loadConfig } from '../web/server/config.js';
@@ -39,16 +41,6 @@ const { config, source, overridden } = loaded;
 const logger = consoleLogger(config.logLevel);
 logger.info(`config: ${source}`);
 for (const line of overridden) logger.warn(`config: ${line}`);
-
-// A stop asked for while clew starts (systemd stopping a service that is still coming up) waits
-// for the start, then shuts down cleanly: the lock released, the camera and pins let go.
-let stopAsked: string | null = null;
-const early = (signal: string) => () => {
-  stopAsked ??= signal;
-};
-const earlyInt = early('SIGINT'), earlyTerm = early('SIGTERM');
-process.on('SIGINT', earlyInt);
-process.on('SIGTERM', earlyTerm);
 
 let clew;
 try {
@@ -95,8 +87,9 @@ const stop = (signal: string) => {
     },
   );
 };
-process.off('SIGINT', earlyInt);
-process.off('SIGTERM', earlyTerm);
+// A stop asked for while clew started waits for the start, then shuts down cleanly (the lock
+// released, the camera and pins let go).
+const stopAsked = takeEarlyStop();
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 if (stopAsked) stop(stopAsked);
