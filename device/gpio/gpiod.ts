@@ -142,7 +142,8 @@ class GpiodPin implements GpioPin {
       this.retryTimer.unref();
     };
     child.on('error', (error) => fail(`could not start (${error.message}; apt install gpiod)`));
-    child.on('exit', (code, signal) => fail(`stopped (${signal ?? `exit code ${code}`})`));
+    // 'close', not 'exit': only then has all it wrote to stderr (why it stopped) been read.
+    child.on('close', (code, signal) => fail(`stopped (${signal ?? `exit code ${code}`})`));
   }
 
   readSync(): Level {

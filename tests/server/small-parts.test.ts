@@ -108,11 +108,13 @@ describe('the data-folder lock', () => {
       import { lockDataDir } from './web/server/data-lock.ts';
       const [dir, at] = [process.argv[1], Number(process.argv[2])];
       while (Date.now() < at) {} // both call lockDataDir at the same moment
-      try { const lock = await lockDataDir(dir); console.log('got'); await new Promise((r) => setTimeout(r, 800)); await lock.release(); }
+      try { const lock = await lockDataDir(dir); console.log('got'); await new Promise((r) => setTimeout(r, Math.max(0, at + 2000 - Date.now()))); await lock.release(); }
       catch (e) { console.log(/another clew/.test(e.message) ? 'refused' : 'error: ' + e.message); }
     `;
+    // Each holds the lock until 2 s after the moment both try, so a slow start of one (a loaded
+    // machine) cannot make the two tries a second apart: then both would rightly get it in turn.
     for (let trial = 0; trial < 3; trial++) {
-      const at = Date.now() + 2000;
+      const at = Date.now() + 3000;
       const both = `for i in 1 2; do "${process.execPath}" --import tsx --input-type=module -e "$0" "$1" "$2" & done; wait`;
       const run = spawnSync('sh', ['-c', both, child, dir, String(at)], { cwd: root, encoding: 'utf8', timeout: 60_000 });
       expect(run.stdout.trim().split('\n').sort()).toEqual(['got', 'refused']);
