@@ -46,7 +46,13 @@ let clew;
 try {
   clew = await startClew({ config, logger });
 } catch (error) {
-  logger.error(`could not start: ${(error as Error).message}`);
+  // The two a person can act on at once, said in their words.
+  const code = (error as NodeJS.ErrnoException).code;
+  const hint =
+    code === 'EADDRINUSE' ? `: port ${config.port} is taken by another program; stop it, or give clew another port (--port, PORT or "port" in the config)`
+    : code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? `: this machine cannot listen on host "${config.host}"; set HOST (or "host" in the config) to one of its addresses, or 0.0.0.0 for all of them`
+    : '';
+  logger.error(`could not start: ${(error as Error).message}${hint}`);
   process.exit(1);
 }
 

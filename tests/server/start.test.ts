@@ -84,6 +84,27 @@ describe('npm start', () => {
     expect(existsSync(path.join(dir, 'clew.lock'))).toBe(false);
   });
 
+  it('a port another program holds is said in words a person can act on (exit 1)', async () => {
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts'), '--no-qr'], {
+        cwd: root,
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CLEW_DATA: dir, CLEW_CONFIG: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+      expect(err).toMatch(new RegExp(`could not start: .*EADDRINUSE.*: port ${port} is taken by another program; stop it, or give clew another port`));
+      expect(existsSync(path.join(dir, 'clew.lock'))).toBe(false);
+    } finally {
+      holder.close();
+    }
+  });
+
   it('a bad config is refused with a message that names the key, and exit code 2', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
       cwd: root,
