@@ -28,28 +28,31 @@ export class ImageDecodeError extends Error {
   }
 }
 
+/** Upright (EXIF), alpha on white, sRGB, raw: refused over `limit` pixels, shrunk to fit a `side`-pixel square where given. */
+function rgbOf(bytes: Uint8Array, limit: number, side?: number): Promise<{ data: Buffer; info: { width: number; height: number; channels: number } }> {
+  let pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: limit }).rotate(); // no angle: orient from EXIF
+  if (side !== undefined) pipeline = pipeline.resize({ width: side, height: side, fit: 'inside', kernel: 'lanczos3' });
+  return pipeline.flatten({ background: { r: 255, g: 255, b: 255 } }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+}
+
 export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('decodeImage: expected the file bytes as a Uint8Array');
   if (bytes.length === 0) throw new Error('decodeImage: empty file (0 bytes)');
   let decoded: { data: Buffer; info: { width: number; height: number; channels: number } };
   try {
-    // The header first (cheap): the size decides whether the picture is refused or shrunk.
-    const { width: w = 0, height: h = 0 } = await sharp(bytes, { failOn: 'error', limitInputPixels: false }).metadata();
-    if (w * h > MAX_PIXELS) {
-      throw new ImageDecodeError('too-large', `decodeImage: too large to read: ${w}×${h} pixels (${Math.round((w * h) / 1e6)} MP; at most ${MAX_PIXELS / 1e6} MP). Send a smaller picture`);
-    }
-    let pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PIXELS }).rotate(); // no angle: orient from EXIF
-    if (w * h > DECODE_PIXELS) {
-      const scale = Math.sqrt(DECODE_PIXELS / (w * h));
+    try {
+      // Most pictures are under DECODE_PIXELS and decode in one pass, with no header read of their own.
+      decoded = await rgbOf(bytes, DECODE_PIXELS);
+    } catch (error) {
+      if (!/exceeds pixel limit/i.test((error as Error).message)) throw error;
+      // Larger: refused over MAX_PIXELS, else shrunk as it is decoded.
+      const { width: w = 0, height: h = 0 } = await sharp(bytes, { failOn: 'error', limitInputPixels: false }).metadata();
+      if (w * h > MAX_PIXELS) {
+        throw new ImageDecodeError('too-large', `decodeImage: too large to read: ${w}×${h} pixels (${Math.round((w * h) / 1e6)} MP; at most ${MAX_PIXELS / 1e6} MP). Send a smaller picture`);
+      }
       // Before the EXIF turn is applied the stored sides come in either order: fit both within the scaled box.
-      const side = Math.floor(Math.max(w, h) * scale);
-      pipeline = pipeline.resize({ width: side, height: side, fit: 'inside', kernel: 'lanczos3' });
+      decoded = await rgbOf(bytes, MAX_PIXELS, Math.floor(Math.max(w, h) * Math.sqrt(DECODE_PIXELS / (w * h))));
     }
-    decoded = await pipeline
-      .flatten({ background: { r: 255, g: 255, b: 255 } })
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
   } catch (error) {
     if (error instanceof ImageDecodeError) throw error;
     const failure = describeImageFailure(bytes, error);
