@@ -16,6 +16,8 @@ export interface GreyThumb {
   width: number;
   height: number;
   data: Float32Array;
+  /** The size of the frame it was made from. */
+  source: { width: number; height: number };
 }
 
 /** A grey, box-filtered thumbnail whose longer side is at most `maxSide` (noise averages out). */
@@ -41,7 +43,7 @@ export function greyThumbnail(image: RgbImage, maxSide = 80): GreyThumb {
       data[ty * width + tx] = sum / n;
     }
   }
-  return { width, height, data };
+  return { width, height, data, source: { width: image.width, height: image.height } };
 }
 
 /**
@@ -49,7 +51,9 @@ export function greyThumbnail(image: RgbImage, maxSide = 80): GreyThumb {
  * removing the global brightness change (auto-exposure drift is not motion).
  */
 export function motionBetween(a: GreyThumb, b: GreyThumb, threshold = 14): number {
-  if (a.width !== b.width || a.height !== b.height) return 1; // a new camera size: treat as motion
+  // A new camera size is motion, even where both shrink to the same thumbnail (1280×960 and
+  // 640×480): the dice's boxes of the two sizes must not be voted together.
+  if (a.source.width !== b.source.width || a.source.height !== b.source.height || a.width !== b.width || a.height !== b.height) return 1;
   const n = a.data.length;
   let shift = 0;
   for (let i = 0; i < n; i++) shift += b.data[i]! - a.data[i]!;
@@ -249,8 +253,6 @@ export interface DiceStreamOptions {
 export class DiceStream {
   private state: SettleState = INITIAL_SETTLE;
   private previous: GreyThumb | undefined;
-  /** The size of the frame `previous` was made from. */
-  private previousSize: [number, number] | undefined;
   private reads: DetailedReading[][] = [];
   private readonly settle: SettleConfig;
   private readonly vote: VoteConfig;
@@ -272,15 +274,10 @@ export class DiceStream {
    */
   async push(image: RgbImage, at: number, frame?: Pick<DiceStreamOptions, 'tray' | 'onTray' | 'onCameraEvidence' | 'cameraPrior'>): Promise<StreamEvent | undefined> {
     const thumb = greyThumbnail(image, this.options.thumbnailSide ?? 80);
-    // A frame of another size (the camera's mode changed) is motion, even where both shrink to
-    // the same thumbnail: the dice's boxes of the two sizes must not be voted together.
-    const sameSize = this.previousSize?.[0] === image.width && this.previousSize[1] === image.height;
-    const motion = this.previous ? (sameSize ? motionBetween(this.previous, thumb) : 1) : undefined;
+    const motion = this.previous ? motionBetween(this.previous, thumb) : undefined;
     this.previous = thumb;
-    this.previousSize = [image.width, image.height];
-    const before = this.state;
-    const step = settleStep(before, motion, this.settle);
-    const wasSettled = before.phase === 'settled';
+    const step = settleStep(this.state, motion, this.settle);
+    const wasSettled = this.state.phase === 'settled';
     this.state = step.state;
     if (step.state.run === 1 && !wasSettled) this.reads = [];
     if (step.event === 'moving') this.reads = [];
@@ -311,7 +308,6 @@ export class DiceStream {
   reset(): void {
     this.state = INITIAL_SETTLE;
     this.previous = undefined;
-    this.previousSize = undefined;
     this.reads = [];
   }
 
@@ -325,7 +321,6 @@ export class DiceStream {
     if (from.state.phase !== 'settled') return;
     this.state = from.state;
     this.previous = from.previous;
-    this.previousSize = from.previousSize;
     this.reads = [];
   }
 }
