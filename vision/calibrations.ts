@@ -230,7 +230,6 @@ export class Calibrations {
    */
   private async build(set: DiceSetId, cal: Calibration): Promise<LayersModel | undefined> {
     const { classifier } = this.options;
-    if (cal.set !== set) throw new Error(`a calibration of ${cal.set}, not of ${set}`);
     const own = DICE_SETS[set].faces.map((f) => classOf(set, f));
     const foreign = cal.classes.find((c) => !own.includes(c as (typeof own)[number]));
     if (foreign !== undefined) throw new Error(`class "${foreign}" is not a face of ${set}`);

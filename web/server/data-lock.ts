@@ -46,7 +46,7 @@ export async function lockDataDir(dir: string): Promise<{ release(): Promise<voi
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const held = await holder(file, boot);
-      if (held) throw new Error(`another clew (pid ${held}) is using the data folder ${dir}; stop it first, or set CLEW_DATA to another folder`);
+      if (held) throw inUse(held, dir);
       // Stale: moved aside, and judged again there (another start may have put its own in place meanwhile).
       const aside = `${file}.stale-${process.pid}`;
       try {
@@ -59,7 +59,7 @@ export async function lockDataDir(dir: string): Promise<{ release(): Promise<voi
         // A live lock was moved: put it back where it was, and yield to its owner.
         await link(aside, file).catch(() => undefined);
         await rm(aside, { force: true });
-        throw new Error(`another clew (pid ${taken}) is using the data folder ${dir}; stop it first, or set CLEW_DATA to another folder`);
+        throw inUse(taken, dir);
       }
       await rm(aside, { force: true });
     }
@@ -67,6 +67,10 @@ export async function lockDataDir(dir: string): Promise<{ release(): Promise<voi
     await rm(draft, { force: true });
   }
   throw new Error(`could not lock the data folder ${dir}`);
+}
+
+function inUse(pid: number, dir: string): Error {
+  return new Error(`another clew (pid ${pid}) is using the data folder ${dir}; stop it first, or set CLEW_DATA to another folder`);
 }
 
 /** The pid of the live clew that holds the lock in `file`, or null when it is stale or unreadable. */

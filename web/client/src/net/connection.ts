@@ -41,9 +41,8 @@ export class TableConnection {
   readonly store: Store<TableView>;
   private socket: ClewSocket;
   private outbox: Outbox = emptyOutbox();
-  private waiters = new Map<number, (ack: Ack) => void>();
-  /** The answer each unanswered intent will get (a double tap shares it). */
-  private answers = new Map<number, Promise<Ack>>();
+  /** Each unanswered intent's answer, and what settles it (a double tap shares the answer). */
+  private waiters = new Map<number, { answer: Promise<Ack>; resolve: (ack: Ack) => void }>();
   private noticeId = 0;
   /** The first snapshot after a (re)connect decides what happens to unsent intents. */
   private awaitingFirstSnapshot = true;
@@ -162,13 +161,14 @@ export class TableConnection {
     // A double tap: the same intent on the same version, still unanswered, is not sent twice (the
     // second would be refused as made on an older view, and say so as if something went wrong).
     const same = this.outbox.items.find((i) => i.version === version && JSON.stringify(i.intent) === JSON.stringify(intent));
-    const already = same && this.answers.get(same.id);
-    if (already) return already;
+    const already = same && this.waiters.get(same.id);
+    if (already) return already.answer;
     const { box, item } = enqueue(this.outbox, intent, version, label);
     this.outbox = box;
     this.store.set({ pending: this.outbox.items.length });
-    const answer = new Promise<Ack>((resolve) => this.waiters.set(item.id, resolve));
-    this.answers.set(item.id, answer);
+    let resolve!: (ack: Ack) => void;
+    const answer = new Promise<Ack>((r) => (resolve = r));
+    this.waiters.set(item.id, { answer, resolve });
     if (this.socket.connected && !this.awaitingFirstSnapshot) this.emit(item);
     else this.notify('info', `Offline: “${label}” will be sent when the table is back.`);
     return answer;
@@ -185,12 +185,11 @@ export class TableConnection {
     this.store.set({ pending: this.outbox.items.length });
     const waiter = this.waiters.get(id);
     this.waiters.delete(id);
-    this.answers.delete(id);
     if (!ack.ok && item && !quiet) {
       if (ack.code === 'intent/stale') this.notify('error', staleMessage(item.label));
       else this.notify('error', ack.message);
     }
-    waiter?.(ack);
+    waiter?.resolve(ack);
   }
 
   /** A camera frame from this phone (JPEG bytes). Fire and forget: the next frame follows soon. */
