@@ -150,13 +150,16 @@ function describe(error: z.ZodError, where: string): string {
   return error.issues.map((i) => `  ${where}: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('\n');
 }
 
+/** Config keys the environment may set, and the variable that sets each. */
+const ENVIRONMENT: Readonly<Record<string, string>> = { port: 'PORT', host: 'HOST', dataDir: 'CLEW_DATA', logLevel: 'CLEW_LOG_LEVEL' };
+
 /** Environment variables the server reads, mapped onto config keys. */
 export function fromEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (env.PORT !== undefined && env.PORT !== '') out.port = env.PORT;
-  if (env.HOST !== undefined && env.HOST !== '') out.host = env.HOST;
-  if (env.CLEW_DATA !== undefined && env.CLEW_DATA !== '') out.dataDir = env.CLEW_DATA;
-  if (env.CLEW_LOG_LEVEL !== undefined && env.CLEW_LOG_LEVEL !== '') out.logLevel = env.CLEW_LOG_LEVEL;
+  for (const [key, name] of Object.entries(ENVIRONMENT)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
   return out;
 }
 
@@ -212,9 +215,8 @@ export async function loadConfig(flag: string | undefined, env: NodeJS.ProcessEn
   if (typeof camera?.replay?.folder === 'string') config.device.camera.replay.folder = here(config.device.camera.replay.folder);
   if (typeof (given.vision as { modelDir?: unknown } | undefined)?.modelDir === 'string' && config.vision.modelDir) config.vision.modelDir = here(config.vision.modelDir);
   const fromEnv = fromEnvironment(env);
-  const names: Record<string, string> = { port: 'PORT', host: 'HOST', dataDir: 'CLEW_DATA', logLevel: 'CLEW_LOG_LEVEL' };
   const overridden = Object.keys(fromEnv)
     .filter((k) => k in given && String(given[k]) !== String(fromEnv[k]))
-    .map((k) => `${k} ${JSON.stringify(given[k])} in ${file} is overridden by ${names[k]}=${String(fromEnv[k])} (the installed service sets PORT and CLEW_DATA in its unit)`);
+    .map((k) => `${k} ${JSON.stringify(given[k])} in ${file} is overridden by ${ENVIRONMENT[k]}=${String(fromEnv[k])} (the installed service sets PORT and CLEW_DATA in its unit)`);
   return { config, source: file, overridden };
 }
