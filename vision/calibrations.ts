@@ -26,6 +26,11 @@ export interface PendingCount {
   counts: Record<string, number>;
 }
 
+/** The set's pending counts after `add`, and the label given (for `withdraw`). */
+export interface AddedLabel extends PendingCount {
+  label: number;
+}
+
 export interface CalibrationControl {
   /**
    * Adds a labelled example: a frame and the die's box in it (seen from `view`, as `read` takes
@@ -34,7 +39,14 @@ export interface CalibrationControl {
    * picture of one die without a view is taken to come from the camera of the set's other such
    * pictures: the commit teaches them in the up they share, if any (`pictureUp`).
    */
-  add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<PendingCount>;
+  add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<AddedLabel>;
+  /**
+   * Takes back a label `add` gave (`AddedLabel.label`), its crop on disk too: a referee's second
+   * label of the same die replaces the first. `withdrawn` is false where the label is no longer
+   * pending (a commit took it, or newer labels of its face pushed it out) or a commit is fitting
+   * it now: then nothing changes.
+   */
+  withdraw(set: DiceSetId, label: number): Promise<PendingCount & { withdrawn: boolean }>;
   pending(set: DiceSetId): PendingCount;
   /** Forgets the set's pending labels (and their crops on disk). */
   discard(set: DiceSetId): Promise<void>;
@@ -126,6 +138,8 @@ export interface CalibrationsOptions {
 
 /** A label waiting for a commit: its crop, where it is kept, and a picture's up weights (`TaughtCrop`). */
 interface PendingLabel {
+  /** Unique within this reader (`withdraw` names it). */
+  id: number;
   face: string;
   crop: RgbImage;
   file?: string;
@@ -151,12 +165,16 @@ export class Calibrations {
   private readonly nets = new Map<DiceSetId, LayersModel>();
   private readonly pending = new Map<DiceSetId, PendingLabel[]>();
   private readonly committing = new Set<DiceSetId>();
+  /** The labels a commit is fitting now (not to be withdrawn under it). */
+  private readonly taking = new Set<PendingLabel>();
+  private nextLabel = 1;
 
   private constructor(private readonly options: CalibrationsOptions) {
     this.store = options.dir ? new CalibrationStore(options.dir) : undefined;
     this.pendingStore = options.dir ? new PendingCropStore(options.dir) : undefined;
     this.control = {
       add: (set, face, image, box, view, others) => this.add(set, face, image, box, view, others),
+      withdraw: (set, label) => this.withdraw(set, label),
       pending: (set) => this.counts(set),
       discard: (set) => this.discard(set),
       commit: (set, commitOptions) => this.commit(set, commitOptions),
@@ -177,7 +195,7 @@ export class Calibrations {
     for (const set of DICE_SET_IDS) {
       const { crops, problems } = await pendingStore.load(set, options.classifier.meta.crop.size);
       for (const problem of problems) process.emitWarning(`labelled crop ${problem}; ignored`);
-      if (crops.length > 0) calibrations.pending.set(set, crops);
+      if (crops.length > 0) calibrations.pending.set(set, crops.map((c) => ({ ...c, id: calibrations.nextLabel++ })));
     }
     for (const kept of await store.list()) {
       if ('problem' in kept) {
@@ -278,7 +296,7 @@ export class Calibrations {
     return { set, counts: c };
   }
 
-  private async add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<PendingCount> {
+  private async add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<AddedLabel> {
     knownSet(set);
     if (!DICE_SETS[set].faces.includes(face)) throw new Error(`calibration: "${face}" is not a face of ${set} (faces: ${DICE_SETS[set].faces.join(', ')})`);
     if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new Error(`calibration: view must be ${CAMERA_VIEWS.join(', ')}, got "${String(view)}"`);
@@ -287,7 +305,8 @@ export class Calibrations {
     // are not: after a restart it is taught as the picture shows it.)
     const file = await this.pendingStore?.add(set, face, crop);
     const list = this.pending.get(set) ?? [];
-    list.push({ face, crop, ...(file ? { file } : {}), ...(upWeights ? { upWeights } : {}) });
+    const id = this.nextLabel++;
+    list.push({ id, face, crop, ...(file ? { file } : {}), ...(upWeights ? { upWeights } : {}) });
     this.pending.set(set, list);
     // Not while a commit fits: the labels it took are the first of the list until it is done.
     const limit = this.options.pendingPerFace;
@@ -299,7 +318,18 @@ export class Calibrations {
         await this.pendingStore?.remove(dropped.flatMap((p) => (p.file ? [p.file] : [])));
       }
     }
-    return this.counts(set);
+    return { ...this.counts(set), label: id };
+  }
+
+  private async withdraw(set: DiceSetId, label: number): Promise<PendingCount & { withdrawn: boolean }> {
+    knownSet(set);
+    const list = this.pending.get(set) ?? [];
+    const found = list.find((p) => p.id === label);
+    if (!found || this.taking.has(found)) return { ...this.counts(set), withdrawn: false };
+    // Out of the list before the disk is touched: a failed removal leaves a stray crop that a restart would bring back, not a label counted twice now.
+    this.pending.set(set, list.filter((p) => p !== found));
+    if (found.file) await this.pendingStore?.remove([found.file]);
+    return { ...this.counts(set), withdrawn: true };
   }
 
   private async commit(set: DiceSetId, commitOptions: { persist?: boolean; createdAt?: string; onStep?: (step: number, steps: number) => void } = {}): Promise<Calibration> {
@@ -309,6 +339,7 @@ export class Calibrations {
     const counted = countExamples(set, list.map((p) => p.face));
     if (this.committing.has(set)) throw new Error(`calibration of ${set} is already being fitted; wait for it to finish`);
     this.committing.add(set);
+    for (const p of list) this.taking.add(p);
     try {
       const createdAt = commitOptions.createdAt ?? new Date().toISOString();
       const rng = createRng(`calibrate:${set}:${list.length}`);
@@ -326,7 +357,7 @@ export class Calibrations {
       }
       await this.activate(set, cal, net);
       // Labels given while it was fitting stay pending.
-      this.pending.set(set, (this.pending.get(set) ?? []).slice(list.length));
+      this.pending.set(set, (this.pending.get(set) ?? []).filter((p) => !this.taking.has(p)));
       try {
         await this.pendingStore?.remove(list.flatMap((p) => (p.file ? [p.file] : [])));
       } catch (error) {
@@ -336,6 +367,7 @@ export class Calibrations {
       return cal;
     } finally {
       this.committing.delete(set);
+      for (const p of list) this.taking.delete(p);
     }
   }
 

@@ -44,12 +44,25 @@ async function table() {
     reset: () => {},
   };
   const taught: string[] = [];
-  const counts: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0 };
+  // The labels pending, as vision/calibrations.ts keeps them: a label can be withdrawn while pending.
+  const pending: { label: number; face: string; what: string }[] = [];
+  let next = 1;
+  const counts = () => Object.fromEntries(['1', '2', '3', '4', '5', '6'].map((f) => [f, pending.filter((p) => p.face === f).length]));
   const reader = {
     modelId: 'stand-in', backend: 'cpu', threads: 1, uncertainBelow: 0.85, dispose() {},
     calibration: {
-      add: async (set: string, face: string, image: RgbImage) => (taught.push(`${face} from ${colourOf(image)}`), counts[face]!++, { set, counts: { ...counts } }),
-      pending: (set: string) => ({ set, counts: { ...counts } }),
+      add: async (set: string, face: string, image: RgbImage) => {
+        const what = `${face} from ${colourOf(image)}`;
+        taught.push(what);
+        pending.push({ label: next, face, what });
+        return { set, counts: counts(), label: next++ };
+      },
+      withdraw: async (set: string, label: number) => {
+        const at = pending.findIndex((p) => p.label === label);
+        if (at >= 0) pending.splice(at, 1);
+        return { set, counts: counts(), withdrawn: at >= 0 };
+      },
+      pending: (set: string) => ({ set, counts: counts() }),
       list: () => [],
     },
   } as unknown as ClewDiceReader;
@@ -69,7 +82,7 @@ async function table() {
     return res.ok ? colourOf(await decodeImage(new Uint8Array(await res.arrayBuffer()))) : `HTTP ${res.status}`;
   };
   await referee.snapshot((x) => x.version === s.clew.session.table.version);
-  return { send, show, crop, taught };
+  return { send, show, crop, taught, pending };
 }
 
 describe('teaching from the frame each roll was read from', () => {
@@ -97,5 +110,20 @@ describe('teaching from the frame each roll was read from', () => {
     await t.send({ type: 'dice/read' });
     await new Promise((r) => setTimeout(r, 300));
     expect(t.taught).toEqual(['2 from red']);
+  });
+
+  it('a die labelled again with another face replaces its first label (a mis-tap corrected); the same face again is refused', async () => {
+    const t = await table();
+    await t.show('red', 1);
+    expect(await t.send({ type: 'dice/read' })).toMatchObject({ ok: true });
+    expect(await t.send({ type: 'calibration/label', set: 'd6', index: 0, face: '3' })).toMatchObject({ ok: true });
+    expect(t.pending.map((p) => p.what)).toEqual(['3 from red']);
+    // The referee saw the mis-tap: the die shows 2, as the camera read it.
+    expect(await t.send({ type: 'calibration/label', set: 'd6', index: 0, face: '2' })).toMatchObject({ ok: true });
+    expect(t.pending.map((p) => p.what)).toEqual(['2 from red']);
+    expect(await t.send({ type: 'calibration/label', set: 'd6', index: 0, face: '2' })).toMatchObject({ ok: false, code: 'calibration/already-labelled' });
+    // And back again: still one label of the die.
+    expect(await t.send({ type: 'calibration/label', set: 'd6', index: 0, face: '3' })).toMatchObject({ ok: true });
+    expect(t.pending.map((p) => p.what)).toEqual(['3 from red']);
   });
 });

@@ -129,4 +129,30 @@ describe.skipIf(!HAS_MODEL)('labelled crops kept on disk until a calibration use
     await reader.calibration.add('d6', crops[0]!.face, crops[0]!.image);
     expect(reader.calibration.pending('d6').counts['1']).toBe(1);
   });
+
+  it('a label withdrawn while pending is gone from memory and disk; one a commit is fitting, or has taken, is not withdrawn', async () => {
+    const dir = scratch();
+    const { reader } = await readerOn(dir);
+    const wrong = await reader.calibration.add('d6', '4', crops[0]!.image); // a 1, labelled 4 by a mis-tap
+    const right = await reader.calibration.add('d6', '1', crops[0]!.image);
+    expect(pendingFiles(dir)).toEqual(['000000-4.png', '000001-1.png']);
+    expect(await reader.calibration.withdraw('d6', wrong.label)).toMatchObject({ withdrawn: true, counts: { '1': 1, '4': 0 } });
+    expect(pendingFiles(dir)).toEqual(['000001-1.png']);
+    expect(await reader.calibration.withdraw('d6', wrong.label)).toMatchObject({ withdrawn: false });
+    const { reader: again } = await readerOn(dir);
+    expect(again.calibration.pending('d6').counts).toMatchObject({ '1': 1, '4': 0 });
+    // One label of every face, then a commit: a label it fits cannot be withdrawn under it, one given meanwhile can.
+    for (const c of crops.slice(0, 12)) await reader.calibration.add('d6', c.face, c.image);
+    const fitting = reader.calibration.commit('d6');
+    expect(await reader.calibration.withdraw('d6', right.label)).toMatchObject({ withdrawn: false });
+    const meanwhile = await reader.calibration.add('d6', '6', crops[11]!.image);
+    const later = await reader.calibration.add('d6', '5', crops[9]!.image);
+    expect(await reader.calibration.withdraw('d6', meanwhile.label)).toMatchObject({ withdrawn: true });
+    await fitting;
+    // The commit took its own labels only: the one given meanwhile and kept is still pending.
+    expect(reader.calibration.pending('d6').counts).toEqual({ '1': 0, '2': 0, '3': 0, '4': 0, '5': 1, '6': 0 });
+    expect(await reader.calibration.withdraw('d6', right.label)).toMatchObject({ withdrawn: false });
+    expect(await reader.calibration.withdraw('d6', later.label)).toMatchObject({ withdrawn: true, counts: { '5': 0 } });
+    expect(pendingFiles(dir)).toEqual([]);
+  });
 });

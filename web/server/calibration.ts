@@ -53,8 +53,12 @@ export class TableCalibration {
   private tally = new Map<DiceSetId, Tally>();
   /** The camera rolls the table used: their dice in play, and the checked ones as labels. */
   private readonly rolls: PlayedRolls;
-  /** Dice labelled on the Teach tab, by frame and box (labelKey), with their faces: the newest LABELS_REMEMBERED. */
-  private labelled = new Map<string, string>();
+  /**
+   * Dice labelled on the Teach tab, by frame and box (labelKey): the face given, the reader's label
+   * (to withdraw when the die is labelled again) and whether the camera had read it so; the newest
+   * LABELS_REMEMBERED.
+   */
+  private labelled = new Map<string, { face: string; set: DiceSetId; label: number; right: boolean }>();
   /** Sets whose calibration is being fitted now, and how far it has got. */
   private fitting = new Map<DiceSetId, { step: number; steps: number }>();
 
@@ -93,8 +97,9 @@ export class TableCalibration {
     });
   }
 
-  private rememberLabel(key: string, face: string): void {
-    this.labelled.set(key, face);
+  private rememberLabel(key: string, given: { face: string; set: DiceSetId; label: number; right: boolean }): void {
+    this.labelled.delete(key); // newest last, so the oldest are forgotten first
+    this.labelled.set(key, given);
     if (this.labelled.size > LABELS_REMEMBERED) this.labelled.delete(this.labelled.keys().next().value!);
   }
 
@@ -155,20 +160,27 @@ export class TableCalibration {
           const last = pipeline?.frameFor(roll);
           if (!die.box || !last) return fail('calibration/no-crop', die.added ? `die ${intent.index + 1} was added by hand: the camera has no picture of it` : 'the camera frame of this roll is no longer available; roll again');
           // The same die of the same frame labelled the same again (a second phone, a resent tap)
-          // would count one crop twice. Labelled another face, it is the referee's own correction
-          // of a label, and taught as given (both crops stay: a label is not taken back).
+          // would count one crop twice. Labelled another face, it is the referee's correction of a
+          // mis-tap: the new label replaces the old one while that is still pending (once a save
+          // took it, it is part of the calibration, which only an undo takes back).
           const key = labelKey(last.at, die.box);
-          if (this.labelled.get(key) === intent.face) return fail('calibration/already-labelled', `die ${intent.index + 1} of this roll is labelled ${intent.face} already`);
+          const before = this.labelled.get(key);
+          if (before?.face === intent.face) return fail('calibration/already-labelled', `die ${intent.index + 1} of this roll is labelled ${intent.face} already`);
           // Framed as the roll was read: the same camera view, the die's up judged with the roll's other dice.
           const others = roll.dice.flatMap((d, k) => (k !== intent.index && d.box ? [d.box] : []));
-          const counts = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view, others);
-          this.rememberLabel(key, intent.face);
-          this.touched.add(intent.set);
-          const t = this.tally.get(intent.set) ?? NO_TALLY;
+          const added = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view, others);
           // What the camera read, before any person corrected it.
-          const read = die.readAs ?? die.face;
-          this.tally.set(intent.set, { ...t, crops: t.crops + 1, right: t.right + (read === intent.face ? 1 : 0) });
-          return ok(counts);
+          const right = (die.readAs ?? die.face) === intent.face;
+          this.rememberLabel(key, { face: intent.face, set: intent.set, label: added.label, right });
+          this.touched.add(intent.set);
+          const replaced = before ? await reader.calibration.withdraw(before.set, before.label) : undefined;
+          const t = this.tally.get(intent.set) ?? NO_TALLY;
+          if (replaced?.withdrawn) {
+            this.tally.set(intent.set, { ...t, right: t.right + (right ? 1 : 0) - (before!.right ? 1 : 0) });
+            return ok({ set: replaced.set, counts: replaced.counts });
+          }
+          this.tally.set(intent.set, { ...t, crops: t.crops + 1, right: t.right + (right ? 1 : 0) });
+          return ok({ set: added.set, counts: added.counts });
         }
         case 'calibration/commit': {
           // The last used roll's checked dice count: the referee saves what the tab shows.

@@ -50,10 +50,13 @@ export function TeachScreen() {
   const label = (index: number, face: string, madeOn?: number) => {
     const die = roll?.dice[index];
     const read = die ? (die.readAs ?? die.face) : null;
+    const key = `${rollKey}:${index}`;
+    // Labelled again (a mis-tap changed), the server's label replaces this phone's first one.
+    const before = labelled[key];
     void conn.send({ type: 'calibration/label', set, index, face }, `this die shows ${face}`, madeOn).then((ack) => {
       if (!ack.ok) return;
-      setLabelled((l) => ({ ...l, [`${rollKey}:${index}`]: face }));
-      setMine((m) => ({ crops: m.crops + 1, right: m.right + (read === face ? 1 : 0) }));
+      setLabelled((l) => ({ ...l, [key]: face }));
+      setMine((m) => (before === undefined ? { crops: m.crops + 1, right: m.right + (read === face ? 1 : 0) } : { crops: m.crops, right: m.right + (read === face ? 1 : 0) - (read === before ? 1 : 0) }));
     });
   };
 
@@ -138,7 +141,12 @@ export function TeachScreen() {
                   <img class="crop" src={`/api/camera/crop?index=${index}&v=${s.version}`} alt={`die ${index + 1} as the camera saw it`} onError={(e) => ((e.target as HTMLImageElement).style.visibility = 'hidden')} />
                   <DieFace set={d.set} face={d.face} color={d.color} size={48} />
                   {done ? (
-                    <span class="ok">✓ {done}</span>
+                    <div class="row">
+                      <span class="ok">✓ {done}</span>
+                      <button class="btn small" onClick={() => setFixingAt({ index, version: s.version })} aria-label={`change die ${index + 1}'s label`} data-testid={`teach-change-${index}`}>
+                        Change
+                      </button>
+                    </div>
                   ) : (
                     <div class="row">
                       <button class="btn small" onClick={() => label(index, d.face)} data-testid={`teach-right-${index}`}>
