@@ -315,14 +315,12 @@ export class CameraPipeline {
 
   private async consume(): Promise<void> {
     const { source, logger } = this.opts;
-    // stop() must not wait for the source's next frame (a phone camera may never send one).
-    const stopped = new Promise<'stopped'>((resolve) => (this.wake = () => resolve('stopped')));
     while (this.running) {
       let frames: AsyncIterator<CameraFrame> | undefined;
       try {
         frames = source.frames()[Symbol.asyncIterator]();
         for (;;) {
-          const next = await Promise.race([frames.next(), stopped]);
+          const next = await this.orStopped(frames.next());
           if (next === 'stopped' || next.done || !this.running) break;
           this.latest = next.value;
           // Work on the newest frame only; frames that arrive meanwhile replace each other.
@@ -339,8 +337,22 @@ export class CameraPipeline {
       }
       if (!this.running) break;
       // The source ended (stopped, or restarting): look again shortly.
-      await Promise.race([new Promise((resolve) => setTimeout(resolve, 500).unref()), stopped]);
+      await this.orStopped(new Promise((resolve) => setTimeout(resolve, 500).unref()));
     }
+  }
+
+  /**
+   * `next`, or 'stopped' as soon as stop() is called: stop() must not wait for the source's next
+   * frame (a phone camera may never send one). A fresh promise each wait: one promise raced
+   * against every frame for the pipeline's life kept every frame alive (each race leaves a
+   * reaction on it that holds the race's result), about a frame's JPEG for each frame seen.
+   */
+  private orStopped<T>(next: Promise<T>): Promise<T | 'stopped'> {
+    if (!this.running) return Promise.resolve('stopped');
+    return new Promise<T | 'stopped'>((resolve, reject) => {
+      this.wake = () => resolve('stopped');
+      next.then(resolve, reject);
+    }).finally(() => (this.wake = null));
   }
 
   private async work(): Promise<void> {
