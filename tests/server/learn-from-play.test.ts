@@ -140,7 +140,7 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     expect(d6(s)?.inPlay).toEqual({ dice: 1, right: 1, marked: 1, wrongUnmarked: 0, missed: 0, notDice: third.roll.dice.length - 1, since: 'start' });
   });
 
-  it('a used roll still held when the server stops cleanly is final: its checked die is a label and counted in play after the restart', async () => {
+  it('a used roll still held when the server stops cleanly is held again after the restart, as after a power cut: counted and shown, and a BACK still takes back its wrong correction', async () => {
     const dataDir = scratchDir('clew-held-');
     const { referee, roll } = await rolledOnce({}, dataDir);
     await keepOnly(referee, 0, roll.dice.length);
@@ -154,7 +154,14 @@ describe.skipIf(!HAS_MODEL)('dice checked during play teach clew', () => {
     const again = await restartOn(dataDir);
     // From disk, before the reader has loaded.
     expect(server!.clew.reader.loaded()).toBeNull();
-    expect(d6(again.latest())).toMatchObject({ samples: { [face]: 1 }, inPlay: { dice: 1, right: 0, notDice: roll.dice.length - 1, since: 'start' } });
+    expect(d6(again.latest())).toMatchObject({ samples: { [face]: 1 }, fromPlay: 1, inPlay: { dice: 1, right: 0, notDice: roll.dice.length - 1, since: 'start' } });
+    // The correction was wrong: BACK brings the roll back, and the die is neither taught nor counted.
+    const back = await send(again, { type: 'undo' });
+    expect(back.roll?.dice[0]).toMatchObject({ face, corrected: true });
+    expect(d6(back)?.inPlay).toBeUndefined();
+    expect(d6(back)?.samples[face] ?? 0).toBe(0);
+    expect(existsSync(path.join(dataDir, 'calibration', 'pending', 'd6')) ? readdirSync(path.join(dataDir, 'calibration', 'pending', 'd6')) : []).toEqual([]);
+    await vi.waitFor(() => expect(readdirSync(path.join(dataDir, 'held-roll'))).toEqual([]), { timeout: 10_000 });
   });
 
   it('a used roll held when the power is cut is held again after the restart: counted, taught once the game moves on, dropped by BACK; a torn roll file is reported, a torn frame teaches nothing and says so', async () => {

@@ -240,14 +240,9 @@ export class TableCalibration {
     return this.rolls.saved();
   }
 
-  /**
-   * A clean shutdown: the held roll becomes final, so its checked dice are labels on disk and its
-   * dice counted in play before the server stops; before, a restart lost them. (A BACK after the
-   * restart can no longer take them back, as it cannot after the game has moved on.)
-   */
+  /** A clean shutdown: the held roll kept on disk, to be held again at the next start (PlayedRolls.close). */
   async close(): Promise<void> {
-    await this.rolls.flush();
-    await this.rolls.saved();
+    await this.rolls.close();
   }
 
   /** A committed table change (main.ts): a used camera roll measures and may teach the reader (played-rolls.ts). */

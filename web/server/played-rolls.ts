@@ -172,6 +172,18 @@ export class PlayedRolls {
     this.restoreHeld();
   }
 
+  /**
+   * A clean shutdown. A held roll kept on disk stays held: the next start holds it again, as after
+   * a power cut, so a BACK then can still take back a wrong correction (made final here, the wrong
+   * face was taught, counted twice once corrected again, and the right one never taught). Without
+   * a folder to keep it in, it is made final, or it would be lost.
+   */
+  async close(): Promise<void> {
+    if (!this.opts.heldDir) await this.flush();
+    await this.flushing;
+    await this.saved();
+  }
+
   /** Waits for the counts' and the held roll's writes so far (a test, or a clean shutdown). */
   async saved(): Promise<void> {
     await this.saving;
