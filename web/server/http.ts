@@ -172,7 +172,18 @@ export function createHttpApp(deps: HttpDeps): express.Express {
   // before `npm run build` finished (or during a rebuild) serves the app as soon as it exists.
   const index = path.join(deps.clientDir, 'index.html');
   const built = (): boolean => existsSync(index);
-  const serveStatic = express.static(deps.clientDir, { index: 'index.html', maxAge: '1h' });
+  // The page must be asked for afresh (it names this build's scripts): cached for an hour, a phone
+  // kept asking for the scripts of the build before an update and showed a blank dashboard. The
+  // scripts' names are content hashes, so they may be kept as long as a phone likes.
+  const noCache = (res: Response) => res.set('Cache-Control', 'no-cache');
+  const serveStatic = express.static(deps.clientDir, {
+    index: 'index.html',
+    maxAge: '1h',
+    setHeaders: (res, file) => {
+      if (path.basename(file) === 'index.html') noCache(res);
+      else if (file.startsWith(path.join(deps.clientDir, 'assets') + path.sep)) res.set('Cache-Control', 'public, max-age=31536000, immutable');
+    },
+  });
   // The build leaves a gzipped twin of each script and style sheet (web/client/build.ts): a phone
   // that accepts gzip gets it, a third of the bytes over a table's Wi-Fi. Names are content hashes.
   app.get(/^\/assets\/[\w.-]+\.(js|css)$/, (req, res, next) => {
@@ -183,8 +194,14 @@ export function createHttpApp(deps: HttpDeps): express.Express {
     res.sendFile(file);
   });
   app.use((req, res, next) => (built() ? serveStatic(req, res, next) : next()));
+  // A script or style sheet this build does not have (a page cached from the build before) is
+  // missing, not the app: answered with the page, the browser ran HTML as a script and the phone stayed blank.
+  app.get(/^\/assets\//, (req, res) => {
+    res.status(404).type('text').send(`no such file in this build of the dashboard: ${req.path}; reload the page`);
+  });
   // The dashboard routes on the client: any other page is the app (or the placeholder before a build).
   app.get(/^\/(?!api\/|socket\.io\/).*/, (_req, res) => {
+    noCache(res);
     if (built()) res.sendFile(index);
     else res.type('html').send(PLACEHOLDER);
   });
