@@ -165,6 +165,23 @@ describe('no stack traces', () => {
       }
     }
     expect(acks[1]).toMatchObject({ message: expect.stringContaining('version') });
+    // A join or an intent sent with only its callback: no payload, not "a function".
+    for (const event of ['join', 'intent']) {
+      const ack = await new Promise<Ack>((resolve) => referee.socket.emit(event, resolve));
+      expect(ack).toMatchObject({ ok: false, code: 'payload/invalid', message: expect.stringMatching(/received undefined/) });
+    }
+  });
+
+  it('an intent nested deeper than any clew sends is refused as too deep before it is parsed, and changes nothing', async () => {
+    server = await startTestServer();
+    const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    let deep: unknown = 'x';
+    for (let i = 0; i < 2_000; i++) deep = [deep];
+    const version = server.clew.session.table.version;
+    expect(await referee.send({ type: 'move', move: deep })).toMatchObject({ ok: false, code: 'payload/too-deep', message: 'the intent is nested too deeply (more than 64 levels)' });
+    expect(server.clew.session.table.version).toBe(version);
+    // An ordinary intent still goes through.
+    expect(await referee.send({ type: 'undo' })).toMatchObject({ code: 'table/nothing-to-undo' });
   });
 
   it('an engine that throws on reading state does not bring the server down (HTTP gets a plain 500)', async () => {

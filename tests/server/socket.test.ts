@@ -190,6 +190,18 @@ describe('playing', () => {
   });
 });
 
+describe('seats after a new game', () => {
+  it('a phone whose seat the new game does not have is a viewer again, told why; its intents are refused', async () => {
+    const { referee, bob } = await table();
+    expect(await referee.send({ type: 'table/setup', game: 'worm-up', options: { players: [{ id: 'ann', name: 'Ann' }, { id: 'cy', name: 'Cy' }], goal: 5 } })).toEqual({ ok: true, version: 2 });
+    const s = await bob.snapshot((x) => x.version === 2 && x.you.role === 'viewer');
+    expect(s.you).toEqual({ role: 'viewer' });
+    expect(bob.errors).toContainEqual({ code: 'auth/no-such-seat', message: 'the table was set up again without the seat "bob": choose your seat again', version: 2 });
+    expect(await bob.send({ type: 'dice/manual', dice: [{ set: 'd6', face: '3' }] })).toMatchObject({ ok: false, code: 'auth/not-joined' });
+    expect(server.clew.session.table.version).toBe(2);
+  });
+});
+
 describe('reconnecting', () => {
   it('a phone that was away gets the latest snapshot the moment it reconnects', async () => {
     const { referee, ann } = await table();

@@ -69,6 +69,25 @@ function zodIssues(error: z.ZodError): string {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 
+/** Levels an intent may nest (the deepest clew sends, a custom chapter's rewards, nests about 8). */
+const MAX_INTENT_DEPTH = 64;
+
+/**
+ * Whether `value` nests deeper than `max` levels, found without recursion and stopping at the
+ * first such branch: a message nested 400,000 levels took JSON.stringify up to 750 ms to refuse,
+ * and a phone could keep the server's one thread that busy.
+ */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Length of the JSON text, or null when it nests too deeply to serialise (it would not fit the log). */
 function jsonSize(value: unknown): number | null {
   try {
@@ -84,11 +103,11 @@ function actorOf(audience: Audience): Actor | null {
   return null;
 }
 
-/** socket.io puts the ack callback last, when the phone asked for one. */
+/** socket.io puts the ack callback last, when the phone asked for one (then a message with no payload has only the callback). */
 function split(args: unknown[]): { payload: unknown; ack: ((result: Ack) => void) | null } {
   const last = args[args.length - 1];
   const ack = typeof last === 'function' ? (last as (result: Ack) => void) : null;
-  return { payload: args[0], ack };
+  return { payload: ack && args.length === 1 ? undefined : args[0], ack };
 }
 
 function asBytes(payload: unknown): Uint8Array | null {
@@ -128,6 +147,20 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
     } catch (error) {
       logger.error(`snapshot: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return;
+    }
+    // A new game without a phone's seat: the phone is a viewer again and told why (it kept acting
+    // as a seat nobody had, and the table refused it when it came back).
+    const seats = new Set(base.players.map((p) => p.id));
+    for (const [room, members] of [...io.sockets.adapter.rooms]) {
+      if (!room.startsWith('player:') || seats.has(room.slice('player:'.length))) continue;
+      for (const id of [...members]) {
+        const phone = io.sockets.sockets.get(id) as ClewSocket | undefined;
+        if (!phone) continue;
+        void phone.leave(room);
+        phone.data.audience = { role: 'viewer' };
+        void phone.join(roomOf(phone.data.audience));
+        phone.emit('error', { code: 'auth/no-such-seat', message: `the table was set up again without the seat "${room.slice('player:'.length)}": choose your seat again`, version: session.table.version });
+      }
     }
     const audiences: Audience[] = [{ role: 'viewer' }, { role: 'referee' }];
     for (const room of io.sockets.adapter.rooms.keys()) {
@@ -218,6 +251,7 @@ export function attachSocket(http: HttpServer, deps: SocketDeps): Transport {
         if (!socket.data.intents.take()) return refuse(ack, 'rate/limited', `too many messages; at most ${limits.intentsPerSecond} a second`);
         const actor = actorOf(socket.data.audience);
         if (!actor) return refuse(ack, 'auth/not-joined', 'join the table with its code first');
+        if (nestsDeeperThan(payload, MAX_INTENT_DEPTH)) return refuse(ack, 'payload/too-deep', `the intent is nested too deeply (more than ${MAX_INTENT_DEPTH} levels)`);
         const parsed = intentEnvelopeSchema.safeParse(payload);
         if (!parsed.success) return refuse(ack, 'payload/invalid', `not an intent: ${zodIssues(parsed.error)}`);
         const size = jsonSize(parsed.data);
