@@ -112,7 +112,7 @@ export type IntentEnvelope = z.infer<typeof intentEnvelopeSchema>;
 export interface PendingRoll {
   /**
    * `corrected`: a person changed this die's face (or colour); `readAs` then keeps the face the
-   * camera read, `readColor` the colour it read when a person changed that, and `readUncertain`
+   * camera read, `readColor` the colour it read when a person changed that ('' for none), and `readUncertain`
    * whether it had marked the die "check" (a corrected die asks no more). `added`: a person
    * added this die, which the camera did not see.
    */

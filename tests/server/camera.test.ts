@@ -486,11 +486,18 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     await pipelinesIdle();
     await referee.snapshot((x) => x.version === server!.clew.session.table.version);
     const n = referee.latest().roll!.dice.length;
-    // Six labels so every face of the d6 has an example (the faces are made up: this is the plumbing).
-    for (let i = 0; i < 6; i++) {
-      const ack = await referee.send({ type: 'calibration/label', set: 'd6', index: i % n, face: String(i + 1) });
+    // Six labels so every face of the d6 has an example (the faces are made up: this is the
+    // plumbing): one for each die of the roll, the rest as earlier rolls would have given them (a
+    // die labelled again replaces its label).
+    for (let i = 0; i < n; i++) {
+      const ack = await referee.send({ type: 'calibration/label', set: 'd6', index: i, face: String(i + 1) });
       expect(ack, JSON.stringify(ack)).toMatchObject({ ok: true });
     }
+    const roll = server.clew.session.table.roll!;
+    const pipeline = server.clew.pipelines.find((p) => p.frameFor(roll))!;
+    for (let i = n; i < 6; i++) await server.clew.reader.loaded()!.calibration.add('d6', String(i + 1), pipeline.frameFor(roll)!.image, roll.dice[0]!.box!, pipeline.view);
+    server.clew.transport.broadcast();
+    await referee.snapshot((x) => Object.values(x.calibration[0]?.samples ?? {}).reduce((a, b) => a + b, 0) === 6);
     const labelled = referee.latest().calibration;
     expect(labelled).toHaveLength(1);
     expect(labelled[0]).toEqual({ set: 'd6', samples: { '1': 1, '2': 1, '3': 1, '4': 1, '5': 1, '6': 1 }, active: false });

@@ -82,7 +82,9 @@ async function table() {
     return res.ok ? colourOf(await decodeImage(new Uint8Array(await res.arrayBuffer()))) : `HTTP ${res.status}`;
   };
   await referee.snapshot((x) => x.version === s.clew.session.table.version);
-  return { send, show, crop, taught, pending };
+  const version = () => s.clew.session.table.version;
+  const roll = () => s.clew.session.table.roll;
+  return { send, show, crop, taught, pending, version, roll };
 }
 
 describe('teaching from the frame each roll was read from', () => {
@@ -125,5 +127,20 @@ describe('teaching from the frame each roll was read from', () => {
     // And back again: still one label of the die.
     expect(await t.send({ type: 'calibration/label', set: 'd6', index: 0, face: '3' })).toMatchObject({ ok: true });
     expect(t.pending.map((p) => p.what)).toEqual(['3 from red']);
+  });
+
+  it('READ of the same dice again keeps the pending roll and its corrections; READ of other dice replaces it', async () => {
+    const t = await table();
+    await t.show('red', 1);
+    const read = await t.send({ type: 'dice/read' });
+    expect(read).toMatchObject({ ok: true });
+    await t.send({ type: 'dice/correct', index: 0, face: '3', color: 'red' });
+    const corrected = t.version();
+    expect(await t.send({ type: 'dice/read' })).toMatchObject({ ok: true, version: corrected });
+    expect(t.roll()?.dice[0]).toMatchObject({ face: '3', corrected: true, readAs: '2' });
+    await t.show('blue', 2);
+    expect(await t.send({ type: 'dice/read' })).toMatchObject({ ok: true, version: corrected + 1 });
+    expect(t.roll()?.dice[0]).toMatchObject({ face: '5' });
+    expect(t.roll()?.dice[0]?.corrected).toBeUndefined();
   });
 });

@@ -428,6 +428,10 @@ export class CameraPipeline {
       stream.reset();
       const dice = toRolled(readings);
       if (dice.length === 0) return fail('dice/none-seen', 'no dice were found on the tray');
+      // The dice this camera read for the pending roll, read again: the roll stands, with any
+      // corrections made to it (a READ pressed twice replaced it, and the corrections were lost).
+      const pending = this.opts.session.table.roll;
+      if (pending?.source === this.opts.kind && sameRoll(dice, pending.dice, pending.removed)) return ok(this.opts.session.table.version);
       const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
       if (ack.ok) this.keepOffered(this.lastRead);
       return ack.ok ? ok(ack.version) : fail(ack.code, ack.message);

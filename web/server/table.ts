@@ -119,6 +119,39 @@ export const tableStateSchema: z.ZodType<TableState> = z.object({
   undo: z.array(z.object({ state: z.unknown(), roll: pendingRollSchema.nullable() })),
 }) as z.ZodType<TableState>;
 
+const BUTTONS: ButtonName[] = ['NEXT', 'BACK', 'READ', 'OK'];
+
+/**
+ * Why the game could not use a table read from disk (a snapshot), or null. The engines have no
+ * schema of their state and trust the state they made, so a damaged one (null, a phase no rule
+ * knows) shows only as a throw later: at start, in every later event's replay, at a button. The
+ * game is asked here for what the table asks of it, on the state and on each undo entry's.
+ */
+export function unusableTable(table: TableState, games: GameLookup): string | null {
+  const game = games(table.game);
+  if (!game) return `this server has no engine for the game "${table.game}"`;
+  const unusable = (state: unknown): string | null => {
+    try {
+      game.status(state);
+      game.players(state);
+      game.diceRequest(state);
+      game.legalOptions(state);
+      game.score(state);
+      for (const button of BUTTONS) game.buttonMove(state, button);
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const now = unusable(table.state);
+  if (now !== null) return `the ${game.title} state is not one the game can use: ${now}`;
+  for (const [i, entry] of table.undo.entries()) {
+    const then = unusable(entry.state);
+    if (then !== null) return `undo entry ${i + 1} of ${table.undo.length} is not a ${game.title} state the game can use: ${then}`;
+  }
+  return null;
+}
+
 // ---- folding events ----
 
 function needsConfirmation(dice: RolledDie[], request: DiceRequest | null): boolean {
@@ -205,8 +238,9 @@ export function evolve(table: TableState | null, event: TableEvent, games: GameL
       const badColor = colorProblem(event.color);
       if (badColor) return badColor;
       const color = event.color ?? die.color;
-      // What the camera read is kept once: the first correction records it, later ones keep it.
-      const readColor = die.readColor ?? (event.color !== undefined && event.color !== die.color ? die.color : undefined);
+      // What the camera read is kept once: the first correction records it, later ones keep it
+      // ('' where it read no colour: otherwise the same tray read again looked like a new roll).
+      const readColor = die.readColor ?? (event.color !== undefined && event.color !== die.color ? (die.color ?? '') : undefined);
       const fixed: RolledDie = {
         set: die.set,
         face: event.face,
@@ -257,7 +291,7 @@ export const MAX_ROLL_DICE = 32;
 
 /** A die as the camera read it, before any person's correction. */
 function asRead(die: RolledDie): ObservedDie {
-  const color = die.readColor ?? die.color;
+  const color = die.readColor !== undefined ? die.readColor || undefined : die.color;
   return { set: die.set, face: die.readAs ?? die.face, ...(color !== undefined ? { color } : {}) };
 }
 
