@@ -136,12 +136,24 @@ describe('Wanda: brains', () => {
     expect(s.sheets[1]!.dice, 'the other players are unaffected').toEqual({ shape: 'Z', organs: ['mouth', 'heart'] });
     expect(worm(s, 1).organs.find((o) => o.type === 'brain')!.filled).toBe(true);
     // No third change: the credit is used and the brain is filled.
-    expect(reject(s, { type: 'changeDie', player: 'wanda', die: 2, face: 'eye' }).message).toMatch(/no brain acted last hour/);
+    expect(reject(s, { type: 'changeDie', player: 'wanda', die: 2, face: 'eye' }).message).toMatch(/^the die change from brains that acted last hour is used up: /);
     expect(reject(s, { type: 'changeDie', player: 'wanda', die: 2, face: 'eye', brain: 'G2' }).message).toMatch(/already filled/);
     expect(movesOfType(s, 'changeDie', 'wanda')).toEqual([]);
     // The credit was for this hour only.
     s = play(s, { type: 'done', player: 'wanda' }, { type: 'done', player: 'otto' }, { type: 'endHour' }, { type: 'roll', shape: 'I', organs: ['eye', 'eye'] });
     expect(s.sheets[0]!.credits).toBe(0);
+  });
+
+  it('a second change after the credits are spent says they are used up, not that no brain acted (thirty-eighth session)', () => {
+    // Worm 1 is not in the 4 AM region (rows 6-10), so no brain can be filled in instead.
+    let s = stateAt(board, { hour: 3, roll: ['I', 'eye', 'mouth'], credits: 2 });
+    s = play(s, { type: 'changeDie', player: P, die: 1, face: 'heart' }, { type: 'changeDie', player: P, die: 2, face: 'heart' });
+    expect(reject(s, { type: 'changeDie', player: P, die: 0, face: 'L' }).message).toBe(
+      "the 2 die changes from brains that acted last hour are used up: fill in a brain on a worm in this hour's region to change a die",
+    );
+    // With none to begin with, it says so.
+    const none = stateAt(board, { hour: 3, roll: ['I', 'eye', 'mouth'] });
+    expect(reject(none, { type: 'changeDie', player: P, die: 0, face: 'L' }).message).toMatch(/^no brain acted last hour: /);
   });
 
   it('a filled brain does not act in option C', () => {

@@ -5,6 +5,10 @@ import { getChapter, type TrackSymbol } from '../../shared/games/worm-and-cozy/c
 import { COUNTERS } from '../../shared/games/worm-and-cozy/counters.js';
 import { parseBoard } from '../../shared/games/worm-and-cozy/notation.js';
 import { rubricLine, scoreBoard, trackPoints, circledSymbols } from '../../shared/games/worm-and-cozy/scoring.js';
+import { scoreState } from '../../shared/games/worm-and-cozy/index.js';
+import { scoreSheet, sheetFromState } from '../../shared/games/worm-and-cozy/sheet.js';
+import type { CozyState } from '../../shared/games/worm-and-cozy/state.js';
+import { P, play, show, stateAt } from './helpers.js';
 
 const star = (at: number, count?: number): TrackSymbol => (count ? { at, symbol: 'star', count } : { at, symbol: 'star' });
 const circle = (at: number): TrackSymbol => ({ at, symbol: 'circle' });
@@ -128,3 +132,49 @@ describe('the counter library', () => {
     expect(count('fedMouths')).toBe(0);
   });
 });
+
+describe('grown worms (clew-4): a baby is drawn with 2 or 3 cells, so it counts once it is over 3 (thirty-eighth session)', () => {
+  // clew-4's rocks: E2 H2 B4 F5 I7 C8 F10. Worm 3 is a 2-cell baby with a heart.
+  const board = `
+    A B C D E F G H I J
+1   3H 3 . . . . . . . .
+2   2 2 . . # . . # . .
+3   1 1 1 1 1 . . . . .
+4   . # . . . . . . . .
+5   . . . . . # . . . .
+6   . . . . . . . . . .
+7   . . . . . . . . # .
+8   . . # . . . . . . .
+9   . . . . . . . . . .
+10  . . . . . # . . . .
+2: shape=-
+3: shape=- parents=1+2 born=0`;
+  const grown = (s: CozyState) => scoreState(s).players[0]!.rewards.find((r) => r.name === 'Grown worms')!.count;
+
+  it('the sheet says what it counts: worms over 5 cells, and babies over 3', () => {
+    expect(getChapter('clew-4').rewards[0]).toMatchObject({ counter: 'grownWorms', text: 'the number of worms over 5 cells, and of babies over 3' });
+    expect(COUNTERS.grownWorms!.description).toMatch(/over 5 cells, or over 3 for a baby/);
+  });
+
+  it('a 2-cell baby grown by one is 3 cells, as a baby may be drawn: it does not count, and its paper sheet scores the same', () => {
+    let s = stateAt(board, { chapter: getChapter('clew-4'), hour: 7, roll: ['I', 'heart', 'eye'] });
+    s = play(s, { type: 'activate', player: P, worm: 3 }, { type: 'act', player: P, cell: 'A1' }, { type: 'grow', player: P, cells: ['C1'] });
+    expect(s.sheets[0]!.worms[2]!.cells, show(s)).toHaveLength(3);
+    expect(grown(s)).toBe(0);
+    const paper = scoreSheet(sheetFromState(s, P));
+    expect(paper.ok && paper.score.rewards[0]).toEqual(scoreState(s).players[0]!.rewards[0]);
+  });
+
+  it('counts a baby of 4 cells and a worm of 6, not a baby of 3 or a worm of 5', () => {
+    const v = view(`
+    1 1 1 1 1 1
+    2 2 2 2 . .
+    3 3 3 . . .
+    4 4 4 4 4 .
+1: shape=I
+2: shape=-
+4: shape=I`);
+    expect(COUNTERS.grownWorms!.count(v, {})).toBe(2);
+  });
+});
+

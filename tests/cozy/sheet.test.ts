@@ -6,6 +6,9 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { geometry } from '../../shared/games/worm-and-cozy/board.js';
 import { CHAPTER_IDS, getChapter, hourLabel, parseChapter } from '../../shared/games/worm-and-cozy/chapters.js';
+import { setup } from '../../shared/games/worm-and-cozy/index.js';
+import { countReward } from '../../shared/games/worm-and-cozy/scoring.js';
+import { boardView } from '../../shared/games/worm-and-cozy/view.js';
 import { COUNTERS } from '../../shared/games/worm-and-cozy/counters.js';
 import { NotationError, parseBoard, printBoard } from '../../shared/games/worm-and-cozy/notation.js';
 import { scoreSheet, sheetFromState, validateSheet } from '../../shared/games/worm-and-cozy/sheet.js';
@@ -63,6 +66,9 @@ describe('the sheet file', () => {
     [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'] }], foods: ['A2'] }, /food at A2 is on worm 1/],
     [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'A2'], colour: 'red' }] }, /worm 1: Unrecognized key/],
     [{ chapter: 'clew-1', worms: [{ cells: ['A1', 'Q'] }] }, /worm 1: "Q" is not a cell name/],
+    // A malformed rest of the file does not hide an unknown chapter (thirty-eighth session).
+    [{ chapter: 'nope' }, /unknown chapter "nope"[^]*worms: .*expected array/],
+    [{ chapter: 'nope', worms: [], food: [] }, /unknown chapter "nope"[^]*Unrecognized key: "food"/],
   ])('rejects %j', (json, message) => {
     const r = validateSheet(json);
     expect(r.ok).toBe(false);
@@ -110,6 +116,15 @@ describe('npm run score', () => {
     expect(r.stderr).toMatch(/bad\.sheet\.json: worm 5 and worm 4 overlap at H3/);
   });
 
+  it('reports an unknown chapter as well as the other problems of a malformed file, one line each', async () => {
+    const r = await score(fixture('unknown-chapter-no-worms.sheet.json'));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/unknown-chapter-no-worms\.sheet\.json: unknown chapter "nope" \(known: clew-1, /),
+      expect.stringMatching(/unknown-chapter-no-worms\.sheet\.json: worms: .*expected array/),
+    ]);
+  });
+
   it('exits 2 on an unknown chapter, broken JSON or a missing file', async () => {
     for (const [file, message] of [
       ['unknown-chapter.sheet.json', /unknown chapter "clew-99"/],
@@ -145,6 +160,28 @@ describe('chapters', () => {
     expect(Array.from({ length: 16 }, (_, h) => hourLabel(c, h))).toEqual([...[1, 2, 3, 4, 5, 6, 7, 8].map((h) => `${h} AM`), ...[1, 2, 3, 4, 5, 6, 7, 8].map((h) => `${h} PM`)]);
     expect(geometry(c).regionCells[2]).toHaveLength(50);
     expect(c.dice).toEqual({ shape: ['I', 'L', 'U', 'V', 'W', 'Z'], organ: ['eye', 'mouth', 'tail', 'collar', 'brain', 'heart'], shapeDieColor: 'red' });
+  });
+
+  it('a rock named off the top or left edge ("A0") is not a cell of the board (thirty-eighth session)', () => {
+    const base = getChapter('clew-1');
+    const r = parseChapter({ ...base, id: 'rock0', board: { ...base.board, rocks: ['C3', 'A0'] } }, 'rock0.json');
+    expect(r).toEqual({ ok: false, errors: ['rock0.json: rock A0 is not a cell of the 10 x 10 board'] });
+  });
+
+  it('names like "constructor" or "toString" are no chapter and no counter, not Object\'s own (thirty-eighth session)', () => {
+    for (const id of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(setup({ chapter: id }), id).toMatchObject({ ok: false, code: 'setup/invalid', message: `unknown chapter "${id}" (known: ${CHAPTER_IDS.join(', ')})` });
+    }
+    for (const counter of ['toString', 'constructor', '__proto__']) {
+      const c = structuredClone(getChapter('clew-1'));
+      c.id = 'my-ch';
+      c.rewards[0]!.counter = counter;
+      delete c.rewards[0]!.params;
+      const r = setup({ chapter: c as unknown as Record<string, unknown> });
+      expect(r, counter).toMatchObject({ ok: false, code: 'setup/invalid', message: expect.stringContaining(`unknown counter "${counter}"`) });
+      // A hand-built chapter that skipped validation: scoring names the counter, it does not call Object's.
+      expect(() => countReward(c.rewards[0]!, boardView(getChapter('clew-1'), { worms: [], foods: [] })), counter).toThrow(`unknown counter "${counter}"`);
+    }
   });
 
   it('an edited chapter with mistakes gets a message for each', () => {

@@ -81,6 +81,12 @@ describe('DECISIONS §5 deck (data, not official)', () => {
     const blob = structuredClone(DEFAULT_DECK) as DeckDefinition;
     blob.cards[1]!.shape = 'blob';
     expect(parseDeck(blob, 'x')).toMatchObject({ ok: false, message: 'x is not a valid Tapeworm deck: cards.1.shape: unknown shape "blob"' });
+    // Object's own names are no shape either (thirty-eighth session: "toString" crashed setup).
+    for (const shape of ['toString', 'constructor', '__proto__']) {
+      const proto = structuredClone(DEFAULT_DECK) as DeckDefinition;
+      proto.cards[0]!.shape = shape;
+      expect(tapeworm.setup({ players: PLAYERS.slice(0, 2), deck: proto }), shape).toMatchObject({ ok: false, code: 'setup/invalid', message: expect.stringContaining(`cards.0.shape: unknown shape "${shape}"`) });
+    }
   });
 });
 
@@ -115,6 +121,8 @@ describe('DECISIONS §5 no legal play', () => {
     const open = 'play @p1 t40 last:p1 deck:0 hands:p1=40,p2=39 | start@0,0';
     const s = play(position(open), endTurn('p1'), draw('p2'), endTurn('p2'));
     expect(s).toMatchObject({ phase: 'over', winner: 'p1', end: 'stalled' });
+    // The headline gives that reason, not the Cut nobody holds (thirty-eighth session).
+    expect(tapeworm.status(s).headline).toBe('Nothing is left to draw and no one can play: p1, the last to play, wins.');
   });
 });
 

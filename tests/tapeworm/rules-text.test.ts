@@ -4,7 +4,7 @@
  * east, pink south and black west.
  */
 import { describe, expect, it } from 'vitest';
-import { tapeworm, TapewormErrors, toNotation } from '../../shared/games/tapeworm/index.js';
+import { hiddenKinds, kindsAfterDraw, tapeworm, TapewormErrors, toNotation } from '../../shared/games/tapeworm/index.js';
 import { cut, draw, endTurn, expectRejected, openEndsOf, place, play, PLAYERS, position, start } from './helpers.js';
 
 describe('Tapeworm: components and setup', () => {
@@ -183,6 +183,24 @@ describe('Tapeworm: card effects', () => {
     expect(play(first, place('p1', 'pink-straight', 0, 1)).played).toBe(2);
   });
 
+  it('Cut: a card with another colour on it is refused after the Cut, not played as a colour change; a rainbow card takes the Cut colour (thirty-eighth session)', () => {
+    const s = position('play @p1 t3 hands:p1=5,p2=5 | start@0,0 red-straight@0,-1 red-straight@0,-2');
+    const cutFirst = play(s, cut('p1', 'red-straight-cut', 0, -1, 'N'));
+    expect(toNotation(cutFirst)).toMatch(/^play @p1 t3 lock:red played:1 cut /);
+    expect(position(toNotation(cutFirst))).toEqual(cutFirst);
+    expect(tapeworm.legalOptions(cutFirst).instruction).toBe('p1: this turn has a red Cut: play more cards all red (or another red Cut), or end your turn.');
+    const message = expectRejected(cutFirst, place('p1', 'red-pink-curve', 0, -2, 2), TapewormErrors.cutTurnColour);
+    expect(message).toBe('this turn has a red Cut: the Cut card and all cards played this turn must be red, and red-pink-curve is pink too');
+    expect(tapeworm.legalOptions(cutFirst, { cards: ['red-pink-curve', 'red-pink-straight'] }).placements).toEqual([]);
+    expect(play(cutFirst, place('p1', 'red-straight', 0, -2)).played).toBe(2);
+    const wild = play(cutFirst, place('p1', 'wild-straight', 0, -2));
+    expect(wild.table.at(-1)).toMatchObject({ card: 'wild-straight', color: 'red' });
+    // Without a Cut the same card is a colour change that ends the turn.
+    expect(play(s, place('p1', 'red-pink-curve', 0, -3, 2))).toMatchObject({ phase: 'draw', active: 1 });
+    // The next turn has no Cut.
+    expect(play(cutFirst, endTurn('p1'), draw('p2')).cut).toBeUndefined();
+  });
+
   it('Peek: draw a card, then put a card from your hand on top of the deck', () => {
     const s = play(position(at), place('p1', 'red-curve-peek', 0, -1, 1));
     const after = play(s, { type: 'peek', player: 'p1' });
@@ -218,6 +236,17 @@ describe('Tapeworm: card effects', () => {
     expect(after).toMatchObject({ drawPile: s.drawPile - 1, hands: [4, 5], discard: ['black-head'], phase: 'play' });
     expectRejected(s, { type: 'dig', player: 'p1', discard: 'start' }, TapewormErrors.startCard);
     expectRejected(s, { type: 'dig', player: 'p1', discard: 'green-head' }, TapewormErrors.unknownCard);
+  });
+
+  it('Dig from an empty deck: the discards are shuffled back first, so a discarded kind may be the one dug away (thirty-eighth session)', () => {
+    const s = position('effect @p1 t30 lock:red played:1 pending:dig/red-straight-dig deck:0 hands:p1=40,p2=37 discard:white-head-swap | start@0,0 red-straight-dig@0,-1');
+    expect(hiddenKinds(s).map((k) => k.id)).not.toContain('white-head-swap');
+    expect(kindsAfterDraw(s).map((k) => k.id)).toContain('white-head-swap');
+    expect(tapeworm.legalOptions(s, { verbose: true }).detail).toContainEqual({ type: 'dig', player: 'p1', discard: 'white-head-swap' });
+    expect(play(s, { type: 'dig', player: 'p1', discard: 'white-head-swap' })).toMatchObject({ reshuffles: 1, drawPile: 0, discard: ['white-head-swap'], hands: [40, 37] });
+    // With cards in the deck, nothing is shuffled back: a kind all discarded cannot be dug.
+    const full = position('effect @p1 t30 lock:red played:1 pending:dig/red-straight-dig hands:p1=5,p2=5 discard:white-head-swap | start@0,0 red-straight-dig@0,-1');
+    expect(kindsAfterDraw(full).map((k) => k.id)).not.toContain('white-head-swap');
   });
 });
 

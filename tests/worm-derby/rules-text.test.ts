@@ -35,6 +35,20 @@ describe('Worm Derby: worm movement', () => {
     expect(legal(s).steps).toMatchObject({ steps: 4, from: 'either' });
   });
 
+  it('a worm rolling again in one turn makes its whole move in the same direction: every step from the end it first moved from (thirty-eighth session)', () => {
+    const table = structuredClone(position('basic roll @alice t1 r0 obst:0/0 | alice 6 | bob 6').dieTable);
+    table.faces['5'] = { action: 'steps', steps: 5, rollAgain: true };
+    const s = { ...position('basic roll @alice t1 r0 obst:0/0 | alice 6 | bob 6'), dieTable: table };
+    const first = play(s, roll('5'), steps('alice', 5, { from: 'A' }), roll('3'));
+    expect(toNotation(first)).toBe('basic move=3 @alice t1 r2 obst:0/0 from:A | alice 6 | bob 6');
+    expect(legal(first).instruction).toBe('alice: move 3 steps from end A again (the whole move goes one way).');
+    expect(legal(first).steps).toMatchObject({ steps: 3, from: ['A'] });
+    expect(legal(first, { verbose: true }).detail!.filter((m) => m.type === 'move' && m.steps > 0).every((m) => m.type === 'move' && m.from === 'A')).toBe(true);
+    expect(expectRejected(first, steps('alice', 3, { from: 'B' }), DerbyErrors.sameDirection)).toMatch(/moved from end A earlier this turn/);
+    const done = play(first, steps('alice', 3, { from: 'A' }));
+    expect(toNotation(done), 'the next turn is free to choose').toBe('basic roll @bob t2 r2 obst:0/0 | alice 6 | bob 6');
+  });
+
   it('a worm moves the steps rolled: fewer only when obstacles block it', () => {
     const s = play(position('basic roll @alice t1 r0 obst:0/0 | alice 6 | bob 6'), roll('4'));
     expectRejected(s, steps('alice', 3), DerbyErrors.tooFewSteps);

@@ -53,6 +53,16 @@ describe('Worm Derby buttons', () => {
     const s = play(position('advanced roll @bob t2 r2 obst:21/21 | alice 6 | bob 4+2 !alice@B !carol@A | carol 6'), roll('3'));
     expect(wormDerby.buttonMove(s, 'NEXT')).toBeNull();
   });
+
+  it('after a roll again, NEXT takes the steps from the end the worm already moved from this turn (thirty-eighth session)', () => {
+    const s = play(position('advanced roll @bob t2 r2 obst:21/21 | alice 6 | bob 4+2 !alice@B !carol@A | carol 6'), roll('3'));
+    const table = structuredClone(s.dieTable);
+    table.faces['3'] = { action: 'steps', steps: 3, rollAgain: true };
+    const again = play({ ...s, dieTable: table, pending: { ...s.pending!, rollAgain: true } }, steps('bob', 3, { from: 'A' }), roll('3'));
+    expect(toNotation(again)).toBe('advanced move=3 @bob t2 r4 obst:21/21 from:A | alice 6 | bob 4+2 !alice@B !carol@A | carol 6');
+    expect(wormDerby.buttonMove(again, 'NEXT')).toEqual({ type: 'move', player: 'bob', steps: 3, from: 'A' });
+    expect(play(again, wormDerby.buttonMove(again, 'NEXT')!), 'accepted; 3 rolls again').toMatchObject({ phase: 'roll', active: 1, turnEnd: 'A' });
+  });
 });
 
 describe('Worm Derby authority and turns', () => {

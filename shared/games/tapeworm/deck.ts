@@ -30,6 +30,13 @@ const cardSchema = z.strictObject({
   count: z.number().int().min(1).max(DECK_SIZE),
 });
 
+type Shapes = Record<string, EdgeName[][]>;
+
+/** A shape by name: own keys only, so a card of shape "toString" names no shape (not Object's). */
+function shapeNamed(deck: { shapes: Shapes }, name: string): EdgeName[][] | undefined {
+  return Object.hasOwn(deck.shapes, name) ? deck.shapes[name] : undefined;
+}
+
 export const deckDefinitionSchema = z
   .strictObject({
     name: z.string().min(1).max(80),
@@ -49,7 +56,7 @@ export const deckDefinitionSchema = z
       if (new Set(edges).size !== edges.length) ctx.addIssue({ code: 'custom', path: ['shapes', name], message: 'an edge is used by two segments' });
     }
     const checkCard = (card: { id: string; shape: string; colors: string[] }, path: (string | number)[], isStart: boolean) => {
-      const shape = deck.shapes[card.shape];
+      const shape = shapeNamed(deck, card.shape);
       if (!shape) {
         ctx.addIssue({ code: 'custom', path: [...path, 'shape'], message: `unknown shape "${card.shape}"` });
         return;
@@ -110,7 +117,7 @@ export interface Deck {
 }
 
 function expandKind(deck: DeckDefinition, card: { id: string; shape: string; colors: string[]; effect?: Effect; count?: number }, start: boolean): CardKind {
-  const segments = deck.shapes[card.shape]!;
+  const segments = shapeNamed(deck, card.shape)!;
   const ends = segments.flat();
   const colourOf = (i: number) => (card.colors.length === 1 ? card.colors[0]! : card.colors[i]!);
   const edges: (string | null)[][] = [];

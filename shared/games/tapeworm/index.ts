@@ -40,7 +40,7 @@ export { HAND_SIZE } from './options.js';
 export { TapewormErrors, onlyCutsRemain } from './turn.js';
 export { placementsFor, cutsFor } from './legal.js';
 export { openEnds, cutLines, tableProblems, grid } from './geometry.js';
-export { hiddenCount, hiddenKinds, publicCounts } from './pool.js';
+export { hiddenCount, hiddenKinds, kindsAfterDraw, publicCounts } from './pool.js';
 export { describeTurn, effectText } from './instructions.js';
 export { toNotation, fromNotation, NotationError } from './notation.js';
 export { dealTable, randomStep, type SimulatedTable } from './simulate.js';

@@ -9,8 +9,9 @@ import type { PlayerId } from '../../game.js';
 import { EDGES, type CardKind } from './deck.js';
 import { checkPlacement, cutLines, frontier, grid, openEnds, type Grid, type OpenEnd, type Rotation } from './geometry.js';
 import { describeTurn } from './instructions.js';
+import { cutTurnOffColour } from './turn.js';
 import type { TapewormMove, TapewormMoveType } from './moves.js';
-import { canDraw, deckOf, hiddenCount, hiddenKinds, publicCounts } from './pool.js';
+import { canDraw, deckOf, hiddenCount, hiddenKinds, kindsAfterDraw, publicCounts } from './pool.js';
 import { type PendingEffect, type TapewormPhase, type TapewormState } from './state.js';
 
 export interface TapewormQuery {
@@ -70,6 +71,7 @@ export function placementsFor(state: TapewormState, kinds: CardKind[], g: Grid =
         const p = checkPlacement(g, kind, cell.x, cell.y, rotation, state.tableEdge ?? undefined, false);
         if (!p.ok) continue;
         if (state.lock && !p.connections.some((c) => c.color === state.lock)) continue;
+        if (cutTurnOffColour(state, p.colors)) continue;
         const color = state.lock ?? p.connections[0]!.color;
         out.push({ card: kind.id, x: cell.x, y: cell.y, rotation, color, endsTurn: p.head || p.colors.some((c) => c !== color), ring: p.ring, effect: kind.effect });
       }
@@ -108,8 +110,8 @@ function effectMoves(state: TapewormState, player: PlayerId, effect: PendingEffe
     case 'peek':
       return canDraw(state) ? [{ type: 'peek', player }] : [];
     case 'dig':
-      // The card drawn may be any hidden kind, so any hidden kind may be the one discarded.
-      return canDraw(state) ? hiddenKinds(state).map((k): TapewormMove => ({ type: 'dig', player, discard: k.id })) : [];
+      // The card drawn may be any hidden kind (after a reshuffle, a discarded one too), so any may be the one discarded.
+      return canDraw(state) ? kindsAfterDraw(state).map((k): TapewormMove => ({ type: 'dig', player, discard: k.id })) : [];
     case 'hatch':
       return canDraw(state) ? others.map((p): TapewormMove => ({ type: 'hatch', player, target: p.id })) : [];
     case 'swap':

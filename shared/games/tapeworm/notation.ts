@@ -4,7 +4,7 @@
  *   play @bob t4 lock:pink played:1 deck:58 hands:alice=4,bob=5 discard:red-head | start@0,0 red-curve@0,-1r1 wild-curve@1,0r3=white
  *
  * phase (`draw`, `play`, `effect`, `over`), `@active`, `t<turn>`, then only what differs from a
- * fresh turn: `lock:`, `played:`, `ends` (a head or colour change was played), `pending:peek,ringworm`,
+ * fresh turn: `lock:`, `played:`, `cut` (a Cut was played this turn), `ends` (a head or colour change was played), `pending:peek,ringworm`,
  * `passes:`, `last:` (last to play), `winner:`, `end:`, `reshuffles:`; the counts `deck:`, `hands:`
  * (every player, in seat order) and `discard:` (ids, oldest first). After `|` the table: each card
  * as `id@x,y`, `r<rotation>` if turned, `=colour` for a wild. `deck:` may be left out when parsing:
@@ -20,6 +20,7 @@ export function toNotation(state: TapewormState): string {
   head.push(`t${state.turn}`);
   if (state.lock) head.push(`lock:${state.lock}`);
   if (state.played) head.push(`played:${state.played}`);
+  if (state.cut) head.push('cut');
   if (state.turnEnds) head.push('ends');
   if (state.pending.length) head.push(`pending:${state.pending.map((p) => `${p.effect}/${p.card}`).join(',')}`);
   if (state.passes) head.push(`passes:${state.passes}`);
@@ -78,6 +79,7 @@ export function fromNotation(text: string, deckDefinition: DeckDefinition = DEFA
     if ((m = /^@(\S+)$/.exec(t))) activeId = m[1];
     else if ((m = /^t(\d+)$/.exec(t))) s.turn = Number(m[1]);
     else if (t === 'ends') s.turnEnds = true;
+    else if (t === 'cut') s.cut = true;
     else if (k === 'lock') {
       if (!deck.colors.includes(v)) bad(text, `"${v}" is not a colour of the deck`);
       s.lock = v;

@@ -31,3 +31,11 @@ export function hiddenKinds(state: TapewormState): CardKind[] {
 
 /** A card can be drawn: the deck has one, or the discards can be shuffled into a new deck. */
 export const canDraw = (state: TapewormState): boolean => state.drawPile + state.discard.length > 0;
+
+/**
+ * The kinds a hand may hold once the active player draws a card (a Dig: draw, then discard one).
+ * A draw from an empty deck shuffles the discards back in first, so their kinds are hidden again.
+ */
+export function kindsAfterDraw(state: TapewormState): CardKind[] {
+  return hiddenKinds(state.drawPile === 0 && state.discard.length > 0 ? { ...state, discard: [] } : state);
+}

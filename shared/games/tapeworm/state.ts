@@ -42,6 +42,8 @@ export interface TapewormState {
   lock: string | null;
   /** Cards played this turn (placed or used to Cut). */
   played: number;
+  /** A Cut was played this turn: every card played in it must be wholly the locked colour (absent until then). */
+  cut?: boolean;
   /** A head or a colour change was played: the turn ends once its effects are resolved. */
   turnEnds: boolean;
   /** Effects to resolve, first first. */

@@ -18,6 +18,7 @@ export const TapewormErrors = {
   colourLocked: 'move/colour-locked',
   notACutCard: 'move/not-a-cut-card',
   cutColour: 'move/cut-colour',
+  cutTurnColour: 'move/cut-turn-colour',
   effectMismatch: 'move/effect-mismatch',
   effectUnavailable: 'move/effect-unavailable',
   noSuchPlayer: 'move/no-such-player',
@@ -64,6 +65,16 @@ export function initialState(options: TapewormOptions): Result<TapewormState> {
     end: null,
     reshuffles: 0,
   });
+}
+
+/**
+ * In a turn with a Cut, "the Cut card and all cards played that turn must be the same color": the
+ * colour on a card that is not the lock's (a two-coloured card), or null. A rainbow card takes the
+ * colour of the segment it joins (its `colors` is that one), so a wild on the lock colour is fine.
+ */
+export function cutTurnOffColour(state: TapewormState, colors: readonly string[]): string | null {
+  if (!state.cut || !state.lock) return null;
+  return colors.find((c) => c !== state.lock) ?? null;
 }
 
 /** A copy for one move; the table array is shared (moves that change it replace it, never edit it). */
@@ -132,6 +143,7 @@ function endTurn(s: TapewormState): TapewormState {
   s.turn += 1;
   s.lock = null;
   s.played = 0;
+  delete s.cut;
   return s;
 }
 
@@ -204,6 +216,10 @@ function place(state: TapewormState, move: Extract<TapewormMove, { type: 'place'
   if (state.lock && !placement.connections.some((c) => c.color === state.lock)) {
     return fail(TapewormErrors.colourLocked, `this turn extends ${state.lock}: only ${state.lock} segments may be extended until the turn ends`);
   }
+  const offColour = cutTurnOffColour(state, placement.colors);
+  if (offColour) {
+    return fail(TapewormErrors.cutTurnColour, `this turn has a ${state.lock} Cut: the Cut card and all cards played this turn must be ${state.lock}, and ${kind.id} is ${offColour} too`);
+  }
   const s = copy(state);
   const lock = s.lock ?? placement.connections[0]!.color;
   s.table = [...state.table, { card: kind.id, x: move.x, y: move.y, rotation: move.rotation, ...(placement.wildColor ? { color: placement.wildColor } : {}) }];
@@ -240,6 +256,7 @@ function cut(state: TapewormState, move: Extract<TapewormMove, { type: 'cut' }>)
   s.table = state.table.filter((_, i) => !severed.has(i));
   s.hands[s.active]! -= 1;
   s.lock = color;
+  s.cut = true;
   s.played += 1;
   s.passes = 0;
   s.lastToPlay = move.player;

@@ -157,8 +157,13 @@ function changeDie(d: Draft, die: 0 | 1 | 2, face: string, brain: string | undef
       }
     }
   } else {
-    if (s.credits <= 0) return 'no brain acted last hour: fill in a brain on a worm in this hour\'s region to change a die';
+    if (s.credits <= 0) {
+      const used = s.creditsUsed ?? 0;
+      const why = used > 0 ? `the ${used === 1 ? 'die change' : `${used} die changes`} from brains that acted last hour ${used === 1 ? 'is' : 'are'} used up` : 'no brain acted last hour';
+      return `${why}: fill in a brain on a worm in this hour's region to change a die`;
+    }
     s.credits -= 1;
+    s.creditsUsed = (s.creditsUsed ?? 0) + 1;
   }
   // Object literals, not `{ ...dice, k: v }`: V8's spread path cost microseconds per move.
   s.dice = die === 0 ? { shape: face as ShapeName, organs: dice.organs } : { shape: dice.shape, organs: die === 1 ? [face as OrganType, dice.organs[1]] : [dice.organs[0], face as OrganType] };

@@ -116,7 +116,7 @@ export function gridGeometry(width: number, height: number, rockNames: readonly 
   const rocks: number[] = [];
   for (const name of rockNames) {
     const p = parseCellName(name);
-    if (p && p[0] < width && p[1] < height) {
+    if (p && p[0] >= 0 && p[1] >= 0 && p[0] < width && p[1] < height) {
       const i = p[1] * width + p[0];
       rock[i] = 1;
       rocks.push(i);

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { DIE_COLORS, isDieColor } from '../../dice.js';
 import { parseCellName, parseRange } from './board.js';
-import { COUNTERS } from './counters.js';
+import { COUNTERS, counterNamed } from './counters.js';
 import { ORGAN_TYPES, SHAPE_NAMES, type OrganType, type ShapeName } from './state.js';
 import clew1 from './chapters/clew-1.json' with { type: 'json' };
 import clew2 from './chapters/clew-2.json' with { type: 'json' };
@@ -118,7 +118,8 @@ export function parseChapter(json: unknown, where = 'chapter'): ChapterResult {
   const seenRocks = new Set<string>();
   for (const name of c.board.rocks) {
     const p = parseCellName(name);
-    if (!p || p[0] >= columns || p[1] >= rows) errors.push(`${where}: rock ${name} is not a cell of the ${columns} x ${rows} board`);
+    // "A0" parses to row −1: a cell name off the top or left edge is off the board too.
+    if (!p || p[0] < 0 || p[1] < 0 || p[0] >= columns || p[1] >= rows) errors.push(`${where}: rock ${name} is not a cell of the ${columns} x ${rows} board`);
     else if (seenRocks.has(name.toUpperCase())) errors.push(`${where}: rock ${name} is listed twice`);
     seenRocks.add(name.toUpperCase());
   }
@@ -142,7 +143,7 @@ export function parseChapter(json: unknown, where = 'chapter'): ChapterResult {
   if (new Set(c.dice.organ).size !== 6) errors.push(`${where}: dice.organ must name each of the six organs once`);
   if (!isDieColor(c.dice.shapeDieColor)) errors.push(`${where}: dice.shapeDieColor "${c.dice.shapeDieColor}" is not a known die colour (${Object.keys(DIE_COLORS).join(', ')})`);
   const checkReward = (r: Reward, label: string) => {
-    const counter = COUNTERS[r.counter];
+    const counter = counterNamed(r.counter);
     if (!counter) {
       errors.push(`${label} "${r.name}": unknown counter "${r.counter}" (known: ${Object.keys(COUNTERS).join(', ')})`);
     } else {
@@ -183,7 +184,8 @@ const loaded = new Map<string, ChapterResult>();
 export function loadChapter(id: string): ChapterResult {
   let r = loaded.get(id);
   if (!r) {
-    const raw = RAW[id];
+    // Own keys only: "constructor" or "__proto__" is an unknown chapter, not Object's.
+    const raw = Object.hasOwn(RAW, id) ? RAW[id] : undefined;
     if (raw === undefined) return { ok: false, errors: [`unknown chapter "${id}" (known: ${CHAPTER_IDS.join(', ')})`] };
     r = parseChapter(raw, `chapter ${id}`);
     if (r.ok && r.chapter.id !== id) r = { ok: false, errors: [`chapter file ${id}.json says its id is "${r.chapter.id}"`] };

@@ -85,6 +85,14 @@ export function congaLinks(view: BoardView, occ = occupancy(view)): number[] {
   return links;
 }
 
+/** The longest a baby is drawn (a collar places a baby of 2 or 3 cells). */
+export const BABY_MAX_CELLS = 3;
+
+/** A counter by name; an own key only, so "toString" or "constructor" name no counter. */
+export function counterNamed(name: string): Counter | undefined {
+  return Object.hasOwn(COUNTERS, name) ? COUNTERS[name] : undefined;
+}
+
 const organType = z.enum(['any', ...ORGAN_TYPES] as [OrganType | 'any', ...(OrganType | 'any')[]]);
 
 export const COUNTERS: Readonly<Record<string, Counter>> = Object.fromEntries(
@@ -256,9 +264,11 @@ export const COUNTERS: Readonly<Record<string, Counter>> = Object.fromEntries(
     }),
     define({
       name: 'grownWorms',
-      description: 'worms longer than they were drawn (5 cells, or 3 for a baby)',
+      description: 'worms longer than any worm is drawn: over 5 cells, or over 3 for a baby (a baby is drawn with 2 or 3 cells, and a sheet does not show which, so a 3-cell baby does not count)',
       params: z.object({}).strict(),
-      count: (v) => v.worms.filter((w) => w.cells.length > (w.shape === null ? 3 : 5)).length,
+      // A baby is placed with 2 or 3 cells (rules text, collar); the paper shows only its length now,
+      // so the engine counts what the paper can prove, and an engine game and its sheet score alike.
+      count: (v) => v.worms.filter((w) => w.cells.length > (w.shape === null ? BABY_MAX_CELLS : 5)).length,
     }),
     define({
       name: 'coupledWorms',

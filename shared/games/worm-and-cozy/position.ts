@@ -119,7 +119,9 @@ export function releasePosition(pos: Position): void {
  * (`mutableWorm`). Most moves change one or two of them, and the copies were a good part of a move.
  */
 function draftSheet(s: PlayerSheet): PlayerSheet {
-  return copySheet(s, s.dice, s.credits, s.option, s.acted, s.stack.slice(), s.done);
+  const d = copySheet(s, s.dice, s.credits, s.option, s.acted, s.stack.slice(), s.done);
+  if (s.creditsUsed) d.creditsUsed = s.creditsUsed;
+  return d;
 }
 
 export function writableWorms(d: Draft): Worm[] {

@@ -3,7 +3,7 @@
  * those printed under that number (never more than are printed), add the stars, subtract the X's.
  */
 import type { Chapter, Reward, TrackSymbol } from './chapters.js';
-import { COUNTERS, type BoardView } from './counters.js';
+import { counterNamed, type BoardView } from './counters.js';
 
 export interface RewardScore {
   name: string;
@@ -39,7 +39,7 @@ export function trackPoints(track: readonly TrackSymbol[], count: number): numbe
 }
 
 export function countReward(reward: Reward, view: BoardView): number {
-  const counter = COUNTERS[reward.counter];
+  const counter = counterNamed(reward.counter);
   if (!counter) throw new Error(`unknown counter "${reward.counter}" in reward "${reward.name}"`);
   return counter.count(view, reward.params ?? {});
 }

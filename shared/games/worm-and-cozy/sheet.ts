@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { cellName, describeBoard, dirBetween, geometry, parseCellName, type Geometry } from './board.js';
-import { loadChapter, parseChapter, type Chapter } from './chapters.js';
+import { loadChapter, parseChapter, type Chapter, type ChapterResult } from './chapters.js';
 import { scoreBoard, type CozyScore } from './scoring.js';
 import { shapeOfCells } from './shapes.js';
 import { DIRS, ORGAN_TYPES, SHAPE_NAMES, type CozyState, type Dir, type Organ, type OrganType, type ShapeName, type Worm } from './state.js';
@@ -92,14 +92,25 @@ function zodPath(path: readonly PropertyKey[]): string {
   return out.length ? out.join(', ') : 'the sheet';
 }
 
+function chapterOf(chapter: SheetJson['chapter']): ChapterResult {
+  return typeof chapter === 'string' ? loadChapter(chapter) : parseChapter(chapter, 'chapter');
+}
+
 /** Validates a sheet: every problem, one message each. */
 export function validateSheet(json: unknown): SheetResult {
   const parsed = sheetSchema.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, errors: parsed.error.issues.map((i) => `${zodPath(i.path)}: ${i.message}`) };
+    const errors = parsed.error.issues.map((i) => `${zodPath(i.path)}: ${i.message}`);
+    // The rest of the file being malformed does not hide an unknown or bad chapter: one more problem.
+    const chapter = sheetSchema.shape.chapter.safeParse((json as { chapter?: unknown } | null)?.chapter);
+    if (chapter.success) {
+      const cr = chapterOf(chapter.data);
+      if (!cr.ok) errors.unshift(...cr.errors);
+    }
+    return { ok: false, errors };
   }
   const sheet = parsed.data;
-  const cr = typeof sheet.chapter === 'string' ? loadChapter(sheet.chapter) : parseChapter(sheet.chapter, 'chapter');
+  const cr = chapterOf(sheet.chapter);
   if (!cr.ok) return { ok: false, errors: cr.errors };
   const chapter = cr.chapter;
   const geo = geometry(chapter);

@@ -86,6 +86,8 @@ export interface PlayerSheet {
   dice: Roll | null;
   /** Die changes still available from brains that acted last hour. */
   credits: number;
+  /** Of those, the ones used this hour (absent for none): "all used" is then told from "none". */
+  creditsUsed?: number;
   /** The option chosen this hour, once chosen. */
   option: OptionLetter | null;
   /** Organ cells that have acted this hour (each organ acts at most once per hour). */

@@ -25,6 +25,12 @@ function awayClause(state: DerbyState, worm: Worm): string {
   return ` ${from}, away from ${biters} (and you may not eat ${biters} this turn)`;
 }
 
+/** Later in a turn: the whole move goes one way, from the end the worm first moved from. */
+function sameEndClause(state: DerbyState, worm: Worm, end: 'A' | 'B'): string {
+  const biters = protectedBiters(worm).map((p) => nameOf(state, p)).join(' and ');
+  return ` from end ${end} again (the whole move goes one way)${biters ? ` (and you may not eat ${biters} this turn)` : ''}`;
+}
+
 /** What the table should do now, in one sentence. */
 export function instruction(state: DerbyState): string {
   if (state.phase === 'over') {
@@ -54,7 +60,7 @@ export function instruction(state: DerbyState): string {
     case 'move': {
       const pending = state.pending;
       if (!pending) return `${who}: move your worm.`;
-      const away = awayClause(state, worm);
+      const away = state.turnEnd ? sameEndClause(state, worm, state.turnEnd) : awayClause(state, worm);
       const lost = pending.lost > 0 ? ` (${plural(pending.lost, 'step')} lost: your worm is ${worm.length} coins long)` : '';
       const base = away ? `${who}: move ${plural(pending.steps, 'step')}${away}` : `${who}: move ${plural(pending.steps, 'step')} from one end`;
       const again = pending.rollAgain ? ', then roll again' : '';

@@ -17,7 +17,7 @@ export interface StepOptions {
   steps: number;
   /** Rolled steps above the worm's length, lost. */
   lost: number;
-  /** The ends the steps may be taken from ('either', unless the worm was bitten). */
+  /** The ends the steps may be taken from ('either', unless the worm was bitten or already moved from one end this turn). */
   from: WormEnd[] | 'either';
   /** Worms this one may eat, and at which ends (advanced rules). */
   mayEat: { player: PlayerId; ends: WormEnd[] }[];
@@ -53,7 +53,8 @@ export function stepOptions(state: DerbyState, mover: Worm): StepOptions | undef
   return {
     steps: pending.steps,
     lost: pending.lost,
-    from: forcedEnds(mover) ?? 'either',
+    // A roll again keeps the turn's direction: the end it first moved from (one of the bitten ends, if bitten).
+    from: state.turnEnd ? [state.turnEnd] : (forcedEnds(mover) ?? 'either'),
     mayEat: pending.steps > 0 ? edibleWorms(state, mover).map((w) => ({ player: w.player, ends: [...WORM_ENDS] })) : [],
     mayRoundPylon: !mover.roundedPylon,
     mayFinish: true,

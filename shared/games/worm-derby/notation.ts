@@ -5,7 +5,7 @@
  *
  * rules (`basic`/`advanced`, then `slalom` if set), phase (`obstacles`, `roll`, `ace=<face>`,
  * `move=<face>`, `over`, plus `stopped`), the active player, turn and roll counts, obstacle tiles
- * placed/dealt; then one field per worm in seat order: id, length, `+eaten`, `P` rounded the pylon,
+ * placed/dealt, `from:<end>` once this turn's steps were taken from an end; then one field per worm in seat order: id, length, `+eaten`, `P` rounded the pylon,
  * `#place` finished, `~n` tiles still to place, `!biter@end` for each bite binding its next turn.
  * Parsing uses the default die table and names players by their ids.
  */
@@ -21,6 +21,7 @@ export function toNotation(state: DerbyState): string {
   if (state.stoppedEarly) head.push('stopped');
   if (state.phase !== 'over') head.push(`@${state.worms[state.active]?.player ?? '?'}`);
   head.push(`t${state.turn}`, `r${state.rolls}`, `obst:${state.obstacles.placed}/${state.obstacles.dealt}`);
+  if (state.turnEnd) head.push(`from:${state.turnEnd}`);
   const worms = state.worms.map((w) => {
     const parts = [w.player, w.eaten > 0 ? `${w.length}+${w.eaten}` : `${w.length}`];
     if (w.roundedPylon) parts.push('P');
@@ -56,6 +57,7 @@ export function fromNotation(text: string, dieTable: DieTable = DEFAULT_DIE_TABL
   let placed = 0;
   let dealt = 0;
   let stoppedEarly = false;
+  let turnEnd: WormEnd | undefined;
   for (const t of tokens) {
     let m: RegExpMatchArray | null;
     if (t === 'slalom') slalom = true;
@@ -70,6 +72,7 @@ export function fromNotation(text: string, dieTable: DieTable = DEFAULT_DIE_TABL
     else if ((m = /^t(\d+)$/.exec(t))) turn = Number(m[1]);
     else if ((m = /^r(\d+)$/.exec(t))) rolls = Number(m[1]);
     else if ((m = /^obst:(\d+)\/(\d+)$/.exec(t))) [placed, dealt] = [Number(m[1]), Number(m[2])];
+    else if ((m = /^from:([AB])$/.exec(t))) turnEnd = m[1] as WormEnd;
     else bad(text, `unknown header token "${t}"`);
   }
   if (!phase || !PHASES.includes(phase)) bad(text, 'the header names no phase');
@@ -128,5 +131,6 @@ export function fromNotation(text: string, dieTable: DieTable = DEFAULT_DIE_TABL
     rolls,
     finishingOrder,
     stoppedEarly,
+    ...(turnEnd ? { turnEnd } : {}),
   };
 }

@@ -19,6 +19,7 @@ export const DerbyErrors = {
   victimOffCourse: 'move/victim-finished',
   tooShortToEat: 'move/length-two-cannot-be-attacked',
   mayNotAttackBiter: 'move/may-not-attack-attacker-yet',
+  sameDirection: 'move/whole-move-one-direction',
   alreadyRounded: 'move/already-rounded-pylon',
   notRounded: 'move/finish-before-pylon',
   noObstacles: 'move/no-movable-obstacle',
@@ -102,6 +103,7 @@ function endTurn(s: DerbyState): DerbyState {
   const current = worm(s, s.active);
   current.bites = [];
   s.pending = null;
+  delete s.turnEnd;
   const racing = s.worms.filter(isRacing).length;
   if (racing <= 1) {
     s.phase = 'over';
@@ -223,6 +225,9 @@ function moveWorm(state: DerbyState, move: Extract<DerbyMove, { type: 'move' }>)
     const biters = protectedBiters(mover).map((p) => nameOf(state, p)).join(' and ');
     return fail(DerbyErrors.mustMoveAway, `${who} was bitten by ${biters} and must move away: take the steps from end ${ends.join(' or ')}`);
   }
+  if (state.turnEnd && move.steps > 0 && move.from !== state.turnEnd) {
+    return fail(DerbyErrors.sameDirection, `${who}'s worm moved from end ${state.turnEnd} earlier this turn: a worm makes its whole move in one direction, so take these steps from end ${state.turnEnd} too`);
+  }
   if (move.ate) {
     const failure = checkBite(state, mover, move.ate.player, move.steps);
     if (failure) return failure;
@@ -245,6 +250,7 @@ function moveWorm(state: DerbyState, move: Extract<DerbyMove, { type: 'move' }>)
     victim.eaten += 1;
     victim.bites.push({ by: w.player, end: move.ate.end });
   }
+  if (move.from && move.steps > 0) s.turnEnd = move.from;
   if (move.roundedPylon) w.roundedPylon = true;
   if (move.finished) {
     s.finishingOrder.push(w.player);

@@ -86,6 +86,12 @@ export interface DerbyState {
   /** Index of the player to act (the placer in setup, the roller in the race). */
   active: number;
   pending: PendingRoll | null;
+  /**
+   * The end this turn's steps were first taken from, once a move names one: "if a worm is moving
+   * multiple steps in one turn, it must make its whole move all in the same direction", so a roll
+   * again moves from the same end. Absent until then; cleared when the turn ends.
+   */
+  turnEnd?: WormEnd;
   lastRoll: LastRoll | null;
   /** Turns begun in the race (1 = the first player's first turn). */
   turn: number;

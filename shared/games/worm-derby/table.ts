@@ -117,6 +117,8 @@ export function buttonMove(state: DerbyState, button: ButtonName): DerbyMove | n
     return state.obstacles.placed > 0 ? { type: 'move-obstacle', player } : { type: 'return-coin', player };
   }
   if (button !== 'NEXT' || !state.pending) return null;
+  // Later in a turn the steps come from the end the worm already moved from.
+  if (state.turnEnd) return { type: 'move', player, steps: state.pending.steps, from: state.turnEnd };
   const ends = forcedEnds(worm);
   if (ends && ends.length > 1) return null;
   return { type: 'move', player, steps: state.pending.steps, ...(ends ? { from: ends[0]! } : {}) };

@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { CardKind, CutOption, PlacedCard, PlacementOption, TapewormMove, TapewormState } from '../../../../shared/games/tapeworm/index.js';
-import { effectText, expandDeck, hiddenKinds, tapeworm } from '../../../../shared/games/tapeworm/index.js';
+import { effectText, expandDeck, hiddenKinds, kindsAfterDraw, tapeworm } from '../../../../shared/games/tapeworm/index.js';
 import type { TableSnapshot } from '../../../../shared/protocol.js';
 import { useConnection } from '../ui/context.js';
 import { Modal } from '../ui/Modal.js';
@@ -347,7 +347,7 @@ export function TapewormScreen({ snapshot }: { snapshot: TableSnapshot }) {
       )}
       {picking && (
         <CardPicker
-          kinds={hiddenKinds(state)}
+          kinds={picking === 'dig' ? kindsAfterDraw(state) : hiddenKinds(state)}
           lock={picking === 'play' ? state.lock : null}
           title={picking === 'play' ? 'Which card?' : 'Which card was discarded?'}
           onClose={() => setPicking(null)}
