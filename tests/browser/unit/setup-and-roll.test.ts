@@ -4,7 +4,7 @@ import { GAMES } from '../../../shared/games/registry.js';
 import type { PendingRoll } from '../../../shared/protocol.js';
 import { inkOn, luminance } from '../../../web/client/src/logic/colors.js';
 import { confidenceText, countsEntry, diceFromCounts, manualSlots, missingDice, rollMeaning } from '../../../web/client/src/logic/roll.js';
-import { GAME_INFO, GAME_ORDER, defaultForm, formFromTable, formProblem, inviteOrigin, setupOptions, switchGame } from '../../../web/client/src/logic/setup.js';
+import { GAME_INFO, GAME_ORDER, SEAT_COLORS, defaultForm, formFromTable, formProblem, freeColor, inviteOrigin, setupOptions, switchGame } from '../../../web/client/src/logic/setup.js';
 
 describe('the new-game form', () => {
   it('the default form of every game starts that game', () => {
@@ -38,6 +38,20 @@ describe('the new-game form', () => {
     const form = formFromTable('worm-derby', { rules: 'advanced', obstacleTiles: 4, players: [] }, [{ id: 'p1', name: 'Ann', color: 'red' }, { id: 'p2', name: 'Ben' }]);
     expect(form).toMatchObject({ game: 'worm-derby', derbyRules: 'advanced', obstacleTiles: 4, seats: [{ name: 'Ann', color: 'red' }, { name: 'Ben' }] });
     expect(setupOptions(form)).toMatchObject({ rules: 'advanced', obstacleTiles: 4 });
+  });
+
+  it('every seat has a colour: one the table has none for gets the first colour no seat has', () => {
+    // The first seat of a table started without colours showed an empty box beside coloured ones.
+    const form = formFromTable('the-worm-is-drawn', {}, [{ id: 'p1', name: 'Ann' }, { id: 'p2', name: 'Ben', color: SEAT_COLORS[0]! }, { id: 'p3', name: 'Cid' }]);
+    expect(form.seats).toEqual([
+      { name: 'Ann', color: SEAT_COLORS[1] },
+      { name: 'Ben', color: SEAT_COLORS[0] },
+      { name: 'Cid', color: SEAT_COLORS[2] },
+    ]);
+    // Seats a game switch adds take colours nobody has either.
+    const solo = { ...defaultForm('worm-and-cozy'), seats: [{ name: 'Ann', color: SEAT_COLORS[1]! }] };
+    expect(switchGame(solo, 'worm-up').seats).toEqual([{ name: 'Ann', color: SEAT_COLORS[1] }, { name: 'Player 2', color: SEAT_COLORS[0] }]);
+    expect(freeColor([{ name: 'Ann', color: SEAT_COLORS[0]! }, { name: 'Ben' }])).toBe(SEAT_COLORS[1]);
   });
 });
 

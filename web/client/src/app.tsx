@@ -8,6 +8,7 @@ import { useEffect } from 'preact/hooks';
 import { GameScreen } from './games/GameScreen.js';
 import { DiceScreen } from './screens/DiceScreen.js';
 import { JoinScreen } from './screens/JoinScreen.js';
+import { RefereeOnly } from './screens/RefereeOnly.js';
 import { ScoreScreen } from './screens/ScoreScreen.js';
 import { SetupScreen } from './screens/SetupScreen.js';
 import { TeachScreen } from './screens/TeachScreen.js';
@@ -132,10 +133,11 @@ function Screen({ route }: { route: Route }) {
   switch (route) {
     case 'dice':
       return <DiceScreen />;
+    // A seated phone here must not get the seat picker (a tap there moved it to another seat).
     case 'setup':
-      return view.snapshot.you.role === 'referee' ? <SetupScreen /> : <JoinScreen />;
+      return view.snapshot.you.role === 'referee' ? <SetupScreen /> : <RefereeOnly what="setup" />;
     case 'teach':
-      return view.snapshot.you.role === 'referee' ? <TeachScreen /> : <JoinScreen />;
+      return view.snapshot.you.role === 'referee' ? <TeachScreen /> : <RefereeOnly what="teach" />;
     default:
       return <GameScreen />;
   }

@@ -147,7 +147,7 @@ export function DerbyScreen({ snapshot }: { snapshot: TableSnapshot }) {
             return (
               <li key={w.player} class={w.player === active ? 'now' : ''} data-testid={`worm-${w.player}`}>
                 <span class="who">
-                  <span class="swatch" style={{ background: css(p.color ?? 'white') }} /> {p.name}
+                  {p.color && <span class="swatch" style={{ background: css(p.color) }} />} {p.name}
                 </span>
                 <Coins length={w.length} eaten={w.eaten} color={css(p.color ?? 'white')} />
                 <span class="small">

@@ -65,7 +65,7 @@ export function TwidScreen({ snapshot }: { snapshot: TableSnapshot }) {
       {state.phase !== 'over' && (
         <section class="card">
           <h2>
-            <span class="swatch" style={{ background: current.color ? css(current.color) : undefined }} /> {current.name}'s turn
+            {current.color && <span class="swatch" style={{ background: css(current.color) }} />} {current.name}'s turn
           </h2>
           {state.roll && (
             <div class="tray" data-testid="tray">

@@ -124,7 +124,7 @@ export function WormUpScreen({ snapshot }: { snapshot: TableSnapshot }) {
               <ol class="order" data-testid="order">
                 {round.order.map((m, i) => (
                   <li key={m.player} class={i < round.moved ? 'done' : i === round.moved && state.phase === 'move' ? 'now' : ''}>
-                    <span class="swatch" style={{ background: css(seat(m.player)?.color ?? 'white') }} /> {name(m.player)} moves {m.steps}
+                    {seat(m.player)?.color && <span class="swatch" style={{ background: css(seat(m.player)!.color!) }} />} {name(m.player)} moves {m.steps}
                     {m.bid === 'X' ? ' (X)' : ''}
                     {i < round.moved ? ' ✓' : ''}
                   </li>

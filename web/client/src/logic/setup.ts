@@ -61,6 +61,23 @@ export function defaultSeats(n: number): SeatForm[] {
   return Array.from({ length: n }, (_, i) => ({ name: `Player ${i + 1}`, color: SEAT_COLORS[i % SEAT_COLORS.length]! }));
 }
 
+/** The first colour no seat has yet (the first of the list when every one is taken). */
+export function freeColor(seats: readonly SeatForm[]): string {
+  const used = new Set(seats.map((s) => s.color));
+  return SEAT_COLORS.find((c) => !used.has(c)) ?? SEAT_COLORS[0]!;
+}
+
+/**
+ * Every seat coloured: one with none gets the first colour free (in seat order). A seat without a
+ * colour showed an empty box beside seats with one, read as an unticked checkbox; "none" stays
+ * a choice the referee makes on purpose.
+ */
+export function colourSeats(seats: readonly SeatForm[]): SeatForm[] {
+  const out: SeatForm[] = seats.map((s) => ({ ...s }));
+  for (const s of out) if (!s.color) s.color = freeColor(out);
+  return out;
+}
+
 export function defaultForm(game: GameId = 'worm-and-cozy'): SetupForm {
   return { game, seats: defaultSeats(GAME_INFO[game].players.min === 1 ? 1 : 2), chapter: CHAPTERS[0]?.id ?? 'clew-1', cozyDice: 'standard', preset: 'seed', twidDice: 'worm', derbyRules: 'basic', slalom: false, obstacleTiles: null };
 }
@@ -68,7 +85,7 @@ export function defaultForm(game: GameId = 'worm-and-cozy'): SetupForm {
 /** The form for the game now at the table: its seats and options, so "start again" is one tap. */
 export function formFromTable(game: GameId, options: unknown, players: PlayerInfo[]): SetupForm {
   const form = defaultForm(game);
-  if (players.length) form.seats = players.map((p) => (p.color ? { name: p.name, color: p.color } : { name: p.name }));
+  if (players.length) form.seats = colourSeats(players.map((p) => (p.color ? { name: p.name, color: p.color } : { name: p.name })));
   const o = (options && typeof options === 'object' ? options : {}) as Record<string, unknown>;
   if (typeof o.chapter === 'string') form.chapter = o.chapter;
   if (o.dice === 'cozy' || o.dice === 'standard') form.cozyDice = o.dice;
@@ -84,7 +101,8 @@ export function formFromTable(game: GameId, options: unknown, players: PlayerInf
 export function switchGame(form: SetupForm, game: GameId): SetupForm {
   const { min, max } = GAME_INFO[game].players;
   let seats = form.seats.slice(0, max);
-  if (seats.length < min) seats = [...seats, ...defaultSeats(min).slice(seats.length)];
+  // New seats take colours nobody has (a default seat's own colour could be one already taken).
+  while (seats.length < min) seats = [...seats, { name: `Player ${seats.length + 1}`, color: freeColor(seats) }];
   return { ...form, game, seats };
 }
 

@@ -139,7 +139,7 @@ export function ScoreScreen() {
         </button>
         {ORGAN_TYPES.map((o) => (
           <button key={o} class={`tool${same({ kind: 'organ', organ: o }) ? ' on' : ''}`} onClick={() => setTool({ kind: 'organ', organ: o })} data-testid={`tool-${o}`}>
-            <DieFace set="cozy-organ" face={o} size={30} />
+            <DieFace set="cozy-organ" face={o} size={30} decorative />
             <span>{o}</span>
           </button>
         ))}
@@ -151,7 +151,7 @@ export function ScoreScreen() {
           <span>Food</span>
         </button>
         <button class={`tool${same({ kind: 'fill' }) ? ' on' : ''}`} onClick={() => setTool({ kind: 'fill' })} data-testid="tool-fill">
-          <DieFace set="cozy-organ" face="brain" color="grey" size={30} />
+          <DieFace set="cozy-organ" face="brain" color="grey" size={30} decorative />
           <span>Fill brain</span>
         </button>
         <button class={`tool${same({ kind: 'erase' }) ? ' on' : ''}`} onClick={() => setTool({ kind: 'erase' })} data-testid="tool-erase">

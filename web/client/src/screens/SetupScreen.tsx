@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { GameId } from '../../../../shared/game.js';
 import { COLOR_NAMES, css } from '../logic/colors.js';
-import { CHAPTERS, GAME_INFO, GAME_ORDER, PRESET_CHOICES, SEAT_COLORS, formFromTable, formProblem, inviteOrigin, setupOptions, switchGame, type SetupForm } from '../logic/setup.js';
+import { CHAPTERS, GAME_INFO, GAME_ORDER, PRESET_CHOICES, SEAT_COLORS, formFromTable, freeColor, formProblem, inviteOrigin, setupOptions, switchGame, type SetupForm } from '../logic/setup.js';
 import { useConnection, useTableView } from '../ui/context.js';
 import { Hardware } from '../ui/Hardware.js';
 import { Qr } from '../ui/Qr.js';
@@ -61,7 +61,10 @@ function Seats({ form, setForm }: { form: SetupForm; setForm: (f: SetupForm) => 
     <div class="seats">
       {form.seats.map((s, i) => (
         <div key={i} class="seat-row">
-          <button class="swatch-btn" style={{ background: s.color ? css(s.color) : 'transparent' }} onClick={() => setColouring(colouring === i ? null : i)} aria-label={`dice colour of seat ${i + 1}: ${s.color ?? 'none'}`} data-testid={`seat-color-${i}`} />
+          {/* No colour (chosen on purpose) is said in words: an empty box read as an unticked checkbox. */}
+          <button class={`swatch-btn${s.color ? '' : ' no-colour'}`} style={s.color ? { background: css(s.color) } : undefined} onClick={() => setColouring(colouring === i ? null : i)} aria-label={`dice colour of seat ${i + 1}: ${s.color ?? 'none'}`} data-testid={`seat-color-${i}`}>
+            {!s.color && <span aria-hidden="true">no colour</span>}
+          </button>
           <input class="name-input" value={s.name} maxLength={40} onInput={(e) => update(i, { name: (e.target as HTMLInputElement).value })} aria-label={`name of seat ${i + 1}`} data-testid={`seat-name-${i}`} />
           <button class="btn small" disabled={form.seats.length <= info.players.min} onClick={() => setForm({ ...form, seats: form.seats.filter((_, j) => j !== i) })} aria-label={`remove seat ${i + 1}`}>
             −
@@ -84,11 +87,7 @@ function Seats({ form, setForm }: { form: SetupForm; setForm: (f: SetupForm) => 
         <button
           class="btn"
           data-testid="add-seat"
-          onClick={() => {
-            const used = new Set(form.seats.map((s) => s.color));
-            const color = SEAT_COLORS.find((c) => !used.has(c));
-            setForm({ ...form, seats: [...form.seats, color ? { name: `Player ${form.seats.length + 1}`, color } : { name: `Player ${form.seats.length + 1}` }] });
-          }}
+          onClick={() => setForm({ ...form, seats: [...form.seats, { name: `Player ${form.seats.length + 1}`, color: freeColor(form.seats) }] })}
         >
           + Add a player
         </button>
@@ -156,6 +155,8 @@ function NewGame() {
   const problem = useMemo(() => formProblem(form), [form]);
   const [confirming, setConfirming] = useState(false);
   const inProgress = !s.status.finished && s.version > 1;
+  // A new game clears the undo stack: a finished game's standings, once replaced, are gone for good.
+  const finished = s.status.finished;
   const start = async () => {
     const ack = await conn.send({ type: 'table/setup', game: form.game, options: setupOptions(form) }, `start ${GAME_INFO[form.game].title}`);
     setConfirming(false);
@@ -181,16 +182,21 @@ function NewGame() {
         </p>
       )}
       {confirming ? (
-        <div class="row">
-          <button class="btn danger" onClick={() => void start()} data-testid="start-confirm">
-            End this game and start
-          </button>
-          <button class="btn" onClick={() => setConfirming(false)}>
-            Keep playing
-          </button>
+        <div class="stack" data-testid="start-confirming">
+          <p class="problem">
+            {finished ? `The result of ${s.title} (its final standings) will be gone: undo cannot bring it back.` : `${s.title} is still being played: it ends here, and undo cannot bring it back.`}
+          </p>
+          <div class="row">
+            <button class="btn danger" onClick={() => void start()} data-testid="start-confirm">
+              {finished ? 'Start; drop the result' : 'End this game and start'}
+            </button>
+            <button class="btn" onClick={() => setConfirming(false)} data-testid="start-cancel">
+              {finished ? 'Keep the result' : 'Keep playing'}
+            </button>
+          </div>
         </div>
       ) : (
-        <button class="btn primary wide" disabled={problem !== null} onClick={() => (inProgress ? setConfirming(true) : void start())} data-testid="start-game">
+        <button class="btn primary wide" disabled={problem !== null} onClick={() => (inProgress || finished ? setConfirming(true) : void start())} data-testid="start-game">
           Start {GAME_INFO[form.game].title}
         </button>
       )}

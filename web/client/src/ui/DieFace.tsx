@@ -29,22 +29,29 @@ export interface DieFaceProps {
   color?: string | undefined;
   size?: number;
   title?: string;
+  /**
+   * The face is a picture beside words that already name it (a chip's caption, a button's
+   * aria-label): hidden from assistive tech, without a title, so the name is not said twice
+   * ("brain brain").
+   */
+  decorative?: boolean;
 }
 
-export function DieFace({ set, face, color, size = 56, title }: DieFaceProps) {
+export function DieFace({ set, face, color, size = 56, title, decorative = false }: DieFaceProps) {
   const body = color ?? 'white';
   const art = icon(set, face, body);
   const label = title ?? `${face}`;
+  const named = decorative ? { 'aria-hidden': true } : { role: 'img' as const, 'aria-label': label };
   if (!art) {
     return (
-      <span class="die-fallback" style={{ width: size, height: size }} role="img" aria-label={label}>
+      <span class="die-fallback" style={{ width: size, height: size }} {...named}>
         {face}
       </span>
     );
   }
   return (
-    <svg class="die" viewBox="-3 -3 106 106" width={size} height={size} role="img" aria-label={label}>
-      <title>{label}</title>
+    <svg class="die" viewBox="-3 -3 106 106" width={size} height={size} {...named}>
+      {!decorative && <title>{label}</title>}
       {art.paths.map((p, i) => (
         <path key={i} d={p.d} fill={p.fill} />
       ))}

@@ -26,7 +26,7 @@ export function FacePicker({ set, color, current, title, onPick, onColor, onRemo
       <div class="face-grid">
         {DICE_SETS[set].faces.map((face) => (
           <button key={face} class={`face-choice${face === current ? ' current' : ''}`} onClick={() => onPick(face)} data-testid={`face-${face}`} aria-label={face}>
-            <DieFace set={set} face={face} color={color} size={72} />
+            <DieFace set={set} face={face} color={color} size={72} decorative />
             <span>{face}</span>
           </button>
         ))}

@@ -95,7 +95,7 @@ function AddDie({ snapshot }: { snapshot: TableSnapshot }) {
           <div class="slot-list">
             {choices.map((c, i) => (
               <button key={i} class="slot" onClick={() => setStep(i)} data-testid={`add-choice-${i}`}>
-                <span class="die-empty">?</span>
+                <span class="die-empty" aria-hidden="true">?</span>
                 <span>{c.label}</span>
               </button>
             ))}
@@ -168,7 +168,7 @@ function ManualEntry({ snapshot, onDone }: { snapshot: TableSnapshot; onDone: ()
         <div class="slot-list">
           {slots.map((s, i) => (
             <button key={i} class="slot" onClick={() => setPicking(i)} data-testid={`slot-${i}`}>
-              {faces[i] ? <DieFace set={s.set} face={faces[i]!} color={s.color} size={52} /> : <span class="die-empty" style={{ background: s.color ? undefined : undefined }}>?</span>}
+              {faces[i] ? <DieFace set={s.set} face={faces[i]!} color={s.color} size={52} /> : <span class="die-empty" aria-hidden="true">?</span>}
               <span>{s.label}</span>
             </button>
           ))}

@@ -198,7 +198,7 @@ export function Twin({ state, player, canAct, wormColor }: TwinProps) {
           )}
           {has('changeDie') && (
             <button class={`option${tool === 'brain' ? ' on' : ''}`} onClick={() => pick('brain')} data-testid="option-brain">
-              <DieFace set="cozy-organ" face="brain" size={30} />
+              <DieFace set="cozy-organ" face="brain" size={30} decorative />
               <span>Brains: change a die first</span>
             </button>
           )}
@@ -221,7 +221,7 @@ export function Twin({ state, player, canAct, wormColor }: TwinProps) {
         <div class="tool-bar" data-testid="organ-tools">
           {[...new Set(byType('addOrgan').map((v) => (v.move as Extract<CozyMove, { type: 'addOrgan' }>).organ))].map((t) => (
             <button key={t} class={`icon-choice${(organType ?? byType('addOrgan').map((v) => (v.move as Extract<CozyMove, { type: 'addOrgan' }>).organ)[0]) === t ? ' on' : ''}`} onClick={() => { setOrganType(t); setSelected(null); setChoices(null); }} data-testid={`organ-${t}`} aria-label={t}>
-              <DieFace set="cozy-organ" face={t} size={40} />
+              <DieFace set="cozy-organ" face={t} size={40} decorative />
               <span>{t}</span>
             </button>
           ))}
