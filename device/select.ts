@@ -6,7 +6,7 @@
  *   const buttons = await selectButtons(config, log); // ButtonSource[] (may be several)
  *   const led = await selectLed(config, log);         // StatusLed | null
  */
-import { KeyboardButtons } from './buttons/keyboard.js';
+import { KeyboardButtons, keyboardInputClosed } from './buttons/keyboard.js';
 import { NoCamera } from './camera/no-camera.js';
 import { PhoneCamera } from './camera/phone.js';
 import { ReplayCamera } from './camera/replay.js';
@@ -182,8 +182,14 @@ export async function selectButtons(
   }
 
   if (cfg.keyboard === 'on' || (cfg.keyboard === 'auto' && sources.length === 0)) {
-    log.info('buttons: keyboard (n=NEXT b=BACK r=READ o/Enter=OK, capital = hold)');
-    sources.push(new KeyboardButtons({ input: e.stdin, log }));
+    // Under systemd stdin is /dev/null: in auto that is no button source, so "none" is warned
+    // about below; `on` keeps it, and its status says why it is not ok.
+    const closed = cfg.keyboard === 'auto' ? keyboardInputClosed(e.stdin) : null;
+    if (closed) log.info(`buttons: no keyboard (${closed})`);
+    else {
+      log.info('buttons: keyboard (n=NEXT b=BACK r=READ o/Enter=OK, capital = hold)');
+      sources.push(new KeyboardButtons({ input: e.stdin, log }));
+    }
   }
   if (sources.length === 0) log.warn('buttons: none (the dashboard buttons still work)');
   return sources;

@@ -11,16 +11,33 @@
 # /etc/systemd/system/clew.service (PORT, CLEW_DATA, CLEW_CONFIG; restart on failure; SIGTERM for
 # a graceful stop). With --pullups it also enables the internal pull-ups of the button pins in
 # the firmware config.txt (takes effect after a reboot).
+#
+# An update keeps the installed service's settings: an option not given (--prefix, --port,
+# --user, --data, --config-dir, --pins) takes its value from the installed clew.service (and
+# config.txt), not from the defaults, so phones' links and the table's data stay where they are.
+#
+# CLEW_INSTALL_UNIT_DIR and CLEW_INSTALL_BOOT_CONFIG replace /etc/systemd/system and the firmware
+# config.txt (for tests with --dry-run, or a system that keeps them elsewhere).
 set -euo pipefail
 
-PREFIX=/opt/clew
-CONFIG_DIR=/etc/clew
-DATA_DIR=/var/lib/clew
-SERVICE_USER=clew
-PORT=8080
-UNIT_DIR=/etc/systemd/system
+DEFAULT_PREFIX=/opt/clew
+DEFAULT_CONFIG_DIR=/etc/clew
+DEFAULT_DATA_DIR=/var/lib/clew
+DEFAULT_SERVICE_USER=clew
+DEFAULT_PORT=8080
+DEFAULT_PINS="17,27,22,23"
+# Empty until an option or the installed service sets them; then the defaults.
+PREFIX=""
+CONFIG_DIR=""
+DATA_DIR=""
+SERVICE_USER=""
+PORT=""
+PINS=""
+UNIT_DIR="${CLEW_INSTALL_UNIT_DIR:-/etc/systemd/system}"
+BOOT_CONFIG="${CLEW_INSTALL_BOOT_CONFIG:-}"
+# clew's comment above its gpio= line in config.txt: how a later run finds the line to replace.
+PULLUP_MARK="# clew buttons: inputs with internal pull-ups (buttons switch to GND)"
 PULLUPS=0
-PINS="17,27,22,23"
 START=1
 DRY_RUN=0
 GROUPS_WANTED=(gpio video dialout)
@@ -33,21 +50,35 @@ usage() {
   cat <<EOF
 Usage: install-pi.sh [options]
   --dry-run          print what would be done (and the unit file); change nothing
-  --prefix DIR       where the app is installed (default $PREFIX)
-  --port N           HTTP port for the dashboard (default $PORT)
-  --user NAME        service user (default $SERVICE_USER)
-  --data DIR         data folder, CLEW_DATA (default $DATA_DIR)
-  --config-dir DIR   config folder (default $CONFIG_DIR)
+  --prefix DIR       where the app is installed (default $DEFAULT_PREFIX)
+  --port N           HTTP port for the dashboard (default $DEFAULT_PORT)
+  --user NAME        service user (default $DEFAULT_SERVICE_USER)
+  --data DIR         data folder, CLEW_DATA (default $DEFAULT_DATA_DIR)
+  --config-dir DIR   config folder (default $DEFAULT_CONFIG_DIR)
   --pullups          enable internal pull-ups on the button pins in config.txt (needs a reboot)
-  --pins LIST        BCM pins for --pullups (default $PINS)
+  --pins LIST        BCM pins for --pullups (default $DEFAULT_PINS)
   --no-start         install and enable, but do not start the service now
   -h, --help         this text
+
+An update (a second run) keeps what the installed clew.service says for an option not given.
+Paths may not contain spaces or any of % " ' \ \$ (systemd unit files cannot carry them as written).
+
+To uninstall (the table's data and config stay unless you remove them too):
+  sudo systemctl disable --now clew.service
+  sudo rm /etc/systemd/system/clew.service && sudo systemctl daemon-reload
+  sudo rm -r /opt/clew            # and /var/lib/clew (data), /etc/clew (config) to forget the table
+  sudo userdel clew
+  and delete clew's two lines (the "# clew buttons" comment and the gpio= line) from config.txt
 EOF
 }
 
 die() {
   echo "install-pi: $*" >&2
   exit 1
+}
+
+warn() {
+  echo "install-pi: WARNING: $*" >&2
 }
 
 need_value() {
@@ -71,11 +102,76 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 
+# What the installed service uses (an update), read from the unit file this script wrote.
+INSTALLED_UNIT="$UNIT_DIR/clew.service"
+declare -A INSTALLED=()
+if [[ -r "$INSTALLED_UNIT" ]]; then
+  echo "updating the installed service $INSTALLED_UNIT: options not given keep its settings"
+  while IFS= read -r line; do
+    case "$line" in
+      WorkingDirectory=*) INSTALLED[--prefix]="${line#*=}" ;;
+      User=*) INSTALLED[--user]="${line#*=}" ;;
+      Environment=PORT=*) INSTALLED[--port]="${line#Environment=PORT=}" ;;
+      Environment=CLEW_DATA=*) INSTALLED[--data]="${line#Environment=CLEW_DATA=}" ;;
+      Environment=CLEW_CONFIG=*/config.json)
+        line="${line#Environment=CLEW_CONFIG=}"
+        INSTALLED[--config-dir]="${line%/config.json}"
+        ;;
+    esac
+  done <"$INSTALLED_UNIT"
+fi
+if [[ -z "$BOOT_CONFIG" ]]; then
+  BOOT_CONFIG=/boot/firmware/config.txt
+  [[ -e "$BOOT_CONFIG" ]] || BOOT_CONFIG=/boot/config.txt
+fi
+# clew's earlier pull-ups line: the line after its comment.
+OLD_PULLUP_LINE=""
+if [[ -r "$BOOT_CONFIG" ]]; then
+  OLD_PULLUP_LINE="$(awk -v mark="$PULLUP_MARK" 'found && /^gpio=/ { print; exit } { found = ($0 == mark) }' "$BOOT_CONFIG")"
+fi
+if [[ "$OLD_PULLUP_LINE" =~ ^gpio=([0-9,]+)=ip,pu$ ]]; then
+  INSTALLED[--pins]="${BASH_REMATCH[1]}"
+fi
+
+# An option given wins; else the installed value (a re-run without the first run's flags must not
+# move the port phones have bookmarked, or start the table afresh in another data folder); else
+# the default. A change of port, data or prefix is announced loudly: it moves something.
+# setting VAR OPTION DEFAULT [what a change means]
+setting() {
+  local var="$1" option="$2" default="$3" consequence="${4:-}"
+  local given="${!var}" installed="${INSTALLED[$option]:-}"
+  if [[ -n "$given" ]]; then
+    if [[ -n "$installed" && "$given" != "$installed" && -n "$consequence" ]]; then
+      warn "$option $given replaces $installed of the installed service: $consequence"
+    fi
+  elif [[ -n "$installed" ]]; then
+    printf -v "$var" '%s' "$installed"
+    [[ "$installed" == "$default" ]] || echo "$option $installed, as installed (give $option to change it)"
+  else
+    printf -v "$var" '%s' "$default"
+  fi
+}
+setting PREFIX --prefix "$DEFAULT_PREFIX" "the app in ${INSTALLED[--prefix]:-} stays there (remove it by hand)"
+setting PORT --port "$DEFAULT_PORT" "links and QR codes with port ${INSTALLED[--port]:-} stop working"
+setting SERVICE_USER --user "$DEFAULT_SERVICE_USER"
+setting DATA_DIR --data "$DEFAULT_DATA_DIR" "the table's data stays in ${INSTALLED[--data]:-} and clew starts with an empty folder (stop clew and move the files over to keep the table)"
+setting CONFIG_DIR --config-dir "$DEFAULT_CONFIG_DIR" "the config in ${INSTALLED[--config-dir]:-} is no longer read"
+setting PINS --pins "$DEFAULT_PINS"
+
 [[ "$PORT" =~ ^[0-9]+$ && "$PORT" -ge 1 && "$PORT" -le 65535 ]] || die "--port must be 1-65535, got '$PORT'"
 [[ "$PINS" =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--pins must be BCM numbers separated by commas, got '$PINS'"
 [[ "$SERVICE_USER" =~ ^[a-z_][a-z0-9_-]*$ ]] || die "--user '$SERVICE_USER' is not a valid user name"
+# The unit file carries these paths as written: systemd splits Environment= and ReadWritePaths=
+# at spaces, expands % and $, and unquotes quotes and backslashes, each key its own way. Refused
+# rather than half-quoted.
+unit_safe() {
+  case "$1" in
+    *[[:space:]%\"\'\\\$]*) return 1 ;;
+  esac
+}
 for dir in "$PREFIX" "$DATA_DIR" "$CONFIG_DIR"; do
   [[ "$dir" == /* ]] || die "'$dir' must be an absolute path"
+  unit_safe "$dir" || die "'$dir' contains a space or one of % \" ' \\ \$, which the systemd unit cannot carry; choose a path without"
 done
 # An update empties the app folder: the table's data and its config must live outside it.
 for dir in "$DATA_DIR" "$CONFIG_DIR"; do
@@ -114,6 +210,7 @@ else
     die "Node.js $NODE_VERSION is too old; clew needs $MIN_NODE_MAJOR.$MIN_NODE_MINOR or later"
   fi
   echo "Node.js $NODE_VERSION at $NODE_BIN"
+  unit_safe "$NODE_BIN" || die "Node.js at '$NODE_BIN': a path with a space or one of % \" ' \\ \$ cannot go in the unit's ExecStart; install Node.js elsewhere (e.g. /usr/bin)"
 fi
 
 step "camera and GPIO tools (optional)"
@@ -149,15 +246,23 @@ if [[ "$SRC" != "$PREFIX" ]]; then
 fi
 
 # Which npm install: without dev dependencies only if nothing at run or build time needs them.
-START_SCRIPT="$("$NODE_BIN" -p "require('$SRC/package.json').scripts?.start ?? ''" 2>/dev/null || true)"
-NEEDS_DEV="$("$NODE_BIN" -p "
-  const p = require('$SRC/package.json');
-  const deps = p.dependencies ?? {};
-  const usesTsx = /\\btsx\\b/.test(p.scripts?.start ?? '') && !deps.tsx;
-  const builds = Boolean(p.scripts?.build);
-  usesTsx || builds ? 'yes' : 'no'
-" 2>/dev/null || echo yes)"
-HAS_BUILD="$("$NODE_BIN" -p "require('$SRC/package.json').scripts?.build ? 'yes' : 'no'" 2>/dev/null || echo no)"
+# The path goes to node as an argument, never into the script text (a ' in it broke the script,
+# and a silent fallback then gave ExecStart=npm start and no dashboard build).
+if [[ -x "$NODE_BIN" ]]; then
+  PACKAGE_INFO="$("$NODE_BIN" -p '
+    const p = require(process.argv[1]);
+    const start = p.scripts?.start ?? "";
+    const usesTsx = /\btsx\b/.test(start) && !(p.dependencies ?? {}).tsx;
+    const builds = Boolean(p.scripts?.build);
+    [start.replace(/\n/g, " "), usesTsx || builds ? "yes" : "no", builds ? "yes" : "no"].join("\n")
+  ' "$SRC/package.json")" || die "cannot read $SRC/package.json (see the error above)"
+  { read -r START_SCRIPT; read -r NEEDS_DEV; read -r HAS_BUILD; } <<<"$PACKAGE_INFO"
+else
+  echo "package.json not read without Node.js (a real install would have stopped)"
+  START_SCRIPT=""
+  NEEDS_DEV=yes
+  HAS_BUILD=yes
+fi
 if [[ "$NEEDS_DEV" == yes ]]; then
   echo "npm ci with dev dependencies (the start script runs TypeScript through tsx, or the dashboard is built here)"
   run env --chdir="$PREFIX" npm ci --no-audit --no-fund
@@ -244,18 +349,55 @@ if [[ $START -eq 1 ]]; then
   run systemctl restart clew.service
 fi
 
+# config.txt (stdin) with clew's one pull-ups line: the line after clew's comment is replaced (another
+# --pins must not add a second gpio= line), later clew blocks (from older installers, which
+# appended) are dropped with the blank lines before them, and without one the block is appended.
+with_pullups() {
+  awk -v mark="$PULLUP_MARK" -v line="$1" '
+    $0 == mark {
+      if (!done) { printf "%s", blank; print; print line }
+      blank = ""; done = 1; drop = 1; next
+    }
+    drop && /^gpio=/ { drop = 0; next }
+    { drop = 0 }
+    /^[[:space:]]*$/ { blank = blank $0 "\n"; next }
+    { printf "%s", blank; blank = ""; print }
+    END {
+      if (!done) { printf "%s", (blank == "" && NR > 0 ? "\n" : blank); print mark; print line }
+      else printf "%s", blank
+    }
+  '
+}
+
 if [[ $PULLUPS -eq 1 ]]; then
   step "pull-ups on BCM $PINS"
-  BOOT_CONFIG=/boot/firmware/config.txt
-  [[ -e "$BOOT_CONFIG" ]] || BOOT_CONFIG=/boot/config.txt
   LINE="gpio=$PINS=ip,pu"
-  if [[ -e "$BOOT_CONFIG" ]] && grep -qxF "$LINE" "$BOOT_CONFIG"; then
+  OLD_BOOT_CONFIG=""
+  NEW_BOOT_CONFIG="$(with_pullups "$LINE" </dev/null)"
+  if [[ -e "$BOOT_CONFIG" ]]; then
+    OLD_BOOT_CONFIG="$(cat "$BOOT_CONFIG")"
+    NEW_BOOT_CONFIG="$(with_pullups "$LINE" <"$BOOT_CONFIG")"
+  fi
+  if [[ -e "$BOOT_CONFIG" && "$NEW_BOOT_CONFIG" == "$OLD_BOOT_CONFIG" ]]; then
     echo "$BOOT_CONFIG already has $LINE"
-  elif [[ $DRY_RUN -eq 1 ]]; then
-    printf '+ append "%s" to %s\n' "$LINE" "$BOOT_CONFIG"
   else
-    printf '\n# clew buttons: inputs with internal pull-ups (buttons switch to GND)\n%s\n' "$LINE" >>"$BOOT_CONFIG"
-    echo "added $LINE to $BOOT_CONFIG: reboot for it to take effect"
+    if [[ "$OLD_PULLUP_LINE" == "$LINE" ]]; then
+      what="remove clew's repeated pull-ups lines (keeping \"$LINE\") from $BOOT_CONFIG"
+    elif [[ -n "$OLD_PULLUP_LINE" ]]; then
+      what="replace clew's \"$OLD_PULLUP_LINE\" with \"$LINE\" in $BOOT_CONFIG"
+    else
+      what="append \"$LINE\" to $BOOT_CONFIG"
+    fi
+    if [[ $DRY_RUN -eq 1 ]]; then
+      printf '+ %s\n' "$what"
+      echo "----- $BOOT_CONFIG -----"
+      printf '%s\n' "$NEW_BOOT_CONFIG"
+      echo "----- end -----"
+    else
+      # Written in place (not moved over), as the boot partition's file it is.
+      printf '%s\n' "$NEW_BOOT_CONFIG" >"$BOOT_CONFIG"
+      echo "done: $what; reboot for it to take effect"
+    fi
   fi
 fi
 

@@ -3,8 +3,10 @@
  * n = NEXT, b = BACK, r = READ, o or Enter = OK; the capital letter (N, B, R, O) is a hold.
  * On a TTY, stdin goes to raw mode (one key at a time) and is restored on stop; Ctrl-C still
  * interrupts. Piped stdin is read a line at a time (`n`, `next`, an empty line = OK), which is how
- * scripts and tests drive it.
+ * scripts and tests drive it. Stdin that ends (or is /dev/null, as under systemd's
+ * `StandardInput=null`) can never give a button: the status says so instead of "ok".
  */
+import { fstatSync } from 'node:fs';
 import type { ButtonName } from '../../shared/game.js';
 import { silentLogger, type Logger } from '../log.js';
 import { ButtonEmitter, isButtonName } from './emitter.js';
@@ -51,11 +53,33 @@ export interface KeyboardInput {
   isTTY?: boolean;
   setRawMode?(mode: boolean): unknown;
   isRaw?: boolean;
+  /** process.stdin's descriptor (0); absent on a PassThrough. */
+  fd?: number | null;
+  readableEnded?: boolean;
   setEncoding(encoding: BufferEncoding): unknown;
   on(event: 'data', listener: (chunk: string | Buffer) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
   removeListener(event: 'data', listener: (chunk: string | Buffer) => void): unknown;
+  removeListener(event: 'end', listener: () => void): unknown;
   resume(): unknown;
   pause(): unknown;
+}
+
+export const STDIN_CLOSED = 'stdin closed: no keyboard buttons';
+
+/**
+ * Why this input can never give a button, or null if it may: it has ended, or it is a device
+ * that is not a terminal (/dev/null: a systemd service, `< /dev/null`, a closed stdin, which
+ * Node reopens as /dev/null). A terminal, a pipe, a socket or a file may.
+ */
+export function keyboardInputClosed(input: KeyboardInput): string | null {
+  if (input.readableEnded) return 'stdin has ended';
+  if (input.isTTY || typeof input.fd !== 'number') return null;
+  try {
+    return fstatSync(input.fd).isCharacterDevice() ? 'stdin is /dev/null or another device that is not a terminal' : null;
+  } catch {
+    return 'stdin is closed';
+  }
 }
 
 export interface KeyboardOptions {
@@ -68,6 +92,11 @@ export interface KeyboardOptions {
 export class KeyboardButtons extends ButtonEmitter {
   private readonly input: KeyboardInput;
   private listener: ((chunk: string | Buffer) => void) | null = null;
+  private readonly onEnd = (): void => {
+    // A last line without its newline still counts.
+    if (!this.rawMode && this.pendingLine !== '') this.onData('\n');
+    if (this.current.ok) this.setStatus(false, STDIN_CLOSED);
+  };
   private wasRaw = false;
   private rawMode = false;
   private pendingLine = '';
@@ -87,13 +116,17 @@ export class KeyboardButtons extends ButtonEmitter {
     this.input.setEncoding('utf8');
     this.listener = (chunk) => this.onData(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     this.input.on('data', this.listener);
+    this.input.on('end', this.onEnd);
     this.input.resume();
-    this.setStatus(true, this.rawMode ? 'keys n=NEXT b=BACK r=READ o/Enter=OK (capital = hold)' : 'reading button lines from stdin');
+    const closed = keyboardInputClosed(this.input);
+    if (closed) this.setStatus(false, `${STDIN_CLOSED} (${closed})`);
+    else this.setStatus(true, this.rawMode ? 'keys n=NEXT b=BACK r=READ o/Enter=OK (capital = hold)' : 'reading button lines from stdin');
   }
 
   async stop(): Promise<void> {
     if (!this.listener) return;
     this.input.removeListener('data', this.listener);
+    this.input.removeListener('end', this.onEnd);
     this.listener = null;
     if (this.rawMode) this.input.setRawMode!(this.wasRaw);
     this.input.pause();

@@ -1,19 +1,37 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../support/scratch.js';
 
 const script = fileURLToPath(new URL('../../scripts/install-pi.sh', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
 
-function install(...args: string[]) {
-  const result = spawnSync('bash', [script, ...args], { encoding: 'utf8' });
+/** Where the dry runs look for an installed clew.service and config.txt (empty: a first install). */
+interface Machine {
+  unitDir?: string;
+  bootConfig?: string;
+  script?: string;
+}
+
+function installOn(machine: Machine, ...args: string[]) {
+  const env = {
+    ...process.env,
+    CLEW_INSTALL_UNIT_DIR: machine.unitDir ?? scratchDir('clew-units-'),
+    CLEW_INSTALL_BOOT_CONFIG: machine.bootConfig ?? path.join(scratchDir('clew-boot-'), 'config.txt'),
+  };
+  const result = spawnSync('bash', [machine.script ?? script, ...args], { encoding: 'utf8', env });
   return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+function install(...args: string[]) {
+  return installOn({}, ...args);
 }
 
 /** The unit file printed by --dry-run, as section → key → values. */
 function unit(out: string): Record<string, Record<string, string[]>> {
-  const text = /----- \/etc\/systemd\/system\/clew\.service -----\n([\s\S]*?)----- end -----/.exec(out)?.[1];
+  const text = /----- \S*\/clew\.service -----\n([\s\S]*?)----- end -----/.exec(out)?.[1];
   if (!text) throw new Error(`no unit file in the output:\n${out}`);
   const sections: Record<string, Record<string, string[]>> = {};
   let current: Record<string, string[]> = {};
@@ -90,6 +108,70 @@ describe('scripts/install-pi.sh', () => {
     expect(install('--dry-run', '--data', '/opt/clew/data')).toMatchObject({ code: 1, err: expect.stringMatching(/'\/opt\/clew\/data' is inside --prefix \/opt\/clew, which an update empties/) });
     expect(install('--dry-run', '--prefix', '/srv/clew', '--config-dir', '/srv/clew/')).toMatchObject({ code: 1, err: expect.stringMatching(/is inside --prefix/) });
     expect(install('--dry-run', '--data', '/opt/clew-data')).toMatchObject({ code: 0 });
+  });
+
+  it('paths a unit file cannot carry as written (spaces: systemd splits Environment= and ReadWritePaths= there) are refused', () => {
+    for (const [option, dir] of [['--prefix', '/opt/my clew'], ['--data', '/var/lib/clew data'], ['--config-dir', '/etc/clew%i'], ['--data', "/srv/bob's"]]) {
+      expect(install('--dry-run', option!, dir!), `${option} ${dir}`).toMatchObject({ code: 1, err: expect.stringContaining(`'${dir}' contains a space or one of`) });
+    }
+  });
+
+  it("a checkout whose path has a ' in it: package.json is still read (tsx start, dashboard build), and an unreadable one stops the install", () => {
+    const checkout = path.join(scratchDir('clew-src-'), "bob's clew");
+    mkdirSync(path.join(checkout, 'scripts'), { recursive: true });
+    mkdirSync(path.join(checkout, 'device'));
+    copyFileSync(script, path.join(checkout, 'scripts', 'install-pi.sh'));
+    copyFileSync(fileURLToPath(new URL('../../device/config.example.json', import.meta.url)), path.join(checkout, 'device', 'config.example.json'));
+    copyFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), path.join(checkout, 'package.json'));
+    const moved = { script: path.join(checkout, 'scripts', 'install-pi.sh') };
+    const run = installOn(moved, '--dry-run');
+    expect(run.code, run.err).toBe(0);
+    expect(unit(run.out).Service!.ExecStart![0]).toBe(unit(dry.out).Service!.ExecStart![0]);
+    expect(run.out.includes('npm run build')).toBe(Boolean(pkg.scripts.build));
+    writeFileSync(path.join(checkout, 'package.json'), '{ "name": "clew", ');
+    expect(installOn(moved, '--dry-run')).toMatchObject({ code: 1, err: expect.stringContaining(`cannot read ${checkout}/package.json`) });
+  });
+
+  it('an update keeps the installed port, data and config folders when run without the first run\'s options, and warns when an option moves them', () => {
+    const unitDir = scratchDir('clew-units-');
+    const first = installOn({ unitDir }, '--dry-run', '--port', '9000', '--data', '/srv/clew-data', '--config-dir', '/etc/clew-table');
+    expect(first.code, first.err).toBe(0);
+    writeFileSync(path.join(unitDir, 'clew.service'), /----- \S*\/clew\.service -----\n([\s\S]*?)----- end -----/.exec(first.out)![1]!);
+
+    const again = installOn({ unitDir }, '--dry-run');
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(/--port 9000, as installed/);
+    const { Service } = unit(again.out);
+    expect(Service!.Environment).toEqual(expect.arrayContaining(['PORT=9000', 'CLEW_DATA=/srv/clew-data', 'CLEW_CONFIG=/etc/clew-table/config.json']));
+    expect(Service!.ReadWritePaths).toEqual(['/srv/clew-data']);
+    expect(again.err).toBe('');
+
+    const moved = installOn({ unitDir }, '--dry-run', '--port', '8080', '--data', '/var/lib/clew');
+    expect(moved.code).toBe(0);
+    expect(moved.err).toMatch(/WARNING: --port 8080 replaces 9000 of the installed service/);
+    expect(moved.err).toMatch(/WARNING: --data \/var\/lib\/clew replaces \/srv\/clew-data of the installed service: the table's data stays in \/srv\/clew-data/);
+    expect(unit(moved.out).Service!.Environment).toEqual(expect.arrayContaining(['PORT=8080', 'CLEW_DATA=/var/lib/clew']));
+  });
+
+  it("--pullups with other --pins replaces clew's earlier gpio= line in config.txt (and folds repeated ones), never adds a second", () => {
+    const bootConfig = path.join(scratchDir('clew-boot-'), 'config.txt');
+    const mark = '# clew buttons: inputs with internal pull-ups (buttons switch to GND)';
+    // As older installers left it after --pullups, then --pullups --pins 5,6: two clew blocks.
+    writeFileSync(bootConfig, ['dtparam=audio=on', '[all]', 'gpio=4=op,dh', '', mark, 'gpio=17,27,22,23=ip,pu', '', mark, 'gpio=5,6=ip,pu', ''].join('\n'));
+    const run = installOn({ bootConfig }, '--dry-run', '--pullups', '--pins', '5,6,13,19');
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain(`+ replace clew's "gpio=17,27,22,23=ip,pu" with "gpio=5,6,13,19=ip,pu" in ${bootConfig}`);
+    const written = new RegExp(`----- ${bootConfig} -----\\n([\\s\\S]*?)----- end -----`).exec(run.out)![1]!;
+    expect(written.split('\n')).toEqual(['dtparam=audio=on', '[all]', 'gpio=4=op,dh', '', mark, 'gpio=5,6,13,19=ip,pu', '']);
+
+    // Once it is there, the same run changes nothing; without --pins the installed pins are kept.
+    writeFileSync(bootConfig, written);
+    expect(installOn({ bootConfig }, '--dry-run', '--pullups', '--pins', '5,6,13,19').out).toContain(`${bootConfig} already has gpio=5,6,13,19=ip,pu`);
+    expect(installOn({ bootConfig }, '--dry-run', '--pullups').out).toContain(`${bootConfig} already has gpio=5,6,13,19=ip,pu`);
+  });
+
+  it('--help says how to uninstall', () => {
+    expect(install('--help').out).toMatch(/To uninstall[\s\S]*systemctl disable --now clew\.service/);
   });
 
   it('passes bash -n, and shellcheck when it is installed', () => {

@@ -1,3 +1,4 @@
+import { createReadStream, openSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { KeyboardButtons, keysToActions, lineToAction } from '../../device/buttons/keyboard.js';
@@ -100,5 +101,32 @@ describe('keyboard buttons', () => {
     expect(seen).toContain('press READ');
     expect(log.messages('error').join()).toMatch(/press listener for READ threw/);
     await keyboard.stop();
+  });
+
+  it('stdin that ends gives no more buttons: the status says so instead of "ok" (a last line without newline still counts)', async () => {
+    const pipe = new PassThrough();
+    const log = memoryLogger();
+    const keyboard = new KeyboardButtons({ input: pipe, log });
+    const seen = recordButtons(keyboard);
+    await keyboard.start();
+    expect(keyboard.status()).toMatchObject({ ok: true });
+    pipe.end('n\nb');
+    await flush();
+    expect(seen).toEqual(['press NEXT', 'release NEXT', 'press BACK', 'release BACK']);
+    expect(keyboard.status()).toEqual({ kind: 'keyboard', ok: false, message: 'stdin closed: no keyboard buttons' });
+    expect(log.messages('warn').join()).toMatch(/buttons keyboard: stdin closed/);
+    await keyboard.stop();
+  });
+
+  it('stdin on /dev/null (a systemd service: StandardInput=null) is not ok from the start', async () => {
+    // What process.stdin is when fd 0 is /dev/null: an fs.ReadStream on an open descriptor.
+    const devNull = createReadStream('', { fd: openSync('/dev/null', 'r') });
+    const keyboard = new KeyboardButtons({ input: devNull });
+    await keyboard.start();
+    expect(keyboard.status()).toMatchObject({ ok: false, message: expect.stringMatching(/^stdin closed: no keyboard buttons/) });
+    await flush();
+    expect(keyboard.status()).toMatchObject({ ok: false });
+    await keyboard.stop();
+    devNull.destroy();
   });
 });

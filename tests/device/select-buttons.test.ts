@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { SerialPortMock } from 'serialport';
@@ -33,6 +33,21 @@ describe('selectButtons', () => {
     const sources = await selectButtons({}, log, { ...machine(), pinDriver: async () => fakeDriver({ accessible: false }) });
     expect(sources.map((s) => s.kind)).toEqual(['keyboard']);
     expect(log.messages('info').join('\n')).toMatch(/no GPIO \(no sysfs here\)/);
+  });
+
+  it('a service without GPIO or serial box, stdin /dev/null: no keyboard in auto, and the "none" warning', async () => {
+    const devNull = createReadStream('', { fd: openSync('/dev/null', 'r') }) as unknown as NodeJS.ReadStream;
+    const noGpio = async () => fakeDriver({ accessible: false });
+    const log = memoryLogger();
+    expect(await selectButtons({}, log, { ...machine(), stdin: devNull, pinDriver: noGpio })).toEqual([]);
+    expect(log.messages('info').join('\n')).toMatch(/no keyboard \(stdin is \/dev\/null/);
+    expect(log.messages('warn').join('\n')).toMatch(/buttons: none/);
+    // Asked for, it is kept, and says why it is not ok.
+    const [keyboard] = await selectButtons({ keyboard: 'on' }, memoryLogger(), { ...machine(), stdin: devNull, pinDriver: noGpio });
+    await keyboard!.start();
+    expect(keyboard!.status()).toMatchObject({ kind: 'keyboard', ok: false, message: expect.stringMatching(/^stdin closed/) });
+    await keyboard!.stop();
+    devNull.destroy();
   });
 
   it('a Pi with GPIO: GPIO buttons, and no keyboard in auto', async () => {
