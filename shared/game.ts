@@ -81,6 +81,13 @@ export interface DiceRequest {
   /** The dice expected; `count` for games where any number may appear (e.g. 1..8 remaining dice). */
   slots?: DiceSlot[];
   count?: { min: number; max: number };
+  /**
+   * Colours to name every die from, where the game tells dice apart by colour and dice of colours
+   * its slots do not name may lie in the tray (Worm-up: the spare dice beside the bids, the bids
+   * beside the ghost's dice). Without it the palette is the slots' colours. With it, slots that
+   * name no colour are not fitted to (the game picks its dice by colour): every die is kept.
+   */
+  colors?: string[];
   /** Plain words for the phone: "Roll the shape die and both organ dice". */
   prompt: string;
 }

@@ -18,6 +18,7 @@ import { readOptions, sameRoll, toRolled, VIEW_CHECK_EVERY, withViewLearning } f
 import { cozyDiceRequest } from '../../shared/games/worm-and-cozy/dice.js';
 import { DEFAULT_CHAPTER_ID, loadChapter } from '../../shared/games/worm-and-cozy/chapters.js';
 import { registryLookup } from '../../web/server/main.js';
+import { GAMES } from '../../shared/games/registry.js';
 import { createRng } from '../../shared/rng.js';
 import { matchDice } from '../../vision/locate/evaluate.js';
 import { renderScene } from '../../vision/synth/index.js';
@@ -60,6 +61,25 @@ describe('the pipeline’s small rules', () => {
     const cozy = readOptions({ sets: ['d6'], slots: [{ set: 'd6', role: 'shape', color: 'red' }, { set: 'd6', role: 'organ' }], prompt: '' });
     expect(cozy.palette).toEqual(Object.keys(DIE_COLORS));
     expect(readOptions({ sets: ['d6'], prompt: 'anything' })).toEqual({ sets: ['d6'] });
+  });
+
+  it('reader options, Worm-up: every die named from all the box\'s colours, so spares beside the bids are nobody\'s and the ghost\'s dice are not the bids', () => {
+    const game = GAMES['worm-up'];
+    const set = game.setup({ players: [{ id: 'ann', name: 'Ann', color: 'red' }, { id: 'bob', name: 'Bob', color: 'yellow' }] });
+    if (!set.ok) throw new Error(set.message);
+    const bids = readOptions(game.diceRequest(set.state)!);
+    // Named from the seats' colours only, a green spare was read as a second yellow die.
+    expect(bids.palette).toEqual(Object.keys(DIE_COLORS));
+    expect(bids.expect).toEqual({ slots: [{ set: 'wurmeln', color: 'red' }, { set: 'wurmeln', color: 'yellow' }] });
+    const tray = (faces: string[]) => faces.map((face, i) => ({ set: 'wurmeln' as const, face, color: ['red', 'yellow', 'green', 'blue'][i]! }));
+    const revealed = game.diceMove(set.state, tray(['3', '6', '7', 'X']));
+    expect(revealed).toMatchObject({ ok: true, state: { type: 'reveal', bids: { ann: '3', bob: '6' } } });
+    const after = game.apply(set.state, (revealed as { state: unknown }).state);
+    if (!after.ok) throw new Error(after.message);
+    // The ghost: not fitted to its two slots (the fit kept the two dice it was surest of, maybe the bids), every die coloured.
+    const ghost = readOptions(game.diceRequest(after.state)!);
+    expect(ghost).toEqual({ sets: ['wurmeln'], palette: Object.keys(DIE_COLORS) });
+    expect(game.diceMove(after.state, tray(['3', '6', '7', 'X']))).toMatchObject({ ok: true, state: { type: 'ghost', dice: ['7', 'X'] } });
   });
 
   it('reader options: the dice the game asks for, as the reader fits a frame to them', () => {

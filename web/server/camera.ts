@@ -67,10 +67,14 @@ export interface PipelineOptions {
  */
 export function readOptions(request: DiceRequest): ReadOptions {
   const slots = request.slots ?? [];
-  // The dice it asks for: a frame's dice are fitted to them (vision/fit-roll.ts).
-  const wanted = expectationOf(request);
-  const expect = wanted ? { expect: wanted } : {};
   const named = [...new Set(slots.map((s) => s.color).filter((c): c is string => !!c))];
+  // The dice it asks for: a frame's dice are fitted to them (vision/fit-roll.ts); but where the
+  // game names every die's colour and its slots name none, the game tells its dice apart by colour
+  // (Worm-up's ghost: the two dice of no player's colour), so every die is kept (the fit kept the
+  // two dice it was surest of, a player's bid as likely as the ghost's).
+  const wanted = request.colors && named.length === 0 ? undefined : expectationOf(request);
+  const expect = wanted ? { expect: wanted } : {};
+  if (request.colors && request.colors.length > 0) return { sets: request.sets, palette: request.colors, ...expect };
   if (named.length === 0) return { sets: request.sets, ...expect };
   const palette = slots.every((s) => s.color) ? named : Object.keys(DIE_COLORS);
   return { sets: request.sets, palette, ...expect };

@@ -1,11 +1,12 @@
 /** Tapeworm setup options, validated at the edge and again in `setup`. */
 import { z } from 'zod';
+import { playerIdSchema } from '../../player-id.js';
 import { deckDefinitionSchema } from './deck.js';
 
 export const HAND_SIZE = 5;
 
 const playerSchema = z.strictObject({
-  id: z.string().min(1).max(32),
+  id: playerIdSchema.max(32),
   name: z.string().min(1).max(64),
   color: z.string().min(1).max(24).optional(),
 });

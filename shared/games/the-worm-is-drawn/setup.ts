@@ -1,5 +1,6 @@
 /** Setup options and the opening position: every tile face up on the table, no dice kept. */
 import { z } from 'zod';
+import { playerIdSchema } from '../../player-id.js';
 import { Errors, fail, ok, type PlayerInfo, type Result } from '../../game.js';
 import { EQUIPMENT, PRESETS, PRESET_NAMES } from './data.js';
 import type { TwidState } from './types.js';
@@ -9,7 +10,7 @@ export const MAX_PLAYERS = 7;
 
 const playerSchema = z.object({
   /** Defaults to p1, p2, … */
-  id: z.string().min(1).max(64).optional(),
+  id: playerIdSchema.optional(),
   name: z.string().trim().min(1).max(64),
   color: z.string().min(1).max(24).optional(),
 });

@@ -3,6 +3,7 @@
  * display, the phones' highlights and sheet scoring. See docs/notes/worm-and-cozy.md.
  */
 import { z } from 'zod';
+import { playerIdSchema } from '../../player-id.js';
 import { Errors, fail, ok, type GameDefinition, type GameStatus, type PlayerInfo, type Result } from '../../game.js';
 import { applyMove } from './apply.js';
 import { parseChapter, loadChapter, hourLabel, DEFAULT_CHAPTER_ID, type Chapter } from './chapters.js';
@@ -20,7 +21,7 @@ export const optionsSchema = z
     chapter: z.union([z.string().min(1).max(40), z.record(z.string(), z.unknown())]).optional(),
     /** The seats; a solo game is one player (the default: one player "solo"). */
     players: z
-      .array(z.object({ id: z.string().min(1).max(64), name: z.string().min(1).max(64), color: z.string().max(24).optional() }).strict())
+      .array(z.object({ id: playerIdSchema, name: z.string().min(1).max(64), color: z.string().max(24).optional() }).strict())
       .min(1)
       .max(12)
       .optional(),

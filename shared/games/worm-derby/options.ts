@@ -3,6 +3,7 @@
  * player one of the players, a corrected die table if one is given).
  */
 import { z } from 'zod';
+import { playerIdSchema } from '../../player-id.js';
 import type { PlayerInfo } from '../../game.js';
 import { dieTableSchema } from './die-table.js';
 
@@ -14,7 +15,7 @@ export const OBSTACLE_TILES = PIECEPACK_TILES - 3;
 export const SUIT_COLORS = ['red', 'black', 'green', 'blue'] as const;
 
 const playerSchema = z.strictObject({
-  id: z.string().min(1).max(32),
+  id: playerIdSchema.max(32),
   name: z.string().min(1).max(64),
   color: z.string().min(1).max(24).optional(),
 });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DIE_COLORS, isDieColor } from '../../dice.js';
 import { Errors, fail, ok, type Result } from '../../game.js';
+import { playerIdSchema } from '../../player-id.js';
 import { EQUIPMENT } from './data.js';
 import type { Seat, WormUpState } from './types.js';
 
@@ -12,7 +13,7 @@ export const GHOST_BELOW = 3;
 
 const playerSchema = z.object({
   /** Defaults to p1, p2, … */
-  id: z.string().min(1).max(64).optional(),
+  id: playerIdSchema.optional(),
   name: z.string().trim().min(1).max(64),
   /** The colour of the player's die and worm; defaults to the box's colours in order. */
   color: z.string().refine((c) => isDieColor(c), { error: (iss) => `"${String(iss.input)}" is not a die colour (${Object.keys(DIE_COLORS).join(', ')})` }).optional(),

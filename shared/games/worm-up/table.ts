@@ -1,5 +1,5 @@
 /** The table side: the referee headline, who may submit what, what the camera reads, buttons. */
-import type { ObservedDie } from '../../dice.js';
+import { DIE_COLORS, type ObservedDie } from '../../dice.js';
 import { fail, ok, type Authority, type ButtonName, type DiceRequest, type GameStatus, type Result } from '../../game.js';
 import { freeNumbers, validX } from './bids.js';
 import { legalMoves, toAct } from './options.js';
@@ -56,20 +56,27 @@ export function status(state: WormUpState): GameStatus {
 }
 
 export function diceRequest(state: WormUpState): DiceRequest | null {
+  // Every die is named from all the box's colours, not only the seats': spare dice may lie beside
+  // the bids, and the bids beside the ghost's dice. Named from the seats' colours, a spare took a
+  // player's (two yellow dice) and the ghost's two dice could be the players' bids.
+  const colors = Object.keys(DIE_COLORS);
   if (state.phase === 'bid') {
     return {
       sets: ['wurmeln'],
       slots: state.players.map((p) => ({ set: 'wurmeln', role: p.id, color: p.color })),
       count: { min: state.players.length, max: state.players.length },
+      colors,
       prompt: 'Reveal the bids: every die in the tray at once',
     };
   }
   if (state.phase === 'ghost') {
+    // diceMove takes the two dice that are not a player's colour, so the reader keeps them all (readOptions).
     return {
       sets: ['wurmeln'],
       slots: [{ set: 'wurmeln', role: 'ghost' }, { set: 'wurmeln', role: 'ghost' }],
       count: { min: 2, max: 2 },
-      prompt: "Roll two spare dice for the ghost",
+      colors,
+      prompt: 'Roll two spare dice for the ghost',
     };
   }
   return null;
