@@ -24,10 +24,13 @@ const program = new Command()
 const opts = program.opts<{ json?: boolean; quick?: boolean; only?: string; area?: string }>();
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench');
-const files = (await readdir(dir))
-  .filter((f) => /\.bench\.ts$/.test(f))
-  .filter((f) => !opts.only || f.includes(opts.only))
-  .sort();
+const areas = (await readdir(dir)).filter((f) => /\.bench\.ts$/.test(f)).sort();
+const files = areas.filter((f) => !opts.only || f.includes(opts.only));
+if (opts.area === undefined && opts.only !== undefined && files.length === 0) {
+  // A typo would otherwise measure nothing and print an empty table (or {}) as if all were well.
+  process.stderr.write(`bench: no area's file name contains "${opts.only}"; the areas are: ${areas.map((f) => f.replace(/\.bench\.ts$/, '')).join(', ')}\n`);
+  process.exit(2);
+}
 
 function meets(f: Figure): string {
   if (!f.target) return '';

@@ -6,6 +6,7 @@
  */
 // First: a stop asked for while the rest loads is remembered (early-stop.ts).
 import { takeEarlyStop } from './early-stop.js';
+import path from 'node:path';
 import { Command } from 'commander';
 import QRCode from 'qrcode';
 import { ConfigError, loadConfig } from '../web/server/config.js';
@@ -20,19 +21,15 @@ const program = new Command()
   .option('-p, --port <port>', 'port to listen on (overrides PORT and the config file)')
   .option('-d, --data <dir>', 'data folder for the log and calibrations (overrides CLEW_DATA)')
   .option('--no-qr', 'do not print QR codes')
+  // A usage error (an unknown option, a missing value) exits 2, as a bad config does; --help 0.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
   .parse();
 const opts = program.opts<{ config?: string; port?: string; data?: string; qr: boolean }>();
 
-// --port abc: said as the flag's, not as the environment's.
-if (opts.port !== undefined && !/^\s*\d+\s*$/.test(opts.port)) {
-  process.stderr.write(`clew: --port must be a whole number 0–65535 (0: any free port), not "${opts.port}"\n`);
-  process.exit(2);
-}
-const env = { ...process.env, ...(opts.port ? { PORT: opts.port } : {}), ...(opts.data ? { CLEW_DATA: opts.data } : {}) };
-
 let loaded;
 try {
-  loaded = await loadConfig(opts.config, env);
+  // The flags go in as themselves, so a bad --port or an override is said as the flag's.
+  loaded = await loadConfig(opts.config, process.env, { port: opts.port, data: opts.data });
 } catch (error) {
   process.stderr.write(`${error instanceof ConfigError ? error.message : `clew: ${(error as Error).message}`}\n`);
   process.exit(2);
@@ -46,11 +43,18 @@ let clew;
 try {
   clew = await startClew({ config, logger });
 } catch (error) {
-  // The two a person can act on at once, said in their words.
-  const code = (error as NodeJS.ErrnoException).code;
+  // The ones a person can act on at once, said in their words.
+  const { code, path: where } = error as NodeJS.ErrnoException;
+  const dataDir = path.resolve(config.dataDir);
+  // The data folder, a file in it, or a folder above it that it should be made in.
+  const inDataDir = where !== undefined && [path.relative(dataDir, path.resolve(where)), path.relative(path.resolve(where), dataDir)].some((r) => !r.startsWith('..') && !path.isAbsolute(r));
+  const otherFolder = 'choose another folder with --data <folder> or CLEW_DATA=<folder> (or "dataDir" in the config)';
   const hint =
     code === 'EADDRINUSE' ? `: port ${config.port} is taken by another program; stop it, or give clew another port (--port, PORT or "port" in the config)`
     : code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? `: this machine cannot listen on host "${config.host}"; set HOST (or "host" in the config) to one of its addresses, or 0.0.0.0 for all of them`
+    : inDataDir && (code === 'ENOTDIR' || code === 'EEXIST') ? `: clew cannot make its data folder ${dataDir}, a file is in the way; ${otherFolder}`
+    : inDataDir && code === 'EROFS' ? `: clew cannot write in its data folder ${dataDir}, the file system is read-only; ${otherFolder}`
+    : inDataDir && (code === 'EACCES' || code === 'EPERM') ? `: clew may not write in its data folder ${dataDir}; let it (chown the folder to the user clew runs as), or ${otherFolder}`
     : '';
   logger.error(`could not start: ${(error as Error).message}${hint}`);
   process.exit(1);

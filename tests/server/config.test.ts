@@ -56,7 +56,7 @@ describe('config', () => {
     for (const port of [null, '', ' ', false, true, [], [8081], '0x1F90', '1e3', 80.5, -1, 70000]) {
       expect(() => parseConfig({ port }, {}), JSON.stringify(port)).toThrow(/config file: port: a port is (a whole number )?0–65535/);
     }
-    for (const PORT of [' ', '0x1F90', '8080abc']) expect(() => parseConfig(undefined, { PORT }), PORT).toThrow(/environment: port: a port is a whole number/);
+    for (const PORT of [' ', '0x1F90', '8080abc']) expect(() => parseConfig(undefined, { PORT }), PORT).toThrow(/environment: PORT=(\S+|" "): port: a port is a whole number/);
   });
 
   it('every bad key is named with its path, including the device section', () => {
@@ -73,7 +73,16 @@ describe('config', () => {
   });
 
   it('a bad PORT in the environment says it came from the environment', () => {
-    expect(() => parseConfig({}, { PORT: '70000' })).toThrow(/environment: port: a port is a whole number 0–65535/);
+    expect(() => parseConfig({}, { PORT: '70000' })).toThrow(/environment: PORT=70000: port: a port is a whole number 0–65535/);
+  });
+
+  it('a bad value is said with the variable or the flag that gave it, as typed (since the thirty-eighth session)', () => {
+    expect(() => parseConfig(undefined, { CLEW_LOG_LEVEL: 'verbose' })).toThrow(/^invalid config:\n  environment: CLEW_LOG_LEVEL=verbose: logLevel: /);
+    expect(() => parseConfig(undefined, {}, undefined, { port: '99999' })).toThrow(/^invalid config:\n  --port 99999: port: a port is a whole number 0–65535/);
+    expect(() => parseConfig(undefined, {}, undefined, { data: '' })).toThrow(/^invalid config:\n  --data "": dataDir: /);
+    // The flag wins over the variable: a good PORT under a bad --port is not blamed.
+    expect(() => parseConfig(undefined, { PORT: '8080' }, undefined, { port: 'eighty' })).toThrow(/^invalid config:\n  --port eighty: port: .*not "eighty"$/);
+    expect(parseConfig(undefined, { PORT: 'eighty', CLEW_DATA: '/a' }, undefined, { port: '8081', data: '/b' })).toMatchObject({ port: 8081, dataDir: '/b' });
   });
 
   it('the file is a JSON object', () => {
@@ -119,6 +128,10 @@ describe('config', () => {
       ]);
       // The same values: nothing to say.
       expect((await loadConfig(file, { PORT: '9000' })).overridden).toEqual([]);
+      // The start command's flags are said as themselves, not as the variables (since the thirty-eighth session).
+      const flagged = await loadConfig(file, { PORT: '8080' }, { port: '8290', data: 'here' });
+      expect([flagged.config.port, flagged.config.dataDir]).toEqual([8290, 'here']);
+      expect(flagged.overridden).toEqual([`port 9000 in ${file} is overridden by --port 8290`, `dataDir "/srv/clew" in ${file} is overridden by --data here`]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

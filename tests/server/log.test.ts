@@ -3,10 +3,10 @@
  * line is dropped with a warning, a corrupt line is reported by its number, compaction loses
  * nothing whenever the power goes.
  */
-import { appendFile, mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { fail, ok } from '../../shared/game.js';
 import { EventLog, LogCorruptError, writeFileAtomic, type LogOptions } from '../../web/server/log.js';
@@ -148,6 +148,113 @@ describe('the event log', () => {
     expect((error as Error).message).toMatch(/line 2: the event does not replay: move\/illegal/);
   });
 
+  describe('harmless flaws cost no event (since the thirty-eighth session)', () => {
+    /** The log's text with `edit` applied to its lines (the last one the empty string after the final newline). */
+    async function edit(change: (lines: string[]) => void): Promise<void> {
+      const lines = (await readFile(file(), 'utf8')).split('\n');
+      change(lines);
+      await writeFile(file(), lines.join('\n'));
+    }
+
+    async function opensWhole(adds: number[]): Promise<ReturnType<typeof options>> {
+      const opts = options();
+      const { log, state, version } = await EventLog.open(opts);
+      expect([state, version]).toEqual([{ n: adds.length, sum: adds.reduce((a, b) => a + b, 0) }, adds.length]);
+      expect(log.status()).toMatchObject({ ok: true, version: adds.length });
+      expect((await readdir(dir)).filter((f) => f.includes('.corrupt-'))).toEqual([]);
+      // And the table goes on: the next event is read back after it.
+      await log.append(adds.length + 1, { add: 100 }, { n: adds.length + 1, sum: 0 });
+      await log.close();
+      const again = await EventLog.open(options());
+      expect(again.version).toBe(adds.length + 1);
+      await again.log.close();
+      return opts;
+    }
+
+    it('a blank line in the middle (an editor, a sync tool) is read past', async () => {
+      await write([1, 2, 3, 4]);
+      await edit((l) => l.splice(2, 0, '', '  \t'));
+      await opensWhole([1, 2, 3, 4]);
+    });
+
+    it('a blank line at the end is read past, not called corrupt', async () => {
+      await write([1, 2, 3]);
+      await appendFile(file(), '\n');
+      await opensWhole([1, 2, 3]);
+    });
+
+    it('a line whose time is damaged still replays its event (the time is not needed for it)', async () => {
+      await write([1, 2, 3, 4]);
+      await edit((l) => (l[1] = JSON.stringify({ ...JSON.parse(l[1]!), t: 'yesterday' })));
+      await opensWhole([1, 2, 3, 4]);
+    });
+
+    it('a byte-order mark an editor put at the start loses nothing', async () => {
+      await write([1, 2, 3]);
+      await writeFile(file(), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), await readFile(file())]));
+      await opensWhole([1, 2, 3]);
+    });
+
+    it('a last line of zero bytes, with a newline after it, is a torn tail (dropped with a warning), not corruption', async () => {
+      await write([1, 2, 3]);
+      await appendFile(file(), Buffer.concat([Buffer.alloc(300), Buffer.from('\n')]));
+      const opts = await opensWhole([1, 2, 3]);
+      expect(opts.logger.lines.some((l) => l.level === 'warn' && /torn last line \(301 bytes\)/.test(l.message))).toBe(true);
+    });
+
+    it('zero bytes with good lines after them are real damage: said, and the original kept', async () => {
+      await write([1, 2, 3]);
+      await edit((l) => (l[1] = '\0'.repeat(40)));
+      const { log, version } = await EventLog.open(options());
+      expect(version).toBe(1);
+      expect(log.status().message).toMatch(/line 2 of tally\.jsonl is corrupt: not JSON .*\(1 later line not replayed\)/);
+      expect((await readdir(dir)).filter((f) => f.startsWith('tally.jsonl.corrupt-'))).toHaveLength(1);
+      await log.close();
+    });
+  });
+
+  it('an event whose fold throws (a state the game cannot read) is a corrupt line, not a crash', async () => {
+    await write([1, 2, 3]);
+    const throwing = options({
+      onCorrupt: 'refuse',
+      fold: (s, e) => {
+        if (e.add === 2) throw new TypeError("Cannot read properties of null (reading 'phase')");
+        return ok({ n: (s?.n ?? 0) + 1, sum: (s?.sum ?? 0) + e.add });
+      },
+    });
+    const error = await EventLog.open(throwing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LogCorruptError);
+    expect((error as Error).message).toMatch(/tally\.jsonl, line 2: the event does not replay: it failed \(Cannot read properties of null/);
+  });
+
+  describe('a snapshot whose state the owner cannot use (since the thirty-eighth session)', () => {
+    /** Sums above 1000 stand for a state the game cannot use, though it fits the schema. */
+    const check = (s: Tally) => (s.sum > 1000 ? `a sum of ${s.sum} is past the end of the board` : null);
+
+    it('is set aside by name and the log starts from what is left, as an unreadable snapshot is', async () => {
+      await writeFile(path.join(dir, 'tally.snapshot.json'), JSON.stringify({ v: 3, t: 1, state: { n: 3, sum: 5000 } }));
+      const opts = options({ check });
+      const { log, state, version } = await EventLog.open(opts);
+      expect([state, version]).toEqual([null, 0]);
+      expect(log.status().message).toMatch(/^the snapshot .*tally\.snapshot\.json is unreadable: bad state \(a sum of 5000 is past the end of the board\); kept as tally\.snapshot\.json\.corrupt-\d+$/);
+      expect((await readdir(dir)).filter((f) => f.startsWith('tally.snapshot.json.corrupt-'))).toHaveLength(1);
+      await log.close();
+    });
+
+    it('with refuse, opening throws naming the snapshot', async () => {
+      await writeFile(path.join(dir, 'tally.snapshot.json'), JSON.stringify({ v: 3, t: 1, state: { n: 3, sum: 5000 } }));
+      await expect(EventLog.open(options({ check, onCorrupt: 'refuse' }))).rejects.toThrow(/tally\.snapshot\.json, line 1: .*bad state \(a sum of 5000/);
+    });
+
+    it('a usable one is taken as it is', async () => {
+      await writeFile(path.join(dir, 'tally.snapshot.json'), JSON.stringify({ v: 3, t: 1, state: { n: 3, sum: 6 } }));
+      const { log, state } = await EventLog.open(options({ check }));
+      expect(state).toEqual({ n: 3, sum: 6 });
+      expect(log.status().ok).toBe(true);
+      await log.close();
+    });
+  });
+
   describe('compaction', () => {
     it('after compactEvery events the state is snapshotted and the log starts empty; a restart sees it all', async () => {
       await write([1, 2, 3, 4, 5, 6, 7], { compactEvery: 3 });
@@ -199,6 +306,58 @@ describe('the event log on a failing disk', () => {
     const again = await EventLog.open(options());
     expect([again.state, again.version]).toEqual([{ n: 5, sum: 15 }, 5]);
     await again.log.close();
+  });
+
+  describe('a write the disk refuses (since the thirty-eighth session)', () => {
+    /** The prototype of the handles the log writes through: one call of it made to fail. */
+    async function fileHandles(): Promise<object> {
+      const probe = await open(path.join(dir, 'probe'), 'w');
+      await probe.close();
+      return Object.getPrototypeOf(probe) as object;
+    }
+    const full = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    afterEach(() => vi.restoreAllMocks());
+
+    it('is said until a later write reaches the disk; then the log is ok again', async () => {
+      const { log } = await EventLog.open(options());
+      await log.append(1, { add: 1 }, { n: 1, sum: 1 });
+      vi.spyOn((await fileHandles()) as { write: () => Promise<unknown> }, 'write').mockRejectedValueOnce(full());
+      await expect(log.append(2, { add: 2 }, { n: 2, sum: 3 })).rejects.toThrow(/ENOSPC/);
+      expect(log.status()).toMatchObject({ ok: false, version: 1, message: 'write failed: ENOSPC: no space left on device, write' });
+      // The disk has room again: the same event is written, and nothing is left to say.
+      await log.append(2, { add: 2 }, { n: 2, sum: 3 });
+      expect(log.status()).toEqual({ ok: true, path: file(), entries: 2, version: 2 });
+      await log.close();
+      const again = await EventLog.open(options());
+      expect(again.state).toEqual({ n: 2, sum: 3 });
+      await again.log.close();
+    });
+
+    it('what was found wrong at start is still said after a later write succeeds', async () => {
+      await write([1, 2, 3]);
+      await appendFile(file(), 'garbage\n{"v":4,"t":1,"e":{"add":4}}\n');
+      const { log } = await EventLog.open(options());
+      vi.spyOn((await fileHandles()) as { datasync: () => Promise<void> }, 'datasync').mockRejectedValueOnce(full());
+      await expect(log.append(4, { add: 9 }, { n: 4, sum: 15 })).rejects.toThrow(/ENOSPC/);
+      expect(log.status().message).toMatch(/line 4 of tally\.jsonl is corrupt: .*; write failed: ENOSPC/);
+      await log.append(4, { add: 9 }, { n: 4, sum: 15 });
+      expect(log.status()).toMatchObject({ ok: false, message: expect.stringMatching(/^line 4 of tally\.jsonl is corrupt: [^;]*; started from the last good state .*corrupt-\d+$/) });
+      await log.close();
+    });
+
+    it('a failed write that cannot be cut back stops appends until a restart, and says to restart clew', async () => {
+      const { log } = await EventLog.open(options());
+      await log.append(1, { add: 1 }, { n: 1, sum: 1 });
+      const handles = (await fileHandles()) as { write: () => Promise<unknown>; truncate: () => Promise<void> };
+      vi.spyOn(handles, 'write').mockRejectedValueOnce(full());
+      vi.spyOn(handles, 'truncate').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, ftruncate'), { code: 'EIO' }));
+      await expect(log.append(2, { add: 2 }, { n: 2, sum: 3 })).rejects.toThrow(/ENOSPC/);
+      expect(log.needsRestart()).toMatch(/could not be cut back \(EIO/);
+      // However the disk is now, no later event is written after what the failed write may have left.
+      await expect(log.append(2, { add: 2 }, { n: 2, sum: 3 })).rejects.toThrow(/cannot be written safely/);
+      expect(log.status().message).toMatch(/write failed: ENOSPC.*; a failed write could not be cut back \(EIO: i\/o error, ftruncate\); restart clew once the disk is fixed/);
+      await log.close();
+    });
   });
 
   it('a line the disk takes only in part is not acknowledged, and every acknowledged one survives (a file-size limit for a full disk)', () => {

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +116,48 @@ describe('npm start', () => {
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
-    expect(err).toMatch(/environment: port:/);
+    expect(err).toMatch(/environment: PORT=eighty: port:/);
+  });
+
+  /** `npm start` with these arguments and environment, until it exits (each case here exits at once). */
+  async function startExits(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; err: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts'), '--no-qr', ...args], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CLEW_DATA: dir, CLEW_CONFIG: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, err };
+  }
+
+  it('what is wrong is said as the flag or the variable a person typed, and every usage error exits 2 (since the thirty-eighth session)', async () => {
+    expect(await startExits(['--port', '99999'])).toMatchObject({ code: 2, err: expect.stringMatching(/--port 99999: port: a port is a whole number 0–65535/) });
+    expect(await startExits([], { CLEW_LOG_LEVEL: 'verbose' })).toMatchObject({ code: 2, err: expect.stringMatching(/environment: CLEW_LOG_LEVEL=verbose: logLevel: /) });
+    expect(await startExits(['--prot', '8080'])).toMatchObject({ code: 2, err: expect.stringMatching(/unknown option '--prot'/) });
+    expect(await startExits(['--port'])).toMatchObject({ code: 2, err: expect.stringMatching(/option '-p, --port <port>' argument missing/) });
+  });
+
+  it('a data folder clew cannot make or write in is named, with how to choose another (exit 1; since the thirty-eighth session)', async () => {
+    // A file where the data folder should be made: refused whoever runs clew.
+    const file = path.join(dir, 'not-a-folder');
+    await writeFile(file, '');
+    const inTheWay = await startExits([], { CLEW_DATA: path.join(file, 'data') });
+    expect(inTheWay.code).toBe(1);
+    expect(inTheWay.err).toMatch(new RegExp(`could not start: ENOTDIR.*: clew cannot make its data folder ${path.join(file, 'data')}, a file is in the way; choose another folder with --data <folder> or CLEW_DATA=<folder>`));
+    // A folder clew may not write in (root may write anywhere: there it is not tried).
+    if (process.getuid?.() !== 0) {
+      const closed = path.join(dir, 'closed');
+      await mkdir(closed);
+      await chmod(closed, 0o555);
+      try {
+        const refused = await startExits(['--data', closed]);
+        expect(refused.code).toBe(1);
+        expect(refused.err).toMatch(new RegExp(`could not start: EACCES.*: clew may not write in its data folder ${closed}; .*choose another folder with --data <folder> or CLEW_DATA=<folder>`));
+      } finally {
+        await chmod(closed, 0o755);
+      }
+    }
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The server's configuration: embedded defaults, then a JSON file (`--config FILE`, else
  * `CLEW_CONFIG`, else `/etc/clew/config.json` when it exists), then the environment (`PORT`,
- * `HOST`, `CLEW_DATA`, `CLEW_LOG_LEVEL`). Every key is optional; unknown keys are errors, so a
- * typo is caught instead of silently ignored. The `device` section belongs to device/ and is
- * validated by its schema.
+ * `HOST`, `CLEW_DATA`, `CLEW_LOG_LEVEL`), then the start command's `--port` and `--data`. Every
+ * key is optional; unknown keys are errors, so a typo is caught instead of silently ignored, and
+ * a bad value is said with where it came from (the file, the variable, the flag). The `device`
+ * section belongs to device/ and is validated by its schema.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -146,12 +147,35 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-function describe(error: z.ZodError, where: string): string {
-  return error.issues.map((i) => `  ${where}: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('\n');
+/** `where` names the source of each issue's key (a file, a variable, a flag). */
+function describe(error: z.ZodError, where: (key: PropertyKey | undefined) => string): string {
+  return error.issues.map((i) => `  ${where(i.path[0])}: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('\n');
 }
 
 /** Config keys the environment may set, and the variable that sets each. */
 const ENVIRONMENT: Readonly<Record<string, string>> = { port: 'PORT', host: 'HOST', dataDir: 'CLEW_DATA', logLevel: 'CLEW_LOG_LEVEL' };
+
+/** The start command's flags that set a config key (they win over the environment). */
+export interface StartFlags {
+  port?: string;
+  data?: string;
+}
+const FLAGS: Readonly<Record<keyof StartFlags, { key: string; flag: string }>> = { port: { key: 'port', flag: '--port' }, data: { key: 'dataDir', flag: '--data' } };
+
+/** The config keys the flags set, each with the words that name where it came from. */
+function fromFlags(flags: StartFlags): Map<string, { value: string; said: string }> {
+  const out = new Map<string, { value: string; said: string }>();
+  for (const [name, { key, flag }] of Object.entries(FLAGS) as [keyof StartFlags, { key: string; flag: string }][]) {
+    const value = flags[name];
+    if (value !== undefined) out.set(key, { value, said: `${flag} ${shown(value)}` });
+  }
+  return out;
+}
+
+/** A value as a person typed it; quoted where blanks or nothing would hide it. */
+function shown(value: string): string {
+  return /^[^\s"']+$/.test(value) ? value : JSON.stringify(value);
+}
 
 /** Environment variables the server reads, mapped onto config keys. */
 export function fromEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -167,15 +191,25 @@ export function fromEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown>
  * Pure: file contents (already parsed JSON, or undefined) and the environment → config. Throws a
  * ConfigError naming every bad key and where it came from.
  */
-export function parseConfig(file: unknown, env: NodeJS.ProcessEnv, where = 'config file'): ServerConfig {
+export function parseConfig(file: unknown, env: NodeJS.ProcessEnv, where = 'config file', flags: StartFlags = {}): ServerConfig {
   if (file !== undefined && (typeof file !== 'object' || file === null || Array.isArray(file))) {
     throw new ConfigError(`invalid config:\n  ${where}: must be a JSON object`);
   }
   const fromFile = configSchema.safeParse(file ?? {});
-  if (!fromFile.success) throw new ConfigError(`invalid config:\n${describe(fromFile.error, where)}`);
+  if (!fromFile.success) throw new ConfigError(`invalid config:\n${describe(fromFile.error, () => where)}`);
   const envKeys = fromEnvironment(env);
-  const merged = configSchema.safeParse({ ...((file as Record<string, unknown> | undefined) ?? {}), ...envKeys });
-  if (!merged.success) throw new ConfigError(`invalid config:\n${describe(merged.error, 'environment')}`);
+  const flagKeys = fromFlags(flags);
+  const merged = configSchema.safeParse({ ...((file as Record<string, unknown> | undefined) ?? {}), ...envKeys, ...Object.fromEntries([...flagKeys].map(([k, f]) => [k, f.value])) });
+  if (!merged.success) {
+    // The file alone was good: what is bad came from a flag or a variable; say which, as typed.
+    const source = (key: PropertyKey | undefined): string => {
+      const flag = typeof key === 'string' ? flagKeys.get(key) : undefined;
+      if (flag) return flag.said;
+      const name = typeof key === 'string' ? ENVIRONMENT[key] : undefined;
+      return name !== undefined && env[name] !== undefined ? `environment: ${name}=${shown(env[name])}` : 'environment';
+    };
+    throw new ConfigError(`invalid config:\n${describe(merged.error, source)}`);
+  }
   return merged.data;
 }
 
@@ -191,9 +225,13 @@ export function configPath(flag: string | undefined, env: NodeJS.ProcessEnv, exi
  * start command's `--port` / `--data`) overrides: said at start, since the installed service sets
  * PORT and CLEW_DATA and an edit to the file's `port` or `dataDir` would otherwise do nothing.
  */
-export async function loadConfig(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<{ config: ServerConfig; source: string; overridden: string[] }> {
+export async function loadConfig(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  flags: StartFlags = {},
+): Promise<{ config: ServerConfig; source: string; overridden: string[] }> {
   const file = configPath(flag, env);
-  if (!file) return { config: parseConfig(undefined, env), source: 'embedded defaults', overridden: [] };
+  if (!file) return { config: parseConfig(undefined, env, undefined, flags), source: 'embedded defaults', overridden: [] };
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -206,17 +244,22 @@ export async function loadConfig(flag: string | undefined, env: NodeJS.ProcessEn
   } catch (error) {
     throw new ConfigError(`the config file ${file} is not valid JSON: ${(error as Error).message}`);
   }
-  const config = parseConfig(json, env, file);
+  const config = parseConfig(json, env, file, flags);
   const given = json as Record<string, unknown>;
   // Relative folders in a config file are relative to that file, not to wherever clew was started.
   const here = (p: string) => (path.isAbsolute(p) ? p : path.resolve(path.dirname(file), p));
-  if (!env.CLEW_DATA && 'dataDir' in given) config.dataDir = here(config.dataDir);
+  if (!env.CLEW_DATA && flags.data === undefined && 'dataDir' in given) config.dataDir = here(config.dataDir);
   const camera = (given.device as { camera?: { replay?: { folder?: unknown } } } | undefined)?.camera;
   if (typeof camera?.replay?.folder === 'string') config.device.camera.replay.folder = here(config.device.camera.replay.folder);
   if (typeof (given.vision as { modelDir?: unknown } | undefined)?.modelDir === 'string' && config.vision.modelDir) config.vision.modelDir = here(config.vision.modelDir);
-  const fromEnv = fromEnvironment(env);
-  const overridden = Object.keys(fromEnv)
-    .filter((k) => k in given && String(given[k]) !== String(fromEnv[k]))
-    .map((k) => `${k} ${JSON.stringify(given[k])} in ${file} is overridden by ${ENVIRONMENT[k]}=${String(fromEnv[k])} (the installed service sets PORT and CLEW_DATA in its unit)`);
+  // Each key said once, by what set it last: a flag wins over the variable.
+  const winners = new Map<string, { value: unknown; said: string }>();
+  for (const [k, value] of Object.entries(fromEnvironment(env))) {
+    winners.set(k, { value, said: `${ENVIRONMENT[k]}=${String(value)} (the installed service sets PORT and CLEW_DATA in its unit)` });
+  }
+  for (const [k, { value, said }] of fromFlags(flags)) winners.set(k, { value, said });
+  const overridden = [...winners]
+    .filter(([k, { value }]) => k in given && String(given[k]) !== String(value))
+    .map(([k, { said }]) => `${k} ${JSON.stringify(given[k])} in ${file} is overridden by ${said}`);
   return { config, source: file, overridden };
 }

@@ -8,8 +8,12 @@
  *   <name>.snapshot.json  the state at some version (written by compaction, atomically)
  *
  * Damage on start:
- * - a torn last line (no trailing newline: the write was cut short by a power cut or a kill) is
- *   dropped with a warning; it was never acknowledged, because acks wait for the fsync;
+ * - a torn last line (no trailing newline: the write was cut short by a power cut or a kill, or a
+ *   last line of zero bytes: the size grew before the data landed) is dropped with a warning; it
+ *   was never acknowledged, because acks wait for the fsync;
+ * - harmless flaws are read past: blank lines, a byte-order mark an editor put at the start, a
+ *   line whose time (`t`) is not a number (the time is not needed to replay the event);
+ * - a snapshot whose state the owner cannot use (`check`) is set aside like an unreadable one;
  * - a corrupt line with good lines after it (bad JSON, a bad shape, a version out of sequence, or
  *   an event that no longer folds) is reported with its line number. With `onCorrupt: 'recover'`
  *   (the default) the original file is kept beside the log as `<name>.jsonl.corrupt-<ms>`, the log
@@ -40,6 +44,11 @@ export interface LogOptions<S, E> {
   stateSchema: z.ZodType<S>;
   /** Folds event number `version` into the state (null before the first event). */
   fold(state: S | null, event: E, version: number): Result<S>;
+  /**
+   * Why a snapshot's state, though it fits `stateSchema`, cannot be used (null: it can). A
+   * snapshot is taken as a whole, so one that fails here is set aside like an unreadable one.
+   */
+  check?(state: S): string | null;
   onCorrupt: 'recover' | 'refuse';
   /** Compact (snapshot the state and start an empty log) once this many events are in the log. */
   compactEvery: number;
@@ -65,7 +74,15 @@ export class LogCorruptError extends Error {
 }
 
 const snapshotFileSchema = z.object({ v: z.number().int().min(0), t: z.number(), state: z.unknown() });
-const lineSchema = z.object({ v: z.number().int().min(1), t: z.number(), e: z.unknown() });
+// `t` (when the event was written) is not needed to replay it: a damaged time does not cost the event.
+const lineSchema = z.object({ v: z.number().int().min(1), e: z.unknown() });
+
+/** A line with nothing on it but white space: read past, wherever it is. */
+const BLANK = /^\s*$/;
+/** A line of zero bytes (and white space): the size of the file grew before its data landed. */
+const ZEROS = /^[\0\s]*$/;
+/** The byte-order mark some editors put at the start of a text file they save. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 function issues(error: z.ZodError): string {
   return error.issues
@@ -115,7 +132,10 @@ export class EventLog<S, E> {
   private size = 0;
   private entries = 0;
   private version = 0;
+  /** What was found wrong on start (damage read past or set aside): said until the next start. */
   private problem: string | undefined;
+  /** The last write's failure, until a write reaches the disk again (that event was not made). */
+  private writeProblem: string | undefined;
   /** The last compaction's failure, until one succeeds (the events are safe in the log meanwhile). */
   private compactProblem: string | undefined;
   /** Set when a failed write could not be cut back: appending after it would corrupt the log. */
@@ -155,9 +175,11 @@ export class EventLog<S, E> {
           if (!parsed.success) return `bad shape (${issues(parsed.error)})`;
           const inner = opts.stateSchema.safeParse(parsed.data.state);
           if (!inner.success) return `bad state (${issues(inner.error)})`;
+          const unusable = opts.check?.(inner.data) ?? null;
+          if (unusable !== null) return `bad state (${unusable})`;
           return { v: parsed.data.v, state: inner.data };
         } catch (error) {
-          return `not JSON (${(error as Error).message})`;
+          return error instanceof SyntaxError ? `not JSON (${error.message})` : `bad state (${(error as Error).message})`;
         }
       })();
       if (typeof snap === 'string') {
@@ -178,20 +200,30 @@ export class EventLog<S, E> {
       if (e.code === 'ENOENT') return Buffer.alloc(0);
       throw e;
     });
-    const lastNewline = buf.lastIndexOf(0x0a);
-    const goodLength = lastNewline + 1;
+    const start = buf.subarray(0, BOM.length).equals(BOM) ? BOM.length : 0;
+    let goodLength = buf.lastIndexOf(0x0a) + 1;
+    const lines = goodLength > start ? buf.subarray(start, goodLength).toString('utf8').split('\n') : [''];
+    lines.pop(); // the empty string after the final newline
+    // Last lines of zero bytes are a torn tail too, though a newline landed after them.
+    let zeros = lines.length;
+    while (zeros > 0 && ZEROS.test(lines[zeros - 1]!)) zeros--;
+    if (lines.slice(zeros).some((l) => l.includes('\0'))) {
+      for (const l of lines.splice(zeros)) goodLength -= Buffer.byteLength(l) + 1;
+    }
     if (goodLength < buf.length) {
       opts.logger.warn(`log: dropped a torn last line (${buf.length - goodLength} bytes) in ${file}; it was never acknowledged`);
     }
-    const lines = buf.subarray(0, goodLength).toString('utf8').split('\n');
-    lines.pop(); // the empty string after the final newline
 
-    let offset = 0;
+    let offset = start;
     let kept = 0;
     const snapshotVersion = state === null ? null : version;
     let foldedAny = false;
     for (const [i, line] of lines.entries()) {
       const lineNo = i + 1;
+      if (BLANK.test(line)) {
+        offset += Buffer.byteLength(line) + 1;
+        continue;
+      }
       const step = this.foldLine(line, state, version, foldedAny ? null : snapshotVersion);
       if (step.kind === 'skip') {
         offset += Buffer.byteLength(line) + 1;
@@ -199,7 +231,7 @@ export class EventLog<S, E> {
         continue;
       }
       if (step.kind === 'bad') {
-        const more = lines.length - lineNo;
+        const more = lines.slice(lineNo).filter((l) => !BLANK.test(l)).length;
         const reason = `${step.reason}${more ? ` (${more} later line${more > 1 ? 's' : ''} not replayed)` : ''}`;
         if (opts.onCorrupt === 'refuse') throw new LogCorruptError(file, lineNo, reason);
         const savedAs = `${file}.corrupt-${opts.now()}`;
@@ -255,7 +287,13 @@ export class EventLog<S, E> {
     if (v !== version + 1) return { kind: 'bad', reason: `version ${v} out of sequence (expected ${version + 1})` };
     const event = this.opts.eventSchema.safeParse(e);
     if (!event.success) return { kind: 'bad', reason: `not an event (${issues(event.error)})` };
-    const next = this.opts.fold(state, event.data, v);
+    let next: Result<S>;
+    try {
+      next = this.opts.fold(state, event.data, v);
+    } catch (error) {
+      // The fold is meant to be total; a state it cannot read (a damaged snapshot) may still make it throw.
+      return { kind: 'bad', reason: `the event does not replay: it failed (${(error as Error).message})` };
+    }
     if (!next.ok) return { kind: 'bad', reason: `the event does not replay: ${next.code}: ${next.message}` };
     return { kind: 'ok', state: next.state, version: v };
   }
@@ -293,16 +331,17 @@ export class EventLog<S, E> {
       }
       await handle.datasync();
     } catch (error) {
-      this.problem = `write failed: ${(error as Error).message}`;
+      this.writeProblem = `write failed: ${(error as Error).message}`;
       try {
         await handle.truncate(this.size);
       } catch (cut) {
         // The part of the line left behind would corrupt the next one: no more appends until a restart repairs it.
-        this.unsafe = `a failed write could not be cut back (${(cut as Error).message})`;
-        this.problem = `${this.problem}; ${this.unsafe}`;
+        this.unsafe = `a failed write could not be cut back (${(cut as Error).message}); restart clew once the disk is fixed`;
       }
       throw error;
     }
+    // A full disk that has room again, a card that answers again: the table is saving again.
+    this.writeProblem = undefined;
     // On the disk: the event is made, whatever compaction does next.
     this.size += bytes.length;
     this.entries++;
@@ -346,8 +385,13 @@ export class EventLog<S, E> {
     this.opts.logger.info(`log: compacted at version ${this.version}`);
   }
 
+  /** Why no event can be appended until clew is restarted (undefined: appends go on). */
+  needsRestart(): string | undefined {
+    return this.unsafe;
+  }
+
   status(): LogStatus {
-    const problem = [this.problem, this.compactProblem].filter((p) => p !== undefined).join('; ') || undefined;
+    const problem = [this.problem, this.writeProblem, this.unsafe, this.compactProblem].filter((p) => p !== undefined).join('; ') || undefined;
     return {
       ok: problem === undefined,
       path: this.file,

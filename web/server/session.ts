@@ -17,6 +17,7 @@ import {
   runsTheTable,
   tableEventSchema,
   tableStateSchema,
+  unusableTable,
   type Actor,
   type Decision,
   type GameLookup,
@@ -78,6 +79,7 @@ export class TableSession {
       eventSchema: tableEventSchema,
       stateSchema: tableStateSchema,
       fold: (table, event) => evolve(table, event, opts.games),
+      check: (table) => unusableTable(table, opts.games),
       onCorrupt: opts.onCorrupt,
       compactEvery: opts.compactEvery,
       logger: opts.logger,
@@ -187,7 +189,11 @@ export class TableSession {
       await this.log.append(decision.table.version, decision.event, decision.table);
     } catch (error) {
       this.opts.logger.error(`log: could not write version ${decision.table.version}: ${(error as Error).message}`);
-      return this.failure(fail('log/write-failed', 'the table could not save this change, so it was not made; check the disk'));
+      // After a write that could not be cut back no change can be saved, however the disk is now.
+      const stuck = this.log.needsRestart() !== undefined;
+      return this.failure(
+        fail('log/write-failed', stuck ? 'the table could not save this change, so it was not made, and cannot save any until clew is restarted; restart clew once the disk is fixed' : 'the table could not save this change, so it was not made; check the disk'),
+      );
     }
     const before = this.current;
     this.current = decision.table;

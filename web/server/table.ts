@@ -144,10 +144,10 @@ export function unusableTable(table: TableState, games: GameLookup): string | nu
     }
   };
   const now = unusable(table.state);
-  if (now !== null) return `the ${game.title} state is not one the game can use: ${now}`;
+  if (now !== null) return `the game's state is not one "${game.title}" can use: ${now}`;
   for (const [i, entry] of table.undo.entries()) {
     const then = unusable(entry.state);
-    if (then !== null) return `undo entry ${i + 1} of ${table.undo.length} is not a ${game.title} state the game can use: ${then}`;
+    if (then !== null) return `undo entry ${i + 1} of ${table.undo.length} is not a state "${game.title}" can use: ${then}`;
   }
   return null;
 }
