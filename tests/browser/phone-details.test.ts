@@ -205,3 +205,36 @@ describe('The worm is drawn for two players without colours', () => {
     expect((table().state as TwidState).phase).not.toBe('over');
   });
 });
+
+describe('a seat a new game drops', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer({ game: 'the-worm-is-drawn', options: { players: [{ id: 'p1', name: 'Ann' }, { id: 'p2', name: 'Ben' }] } });
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('the phone in it is asked for its seat again, keeping the code (it had to ask the referee for the code again)', async () => {
+    const { context, page: ben } = await openPhone(browser, 'about:blank');
+    try {
+      await joinSeat(ben, server.url, 'p2');
+      // Reloaded: the code is only in the phone's storage now, not in the link.
+      await ben.reload();
+      await ben.waitForSelector('.app[data-role="player"]');
+      const t = server.clew.session.table;
+      const ack = await server.clew.session.submit({ kind: 'referee' }, { version: t.version, intent: { type: 'table/setup', game: 'the-worm-is-drawn', options: { players: [{ id: 'p1', name: 'Ann' }, { id: 'p3', name: 'Cy' }] } } });
+      expect(ack).toMatchObject({ ok: true });
+      // The seat picker, not the code: the new game's seats.
+      await ben.waitForSelector('[data-testid="seat-p3"]', WAIT);
+      expect(await ben.locator('[data-testid^="seat-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual(['seat-p1', 'seat-p3']);
+      await ben.click('[data-testid="seat-p3"]');
+      await ben.waitForSelector('.app[data-role="player"]');
+      await expect.poll(() => ben.textContent('[data-testid="who"]'), WAIT).toBe('Cy');
+    } finally {
+      await context.close();
+    }
+  });
+});

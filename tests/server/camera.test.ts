@@ -63,23 +63,37 @@ describe('the pipeline’s small rules', () => {
     expect(readOptions({ sets: ['d6'], prompt: 'anything' })).toEqual({ sets: ['d6'] });
   });
 
-  it('reader options, Worm-up: every die named from all the box\'s colours, so spares beside the bids are nobody\'s and the ghost\'s dice are not the bids', () => {
+  it('reader options, Worm-up: every die named from the box\'s colours, so spares beside the bids are nobody\'s and the ghost\'s dice are not the bids', () => {
     const game = GAMES['worm-up'];
     const set = game.setup({ players: [{ id: 'ann', name: 'Ann', color: 'red' }, { id: 'bob', name: 'Bob', color: 'yellow' }] });
     if (!set.ok) throw new Error(set.message);
+    const box = ['red', 'yellow', 'green', 'blue', 'white'];
     const bids = readOptions(game.diceRequest(set.state)!);
     // Named from the seats' colours only, a green spare was read as a second yellow die.
-    expect(bids.palette).toEqual(Object.keys(DIE_COLORS));
+    expect(bids.palette).toEqual(box);
     expect(bids.expect).toEqual({ slots: [{ set: 'wurmeln', color: 'red' }, { set: 'wurmeln', color: 'yellow' }] });
-    const tray = (faces: string[]) => faces.map((face, i) => ({ set: 'wurmeln' as const, face, color: ['red', 'yellow', 'green', 'blue'][i]! }));
+    const tray = (faces: string[]) => faces.map((face, i) => ({ set: 'wurmeln' as const, face, color: box[i]! }));
     const revealed = game.diceMove(set.state, tray(['3', '6', '7', 'X']));
     expect(revealed).toMatchObject({ ok: true, state: { type: 'reveal', bids: { ann: '3', bob: '6' } } });
     const after = game.apply(set.state, (revealed as { state: unknown }).state);
     if (!after.ok) throw new Error(after.message);
     // The ghost: not fitted to its two slots (the fit kept the two dice it was surest of, maybe the bids), every die coloured.
     const ghost = readOptions(game.diceRequest(after.state)!);
-    expect(ghost).toEqual({ sets: ['wurmeln'], palette: Object.keys(DIE_COLORS) });
+    expect(ghost).toEqual({ sets: ['wurmeln'], palette: box });
     expect(game.diceMove(after.state, tray(['3', '6', '7', 'X']))).toMatchObject({ ok: true, state: { type: 'ghost', dice: ['7', 'X'] } });
+    // The two bids alone (the ghost's dice not rolled yet, or missed) are not the ghost's; two dice entered by hand are.
+    expect(game.diceMove(after.state, tray(['3', '6']))).toMatchObject({ ok: false, message: "the ghost rolls 2 dice; saw 0 that are not a player's colour (2 in all)" });
+    expect(game.diceMove(after.state, [{ set: 'wurmeln', face: '3' }, { set: 'wurmeln', face: '6' }])).toMatchObject({ ok: true, state: { type: 'ghost', dice: ['3', '6'] } });
+  });
+
+  it('Worm-up at the table: a ghost roll read surely with the bids beside it needs no confirmation', async () => {
+    server = await startTestServer({ games: registryLookup, game: 'worm-up', options: { players: [{ id: 'ann', name: 'Ann', color: 'red' }, { id: 'bob', name: 'Bob', color: 'yellow' }] } });
+    const sure = (face: string, color: string) => ({ set: 'wurmeln' as const, face, color, confidence: 0.99, box: [0, 0, 10, 10] as [number, number, number, number] });
+    expect(await server.clew.session.cameraRoll([sure('3', 'red'), sure('6', 'yellow')], 'camera')).toMatchObject({ ok: true });
+    expect(server.clew.session.table.roll?.needsConfirmation).toBe(false);
+    expect(await server.clew.session.submit({ kind: 'referee' }, { version: server.clew.session.table.version, intent: { type: 'dice/confirm' } })).toMatchObject({ ok: true });
+    expect(await server.clew.session.cameraRoll([sure('3', 'red'), sure('6', 'yellow'), sure('7', 'green'), sure('X', 'blue')], 'camera')).toMatchObject({ ok: true });
+    expect(server.clew.session.table.roll?.needsConfirmation).toBe(false);
   });
 
   it('reader options: the dice the game asks for, as the reader fits a frame to them', () => {

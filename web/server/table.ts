@@ -157,7 +157,8 @@ export function unusableTable(table: TableState, games: GameLookup): string | nu
 function needsConfirmation(dice: RolledDie[], request: DiceRequest | null): boolean {
   if (dice.some((d) => d.uncertain)) return true;
   if (!request) return true;
-  const expected = request.slots?.length;
+  // A request that names every die's colour (`colors`) has its dice told apart by colour: other dice may lie beside them.
+  const expected = request.colors ? undefined : request.slots?.length;
   if (expected !== undefined && dice.length !== expected) return true;
   if (request.count && (dice.length < request.count.min || dice.length > request.count.max)) return true;
   return false;

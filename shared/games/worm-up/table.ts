@@ -1,7 +1,8 @@
 /** The table side: the referee headline, who may submit what, what the camera reads, buttons. */
-import { DIE_COLORS, type ObservedDie } from '../../dice.js';
+import type { ObservedDie } from '../../dice.js';
 import { fail, ok, type Authority, type ButtonName, type DiceRequest, type GameStatus, type Result } from '../../game.js';
 import { freeNumbers, validX } from './bids.js';
+import { EQUIPMENT } from './data.js';
 import { legalMoves, toAct } from './options.js';
 import { BIDS, type Bid, type WormUpMove, type WormUpState } from './types.js';
 
@@ -56,15 +57,16 @@ export function status(state: WormUpState): GameStatus {
 }
 
 export function diceRequest(state: WormUpState): DiceRequest | null {
-  // Every die is named from all the box's colours, not only the seats': spare dice may lie beside
-  // the bids, and the bids beside the ghost's dice. Named from the seats' colours, a spare took a
-  // player's (two yellow dice) and the ghost's two dice could be the players' bids.
-  const colors = Object.keys(DIE_COLORS);
+  // Every die is named from the box's colours, not only the seats': spare dice may lie beside the
+  // bids, and the bids beside the ghost's dice (at most the box's dice in all). Named from the
+  // seats' colours, a spare took a player's (two yellow dice) and the ghost's two dice could be
+  // the players' bids.
+  const colors = [...EQUIPMENT.colors];
   if (state.phase === 'bid') {
     return {
       sets: ['wurmeln'],
       slots: state.players.map((p) => ({ set: 'wurmeln', role: p.id, color: p.color })),
-      count: { min: state.players.length, max: state.players.length },
+      count: { min: state.players.length, max: Math.max(state.players.length, colors.length) },
       colors,
       prompt: 'Reveal the bids: every die in the tray at once',
     };
@@ -74,7 +76,7 @@ export function diceRequest(state: WormUpState): DiceRequest | null {
     return {
       sets: ['wurmeln'],
       slots: [{ set: 'wurmeln', role: 'ghost' }, { set: 'wurmeln', role: 'ghost' }],
-      count: { min: 2, max: 2 },
+      count: { min: 2, max: Math.max(2, colors.length) },
       colors,
       prompt: 'Roll two spare dice for the ghost',
     };
@@ -117,7 +119,9 @@ export function diceMove(state: WormUpState, dice: ObservedDie[]): Result<WormUp
 
   if (state.phase === 'ghost') {
     const spare = dice.map((d, i) => ({ d, face: faces[i]! })).filter(({ d }) => !seatOf(d));
-    const pick = spare.length === 2 ? spare.map((s) => s.face) : dice.length === 2 ? faces : null;
+    // Two dice without colours (entered by hand) are the ghost's; two of the players' colours are
+    // their bids, still in the tray, not the ghost's (taken so, they voided a valid bid).
+    const pick = spare.length === 2 ? spare.map((s) => s.face) : dice.length === 2 && dice.every((d) => !d.color) ? faces : null;
     if (!pick) return fail(DiceErrors.wrongCount, `the ghost rolls 2 dice; saw ${spare.length} that are not a player's colour (${dice.length} in all)`);
     return ok({ type: 'ghost', dice: [pick[0]!, pick[1]!] });
   }

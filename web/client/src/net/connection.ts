@@ -103,7 +103,13 @@ export class TableConnection {
       this.store.set({ cameraProblem: error.message });
       return;
     }
-    if (error.code.startsWith('auth/') && this.store.get().credentials) {
+    const creds = this.store.get().credentials;
+    if (error.code === 'auth/no-such-seat' && creds?.role === 'player') {
+      // The seat left (a game set up without it): the code still holds, only the seat is chosen again.
+      this.store.set({ joinProblem: 'Your seat is not at this game any more: choose your seat again.' });
+      return;
+    }
+    if (error.code.startsWith('auth/') && creds) {
       // The stored code or seat was refused at the handshake (new codes, or a seat that left).
       this.forget();
       this.store.set({ joinProblem: `${error.message}. Join again.` });
