@@ -165,6 +165,8 @@ export class Calibrations {
   private readonly nets = new Map<DiceSetId, LayersModel>();
   private readonly pending = new Map<DiceSetId, PendingLabel[]>();
   private readonly committing = new Set<DiceSetId>();
+  /** Sets whose calibration is being undone now. */
+  private readonly undoing = new Set<DiceSetId>();
   /** The labels a commit is fitting now (not to be withdrawn under it). */
   private readonly taking = new Set<PendingLabel>();
   private nextLabel = 1;
@@ -338,6 +340,7 @@ export class Calibrations {
     if (list.length === 0) throw new Error(`calibration of ${set}: no labelled crops added`);
     const counted = countExamples(set, list.map((p) => p.face));
     if (this.committing.has(set)) throw new Error(`calibration of ${set} is already being fitted; wait for it to finish`);
+    if (this.undoing.has(set)) throw new Error(`calibration of ${set} is being undone; save again when that is done`);
     this.committing.add(set);
     for (const p of list) this.taking.add(p);
     try {
@@ -373,6 +376,19 @@ export class Calibrations {
 
   private async undo(set: DiceSetId): Promise<Calibration | undefined> {
     knownSet(set);
+    // One change of a set's calibration at a time: two undos at once (a double tap, two referees)
+    // both swapped the files, and one calibration was lost from the disk while another was in force.
+    if (this.committing.has(set)) throw new Error(`calibration of ${set} is being fitted; undo it once it is saved`);
+    if (this.undoing.has(set)) throw new Error(`calibration of ${set} is being undone already`);
+    this.undoing.add(set);
+    try {
+      return await this.undoNow(set);
+    } finally {
+      this.undoing.delete(set);
+    }
+  }
+
+  private async undoNow(set: DiceSetId): Promise<Calibration | undefined> {
     if (!this.store) {
       if (!this.active.has(set)) throw new Error(`no calibration of ${set} to undo`);
       this.install(set, undefined, undefined);

@@ -106,6 +106,26 @@ describe.skipIf(!HAS_MODEL)('calibration files a table has damaged', () => {
     expect(inForce((await readerOn(dir)).reader)).toEqual(['d6@second']);
   });
 
+  it('two undos at once (a double tap, two referees): the second is refused, and the disk holds what is in force', async () => {
+    const dir = scratch();
+    const { reader } = await readerOn(dir);
+    await calibrate(reader, 'first');
+    await calibrate(reader, 'second');
+    const [one, two] = await Promise.allSettled([reader.calibration.undo('d6'), reader.calibration.undo('d6')]);
+    expect(one.status).toBe('fulfilled');
+    expect(two).toMatchObject({ status: 'rejected', reason: { message: 'calibration of d6 is being undone already' } });
+    expect(inForce(reader)).toEqual(['d6@first']);
+    expect(stamp(dir, 'd6.json')).toBe('first');
+    expect(stamp(dir, 'd6.previous.json')).toBe('second');
+    expect(inForce((await readerOn(dir)).reader)).toEqual(['d6@first']);
+    // And an undo while the set is fitted is refused too (it would restore under the save).
+    for (const c of crops) await reader.calibration.add('d6', c.face, c.image);
+    const fitting = reader.calibration.commit('d6', { createdAt: 'third' });
+    await expect(reader.calibration.undo('d6')).rejects.toThrow('calibration of d6 is being fitted; undo it once it is saved');
+    await fitting;
+    expect(inForce(reader)).toEqual(['d6@third']);
+  });
+
   it('an undo whose previous file does not fit the model is refused the same way', async () => {
     const dir = scratch();
     const { reader } = await readerOn(dir);
