@@ -4,7 +4,7 @@
  * play by choosing the card, then a lit spot and a turn of the card: the rules list the legal
  * spots (`legalOptions(state, { cards })`), so nothing is typed.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { CardKind, CutOption, PlacedCard, PlacementOption, TapewormMove, TapewormState } from '../../../../shared/games/tapeworm/index.js';
 import { effectText, expandDeck, hiddenKinds, kindsAfterDraw, tapeworm } from '../../../../shared/games/tapeworm/index.js';
 import type { TableSnapshot } from '../../../../shared/protocol.js';
@@ -233,6 +233,9 @@ export function TapewormScreen({ snapshot }: { snapshot: TableSnapshot }) {
   const send = (move: TapewormMove) => {
     setCard(null);
     setChosen(null);
+    // The Ringworm's picks belong to that effect: left over after "Leave it unused", the next
+    // Ringworm opened with them and sent them.
+    setRing([]);
     void conn.send({ type: 'move', move }, describe(move, name));
   };
   const [picking, setPicking] = useState<'play' | 'dig' | 'ring' | null>(null);
@@ -244,6 +247,10 @@ export function TapewormScreen({ snapshot }: { snapshot: TableSnapshot }) {
   const cuts = options?.cuts ?? [];
   const at = chosen ? spots.filter((s) => s.x === chosen.x && s.y === chosen.y) : [];
   const pending = state.pending[0];
+  // Gone another way (another phone, the referee, BACK): the picks go with it.
+  useEffect(() => {
+    if (pending?.effect !== 'ringworm') setRing([]);
+  }, [pending?.effect, snapshot.version]);
   const effectMoves = (legal.detail ?? []).filter((m) => m.type !== 'decline');
 
   return (

@@ -133,7 +133,8 @@ export function TwidScreen({ snapshot }: { snapshot: TableSnapshot }) {
           {score.lines.map((l) => {
             const stack = state.stacks[state.players.findIndex((p) => p.id === l.player)] ?? [];
             const top = stack[stack.length - 1];
-            const steal = top !== undefined ? stealable.get(top) : undefined;
+            // Lit only when stealing is a move now: the verbose detail names the tops the kept total matches in every phase, and mid-roll the engine refuses the steal.
+            const steal = top !== undefined && moves.some((m) => m.type === 'steal' && m.tile === top) ? stealable.get(top) : undefined;
             return (
               <li key={l.player} class="stack-line">
                 <span class="rank">{state.phase === 'over' ? `${l.rank}.` : ''}</span>

@@ -28,7 +28,7 @@ function describe(move: WormUpMove, name: (id: string) => string): string {
   }
 }
 
-function Bids({ round, seat }: { round: Round; seat: (id: string) => { name: string; color: string } | undefined }) {
+function Bids({ round, seat, ghostToCome = false }: { round: Round; seat: (id: string) => { name: string; color: string } | undefined; ghostToCome?: boolean }) {
   return (
     <div class="bids">
       {round.bids.map((b: BidResult) => {
@@ -37,7 +37,14 @@ function Bids({ round, seat }: { round: Round; seat: (id: string) => { name: str
           <div key={b.player} class={`bid${b.void.length ? ' void' : ''}`} data-testid={`bid-${b.player}`} data-void={b.void.join(',')}>
             <DieFace set="wurmeln" face={b.bid} color={p?.color} size={52} />
             <span class="bid-name">{p?.name ?? b.player}</span>
-            {b.void.length ? <span class="small why">void: {b.void.map((v) => WHY[v]).join(', ')}</span> : <span class="small ok">moves</span>}
+            {b.void.length ? (
+              <span class="small why">void: {b.void.map((v) => WHY[v]).join(', ')}</span>
+            ) : ghostToCome ? (
+              // The ghost's roll may still void it.
+              <span class="small muted">waits for the ghost</span>
+            ) : (
+              <span class="small ok">moves</span>
+            )}
           </div>
         );
       })}
@@ -101,7 +108,7 @@ export function WormUpScreen({ snapshot }: { snapshot: TableSnapshot }) {
       {round && (
         <section class="card" data-testid="bids">
           <h2>Round {round.number}: the bids</h2>
-          <Bids round={round} seat={seat} />
+          <Bids round={round} seat={seat} ghostToCome={state.phase === 'ghost'} />
           {state.phase === 'x' && d.xPlayer && (
             <div data-testid="x-choice">
               <p>
