@@ -5,7 +5,9 @@
  * the camera pipeline are real; the camera's frames are plain red or blue pictures, the stream
  * reads one die (a 2 on red, a 5 on blue), and the reader's calibration records what it is taught.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CameraSource } from '../../device/select.js';
 import type { CameraFrame } from '../../device/types.js';
 import { decodeImage, encodeJpeg } from '../../vision/image/index.js';
@@ -84,7 +86,11 @@ async function table() {
   await referee.snapshot((x) => x.version === s.clew.session.table.version);
   const version = () => s.clew.session.table.version;
   const roll = () => s.clew.session.table.roll;
-  return { send, show, crop, taught, pending, version, roll };
+  const inPlay = () => {
+    const file = path.join(s.dataDir, 'dice-in-play.json');
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { d6?: { dice: number; right: number; wrongUnmarked: number } }).d6 : undefined;
+  };
+  return { send, show, crop, taught, pending, version, roll, inPlay };
 }
 
 describe('teaching from the frame each roll was read from', () => {
@@ -142,5 +148,33 @@ describe('teaching from the frame each roll was read from', () => {
     expect(await t.send({ type: 'dice/read' })).toMatchObject({ ok: true, version: corrected + 1 });
     expect(t.roll()?.dice[0]).toMatchObject({ face: '5' });
     expect(t.roll()?.dice[0]?.corrected).toBeUndefined();
+  });
+
+  it('a used roll made final by the next roll and then brought back by BACK: its count and its label are taken back, so the mended roll counts once and teaches its right face only', async () => {
+    const t = await table();
+    await t.show('red', 1);
+    await t.send({ type: 'dice/read' }); // the camera reads a 2
+    await t.send({ type: 'dice/correct', index: 0, face: '3', color: 'red' }); // a mis-tap "corrects" it to 3
+    await t.send({ type: 'dice/confirm' }); // used: held
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.show('blue', 2);
+    await t.send({ type: 'dice/read' }); // the next roll: the used one is final (counted, its 3 taught)
+    await vi.waitFor(() => expect(t.pending.map((p) => p.what)).toEqual(['3 from red']));
+    await vi.waitFor(() => expect(t.inPlay()).toMatchObject({ dice: 1, wrongUnmarked: 1 }));
+    // BACK twice: the red roll is pending again, still corrected to 3.
+    await t.send({ type: 'undo' });
+    await t.send({ type: 'undo' });
+    expect(t.roll()?.dice[0]).toMatchObject({ face: '3', corrected: true });
+    await vi.waitFor(() => expect(t.pending).toEqual([]));
+    await vi.waitFor(() => expect(t.inPlay()).toMatchObject({ dice: 0, wrongUnmarked: 0 }));
+    // Mended and used again; the game moves on.
+    await t.send({ type: 'dice/correct', index: 0, face: '2', color: 'red' });
+    await t.send({ type: 'dice/confirm' });
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.show('blue', 3);
+    await t.send({ type: 'dice/read' });
+    await vi.waitFor(() => expect(t.inPlay()).toMatchObject({ dice: 1, right: 1, wrongUnmarked: 0 }));
+    // Corrected back to what the camera read: a checked die, taught as 2.
+    await vi.waitFor(() => expect(t.pending.map((p) => p.what)).toEqual(['2 from red']));
   });
 });

@@ -93,6 +93,10 @@ export class TableCalibration {
         const t = this.tally.get(set) ?? NO_TALLY;
         this.tally.set(set, { ...t, crops: t.crops + 1, right: t.right + (readRight ? 1 : 0), fromPlay: t.fromPlay + 1 });
       },
+      onUnlabel: (set, readRight) => {
+        const t = this.tally.get(set) ?? NO_TALLY;
+        this.tally.set(set, { ...t, crops: Math.max(0, t.crops - 1), right: Math.max(0, t.right - (readRight ? 1 : 0)), fromPlay: Math.max(0, t.fromPlay - 1) });
+      },
       onChange: onProgress,
     });
   }

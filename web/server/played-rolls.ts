@@ -69,6 +69,8 @@ export interface PlayedRollsOptions {
   labelled?(at: number, box: Box): boolean;
   /** A checked die became a label of its set; `readRight`: the camera had read its face. */
   onLabel(set: DiceSetId, readRight: boolean): void;
+  /** Such a label was taken back (BACK brought its roll back): the opposite of `onLabel`. */
+  onUnlabel?(set: DiceSetId, readRight: boolean): void;
   /** Labels were added (the phones are told). */
   onChange(): void;
 }
@@ -99,6 +101,21 @@ const HELD_ROLL = 'roll.json';
 const HELD_FRAME = 'frame.png';
 
 const NONE: InPlay = { dice: 0, right: 0, marked: 0, wrongUnmarked: 0, missed: 0, notDice: 0 };
+
+/** Final rolls remembered, so that a BACK that brings one back can take back what it counted and taught. */
+const FINAL_KEPT = 8;
+
+/** A roll made final: what it added to each set's count (in that count's generation), and the labels its checked dice became. */
+interface FinalRoll {
+  roll: PendingRoll;
+  counted: { set: DiceSetId; add: InPlay; generation: number }[];
+  labels: { set: DiceSetId; label: number; readRight: boolean }[];
+}
+
+function minus(a: InPlay, b: InPlay): InPlay {
+  const d = (x: number, y: number) => Math.max(0, x - y);
+  return { dice: d(a.dice, b.dice), right: d(a.right, b.right), marked: d(a.marked, b.marked), wrongUnmarked: d(a.wrongUnmarked, b.wrongUnmarked), missed: d(a.missed, b.missed), notDice: d(a.notDice, b.notDice) };
+}
 
 function plus(a: InPlay, b: InPlay): InPlay {
   return {
@@ -162,6 +179,10 @@ export class PlayedRolls {
   /** Checked dice being made labels now, in order, and the chain of such work (one roll after another). */
   private learning: { set: DiceSetId; face: string }[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  /** The last FINAL_KEPT rolls made final, newest first. */
+  private finals: FinalRoll[] = [];
+  /** Per set: how often its count started afresh (a final roll's count is taken back only from the count it went into). */
+  private generations = new Map<DiceSetId, number>();
   /** The counts' writes, one after another. */
   private saving: Promise<void> = Promise.resolve();
   /** The held roll's writes and removals, one after another. */
@@ -220,7 +241,12 @@ export class PlayedRolls {
       if (held && after.roll && sameDice(after.roll.dice, held.roll.dice)) {
         this.held = null;
         this.keepHeld(null);
+        return;
       }
+      // A roll already final (another roll came before the BACKs): its count and its labels are
+      // taken back, or a correction made again after it counted the die twice and taught both faces.
+      const final = after.roll ? this.finals.find((f) => sameDice(after.roll!.dice, f.roll.dice)) : undefined;
+      if (final) this.takeBack(final);
       return;
     }
     if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
@@ -239,15 +265,20 @@ export class PlayedRolls {
     this.held = null;
     if (!held) return this.flushing;
     this.keepHeld(null);
+    const final: FinalRoll = { roll: held.roll, counted: [], labels: [] };
     for (const set of new Set(held.roll.dice.map((d) => d.set))) {
       const add = countInPlay(held.roll, set);
       const now = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
-      if (add.dice + add.missed + add.notDice > 0) this.counted.set(set, { ...plus(now, add), since: now.since });
+      if (add.dice + add.missed + add.notDice > 0) {
+        this.counted.set(set, { ...plus(now, add), since: now.since });
+        final.counted.push({ set, add, generation: this.generations.get(set) ?? 0 });
+      }
     }
+    this.finals = [final, ...this.finals].slice(0, FINAL_KEPT);
     this.save();
     if (held.taught.length > 0) {
       this.flushing = this.flushing
-        .then(() => this.learn(held))
+        .then(() => this.learn(held, final))
         .catch((error: unknown) => this.opts.logger.error(`calibration: the dice checked during play could not be learnt: ${(error as Error).message}`));
     }
     return this.flushing;
@@ -255,6 +286,7 @@ export class PlayedRolls {
 
   /** Counts the set's dice in play afresh, from its calibration's save or undo. */
   restart(set: DiceSetId, since: Exclude<InPlaySince, 'start'>): void {
+    this.generations.set(set, (this.generations.get(set) ?? 0) + 1);
     this.counted.set(set, { ...NONE, since });
     this.save();
   }
@@ -348,8 +380,37 @@ export class PlayedRolls {
     this.opts.logger.info(`dice in play: the roll used before the restart is held again (${roll.dice.length} ${roll.dice.length === 1 ? 'die' : 'dice'}, ${taught.length} checked)`);
   }
 
+  /**
+   * A final roll BACK brought back: its dice no longer count (where the count has not started
+   * afresh since), and its labels still pending are withdrawn (one a save took stays taught: an
+   * undo of the save takes it back). After any teaching of it still under way.
+   */
+  private takeBack(final: FinalRoll): void {
+    this.finals = this.finals.filter((f) => f !== final);
+    for (const { set, add, generation } of final.counted) {
+      const now = this.counted.get(set);
+      if (now && (this.generations.get(set) ?? 0) === generation) this.counted.set(set, { ...minus(now, add), since: now.since });
+    }
+    this.save();
+    this.flushing = this.flushing
+      .then(async () => {
+        if (final.labels.length === 0) return;
+        const reader = await this.opts.reader.get();
+        let back = 0;
+        for (const { set, label, readRight } of final.labels) {
+          if (!(await reader.calibration.withdraw(set, label)).withdrawn) continue;
+          this.opts.onUnlabel?.(set, readRight);
+          back++;
+        }
+        final.labels = [];
+        if (back > 0) this.opts.logger.info(`calibration: ${back} ${back === 1 ? 'die' : 'dice'} checked in a roll BACK brought back taken back from the taught crops`);
+      })
+      .catch((error: unknown) => this.opts.logger.warn(`calibration: the dice of a roll BACK brought back could not be taken back: ${(error as Error).message}`))
+      .finally(() => this.opts.onChange());
+  }
+
   /** A final roll's checked dice become their sets' labelled crops, as the Teach tab's labels do. */
-  private async learn(held: HeldRoll): Promise<void> {
+  private async learn(held: HeldRoll, final?: FinalRoll): Promise<void> {
     this.learning = held.taught.map((i) => held.roll.dice[i]!);
     const frame = await held.frame();
     if (!frame) {
@@ -370,7 +431,8 @@ export class PlayedRolls {
       // Framed as the roll was read: the same camera view, the die's up judged with the roll's other dice.
       const others: Box[] = held.roll.dice.flatMap((d, k) => (k !== index && d.box ? [d.box] : []));
       try {
-        await reader.calibration.add(die.set, die.face, frame.image, die.box, frame.view, others);
+        const added = await reader.calibration.add(die.set, die.face, frame.image, die.box, frame.view, others);
+        final?.labels.push({ set: die.set, label: added.label, readRight: (die.readAs ?? die.face) === die.face });
       } catch (error) {
         this.opts.logger.warn(`calibration: die ${index + 1} of a used roll could not be learnt: ${(error as Error).message}`);
         continue;
