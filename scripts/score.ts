@@ -47,6 +47,7 @@ async function scorePhoto(file: string, chapter: string): Promise<{ ok: true; js
   }
   // Loaded only here: the JSON mode stays free of image libraries.
   const { readSheetPhoto } = await import('../vision/sheet/read.js');
+  const { SheetReadError } = await import('../vision/sheet/errors.js');
   try {
     const r = await readSheetPhoto(bytes, chapter);
     const s = r.score;
@@ -54,7 +55,10 @@ async function scorePhoto(file: string, chapter: string): Promise<{ ok: true; js
     return { ok: true, json: JSON.stringify({ chapter: r.chapter, sheet: r.sheet, score, uncertain: r.uncertain, quality: r.quality }), warnings: [] };
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? `${String((error as { code: unknown }).code)}: ` : '';
-    return { ok: false, errors: [`${file}: ${code}${error instanceof Error ? error.message : String(error)}`] };
+    // The reader's message is worded for any caller; here the way to read the right sheet is this flag.
+    const seen = error instanceof SheetReadError && error.code === 'sheet/wrong-chapter' ? error.chaptersSeen : [];
+    const hint = seen.length ? ` (${seen.map((id) => `--chapter ${id}`).join(' or ')})` : '';
+    return { ok: false, errors: [`${file}: ${code}${error instanceof Error ? error.message : String(error)}${hint}`] };
   }
 }
 

@@ -11,12 +11,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getChapter } from '../../shared/games/worm-and-cozy/chapters.js';
 import { validateSheet } from '../../shared/games/worm-and-cozy/sheet.js';
 import { createHttpApp } from '../../web/server/http.js';
 import { silentLogger } from '../../web/server/logger.js';
 import { SheetReadError } from '../../vision/sheet/errors.js';
 import { evaluate } from '../../vision/sheet/evaluate.js';
+import { registerPhoto } from '../../vision/sheet/photo.js';
 import { readSheetPhoto } from '../../vision/sheet/read.js';
+import { sheetLayout } from '../../shared/games/worm-and-cozy/sheet-layout.js';
 import { synthSheetPhoto, type SynthPhoto } from '../../vision/sheet/synth/index.js';
 import { heicPhoto } from '../support/heic.js';
 import { scratchDir } from '../support/scratch.js';
@@ -38,6 +41,54 @@ let photo: SynthPhoto;
 beforeAll(async () => {
   photo = await synthSheetPhoto('test-fixed', { width: 2000, height: 1500, chapter: 'clew-3' });
 });
+
+/** The board of the clew-3 sheet, in sheet mm. */
+const board3 = sheetLayout(getChapter('clew-3')).board;
+
+/** `photo` with polygons (in sheet mm, placed where the reader registers the sheet) painted over in one colour. */
+async function withCover(polygons: [number, number][][], rgb: [number, number, number]): Promise<Uint8Array> {
+  const reg = await registerPhoto(photo.jpeg, getChapter('clew-3'));
+  const { data, info } = await sharp(photo.jpeg).raw().toBuffer({ resolveWithObject: true });
+  const { width: W, height: H } = info;
+  const k = W / reg.grey.width;
+  for (const poly of polygons) {
+    const pts = poly.map(([x, y]) => reg.registration.toImage(x, y).map((v) => v * k) as [number, number]);
+    const ys = pts.map((p) => p[1]);
+    for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(H - 1, Math.ceil(Math.max(...ys))); y++) {
+      for (let x = 0; x < W; x++) {
+        let inside = false;
+        for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+          const [xi, yi] = pts[i]!;
+          const [xj, yj] = pts[j]!;
+          if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+        }
+        if (inside) data.set(rgb, (y * W + x) * 3);
+      }
+    }
+  }
+  return new Uint8Array(await sharp(data, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
+}
+
+/** The rectangle of cells from (column, row) to (column2, row2), 0-based inclusive, in sheet mm, `margin` mm wider. */
+function cellsRect(c0: number, r0: number, c1: number, r1: number, margin: number): [number, number][] {
+  const b = board3;
+  const x0 = b.x + c0 * b.cell - margin;
+  const y0 = b.y + r0 * b.cell - margin;
+  const x1 = b.x + (c1 + 1) * b.cell + margin;
+  const y1 = b.y + (r1 + 1) * b.cell + margin;
+  return [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
+}
+/** Two photos side by side on a grey table. */
+async function sideBySide(left: Uint8Array, right: Uint8Array): Promise<Uint8Array> {
+  const [a, b] = await Promise.all([sharp(left).metadata(), sharp(right).metadata()]);
+  const canvas = sharp({ create: { width: a.width! + b.width!, height: Math.max(a.height!, b.height!), channels: 3, background: '#777' } });
+  return new Uint8Array(await canvas.composite([{ input: Buffer.from(left), left: 0, top: 0 }, { input: Buffer.from(right), left: a.width!, top: 0 }]).jpeg({ quality: 92 }).toBuffer());
+}
 
 describe('reading synthetic photos', () => {
   it('ten photos: at least 99% of cells right, and most scores exactly right', async () => {
@@ -71,11 +122,52 @@ describe('photos read with a general doubt', () => {
     // Blurred at σ 3.6 px (about 0.9 mm here): 17 of 44 found, and the score read a point off.
     const [found, total] = r.quality.ticks.split('/').map(Number) as [number, number];
     expect(found).toBeLessThan(total * 0.75);
-    expect(r.uncertain[0]).toEqual({ cells: [], what: expect.stringMatching(new RegExp(`^only ${found} of the sheet's ${total} border ticks were found`)), options: ['as read', 'photograph it again'], affectsScore: true });
+    expect(r.uncertain[0]).toEqual({ cells: [], what: expect.stringMatching(new RegExp(`^only ${found} of the sheet's ${total} border ticks were found: .*or part of the sheet covered`)), options: ['as read', 'photograph it again'], affectsScore: true });
     // A sharp photo finds them all and has no such doubt.
     const sharpRead = await readSheetPhoto(photo.jpeg, 'clew-3');
     expect(sharpRead.quality.ticks).toBe('44/44');
     expect(sharpRead.uncertain.some((u) => /border ticks/.test(u.what))).toBe(false);
+    expect(sharpRead.uncertain.some((u) => /covered/.test(u.what))).toBe(false);
+  });
+
+  it('cells under a finger are not read as blank without a word: their printed grid is not seen, and each may change the score', async () => {
+    // A skin-coloured finger over C6..E7, six cells of worms (C6-D6-E6 and C7-D7-E7 are drawn).
+    const covered = await withCover([cellsRect(2, 5, 4, 6, 1)], [205, 155, 125]);
+    const r = await readSheetPhoto(covered, 'clew-3');
+    const doubts = r.uncertain.filter((u) => /covered/.test(u.what));
+    const flagged = new Set(doubts.flatMap((u) => u.cells));
+    for (const cell of ['C6', 'D6', 'E6', 'C7', 'D7', 'E7']) expect(flagged.has(cell), `${cell}: ${JSON.stringify(r.uncertain)}`).toBe(true);
+    expect(doubts.every((u) => u.affectsScore)).toBe(true);
+    expect(doubts[0]!.what).toMatch(/look covered \(a finger, a pencil, a sheet of paper\?\) or washed out: the printed grid lines are not seen there/);
+    // Only the finger's cells (and at most their neighbours, whose shared border it hides).
+    const near = new Set(['B', 'C', 'D', 'E', 'F'].flatMap((c) => ['5', '6', '7', '8'].map((n) => c + n)));
+    for (const cell of flagged) expect(near.has(cell), cell).toBe(true);
+  });
+
+  it('a photo whose board is largely covered is refused with the reason', async () => {
+    // A loose sheet of paper over the bottom three rows (28 of the 93 cells).
+    const b = board3;
+    const e = await refusal(await withCover([[[b.x - 30, b.y + 7 * b.cell], [b.x + 160, b.y + 7 * b.cell], [b.x + 160, b.y + 200], [b.x - 30, b.y + 200]]], [242, 242, 236]), 'clew-3');
+    expect(e.code).toBe('photo/covered');
+    expect(e.message).toMatch(/^part of the board is covered or out of the picture: the printed grid is not seen in \d+ of its 93 cells/);
+  });
+});
+
+describe('two sheets in one photo', () => {
+  it('each is read from its own corner markers when its chapter is asked for, and the other sheet is named', async () => {
+    const other = await synthSheetPhoto('test-two', { width: 2000, height: 1500, chapter: 'clew-1' });
+    const two = await sideBySide(photo.jpeg, other.jpeg);
+    const [alone3, alone1, as3, as1] = await Promise.all([readSheetPhoto(photo.jpeg, 'clew-3'), readSheetPhoto(other.jpeg, 'clew-1'), readSheetPhoto(two, 'clew-3'), readSheetPhoto(two, 'clew-1')]);
+    // The bottom corners' code slices are the same in both chapters: their markers are told apart by where they are.
+    expect([as3.score?.total, as3.quality.ticks]).toEqual([alone3.score?.total, '44/44']);
+    expect([as1.score?.total, as1.quality.ticks]).toEqual([alone1.score?.total, '44/44']);
+    expect(as3.uncertain[0]).toEqual({ cells: [], what: 'the photo also shows 4 corner markers of another sheet (of chapter clew-1): the clew-3 sheet was read', options: ['as read', 'photograph it again'], affectsScore: false });
+    expect(as1.uncertain[0]!.what).toBe('the photo also shows 4 corner markers of another sheet (of chapter clew-3): the clew-1 sheet was read');
+    // Asked for a third chapter: both are named.
+    const e = await refusal(two, 'clew-2');
+    expect(e.code).toBe('sheet/wrong-chapter');
+    expect(e.message).toMatch(/^this photo shows the sheets of chapters clew-1 \("clew chapter 1.*"\) and clew-3 \("clew chapter 3.*"\), not of clew-2/);
+    expect(e.chaptersSeen).toEqual(['clew-1', 'clew-3']);
   });
 });
 
@@ -104,7 +196,7 @@ describe('photos that cannot be read', () => {
     expect(e.message).toMatch(/0 of its 4 black corner markers/);
   });
 
-  it('two sheets side by side, each half washed out: the clearest markers are of both sheets, and the photo is refused, not read wrong', async () => {
+  it('two sheets side by side, each half washed out so that two of its markers are lost: the markers left are of both sheets, and the photo is refused, not read wrong', async () => {
     const { data, info } = await sharp(photo.jpeg).raw().toBuffer({ resolveWithObject: true });
     const { width: w, height: h } = info;
     const two = Buffer.alloc(2 * w * h * 3, 0x77);
@@ -112,8 +204,8 @@ describe('photos that cannot be read', () => {
       for (let x = 0; x < w; x++) {
         for (let c = 0; c < 3; c++) {
           const v = data[(y * w + x) * 3 + c]!;
-          two[(y * 2 * w + x) * 3 + c] = y < h / 2 ? 110 + v * 0.55 : v; // the left sheet's top half washed out
-          two[(y * 2 * w + w + x) * 3 + c] = y >= h / 2 ? 110 + v * 0.55 : v; // the right sheet's bottom half
+          two[(y * 2 * w + x) * 3 + c] = y < h / 2 ? 200 + v * 0.2 : v; // the left sheet's top half washed out
+          two[(y * 2 * w + w + x) * 3 + c] = y >= h / 2 ? 200 + v * 0.2 : v; // the right sheet's bottom half
         }
       }
     }
@@ -126,7 +218,10 @@ describe('photos that cannot be read', () => {
   it('the wrong chapter, named', async () => {
     const e = await refusal(photo.jpeg, 'clew-1');
     expect(e.code).toBe('sheet/wrong-chapter');
-    expect(e.message).toMatch(/this is the sheet of chapter clew-3 \("clew chapter 3/);
+    expect(e.message).toMatch(/this is the sheet of chapter clew-3 \("clew chapter 3.*\), not clew-1: read it as chapter clew-3$/);
+    // Worded for any caller (the phone, the API); the command line adds its flag (below).
+    expect(e.message).not.toMatch(/--chapter/);
+    expect(e.chaptersSeen).toEqual(['clew-3']);
   });
 
   it('a chapter clew does not know', async () => {
@@ -151,13 +246,16 @@ describe('npm run score -- --photo', () => {
     writeFileSync(path.join(dir, 'sheet.jpg'), photo.jpeg);
     writeFileSync(path.join(dir, 'bad.jpg'), 'not a jpeg');
     writeFileSync(path.join(dir, 'sheet.json'), JSON.stringify(photo.truth.sheet));
-    const [good, bad, noChapter, both, chapterForFile] = await Promise.all([
+    const [good, bad, noChapter, both, chapterForFile, wrongChapter] = await Promise.all([
       score(['--photo', path.join(dir, 'sheet.jpg'), '--chapter', 'clew-3']),
       score(['--photo', path.join(dir, 'bad.jpg'), '--chapter', 'clew-3']),
       score(['--photo', path.join(dir, 'sheet.jpg')]),
       score([path.join(dir, 'sheet.json'), '--photo', path.join(dir, 'sheet.jpg'), '--chapter', 'clew-3']),
       score([path.join(dir, 'sheet.json'), '--chapter', 'clew-1']),
+      score(['--photo', path.join(dir, 'sheet.jpg'), '--chapter', 'clew-1']),
     ]);
+    expect(wrongChapter.code).toBe(2);
+    expect(wrongChapter.stderr).toMatch(/sheet\.jpg: sheet\/wrong-chapter: this is the sheet of chapter clew-3 .*: read it as chapter clew-3 \(--chapter clew-3\)$/m);
     // A file and a photo at once, or a chapter for a file (which names its own): refused, not one of them ignored.
     expect([both.code, chapterForFile.code]).toEqual([2, 2]);
     expect(both.stderr).toMatch(/give either the sheet file .* or --photo, not both/);
@@ -199,10 +297,22 @@ describe('POST /api/sheet/read', () => {
     expect(validateSheet(body.sheet).ok).toBe(true);
     expect(body.rectifiedPreview.mime).toBe('image/jpeg');
     const wrong = await fetch(`${base}/api/sheet/read?chapter=clew-1`, { method: 'POST', body: Buffer.from(photo.jpeg) });
-    expect([wrong.status, ((await wrong.json()) as { code: string }).code]).toEqual([422, 'sheet/wrong-chapter']);
+    const wrongBody = (await wrong.json()) as { code: string; message: string };
+    expect([wrong.status, wrongBody.code]).toEqual([422, 'sheet/wrong-chapter']);
+    // No command-line flag in an answer to the phone.
+    expect(wrongBody.message).toMatch(/read it as chapter clew-3$/);
     const none = await fetch(`${base}/api/sheet/read`, { method: 'POST', body: Buffer.from(photo.jpeg) });
     expect([none.status, ((await none.json()) as { code: string }).code]).toEqual([400, 'sheet/no-chapter']);
     const junk = await fetch(`${base}/api/sheet/read?chapter=clew-3`, { method: 'POST', body: 'hello' });
     expect([junk.status, ((await junk.json()) as { code: string }).code]).toEqual([415, 'photo/unreadable']);
+  });
+
+  it('a form upload is told to send the image bytes themselves, as the dice reader does', async () => {
+    const form = new FormData();
+    form.append('photo', new Blob([Buffer.from(photo.jpeg)], { type: 'image/jpeg' }), 'sheet.jpg');
+    const res = await fetch(`${base}/api/sheet/read?chapter=clew-3`, { method: 'POST', body: form });
+    const body = (await res.json()) as { code: string; message: string };
+    expect([res.status, body.code]).toEqual([415, 'photo/multipart']);
+    expect(body.message).toMatch(/send the image bytes themselves as the request body .*not as a form upload/);
   });
 });

@@ -254,15 +254,19 @@ export function readQuad(img: GreyImage, quad: readonly Pt[]): FoundMarker | nul
   return { corner: d.corner, slice: d.slice, points, contrast };
 }
 
-/** Every valid marker in the image (at most one per corner: the clearest). */
-export function findMarkers(img: GreyImage): FoundMarker[] {
+/**
+ * Every valid marker in the image, by corner, the clearest first: two sheets in one photo give two
+ * markers for a corner (chapters share the code slices of some corners), and the reader picks those
+ * of the chapter it was asked for that make one sheet (photo.ts).
+ */
+export function findAllMarkers(img: GreyImage): FoundMarker[] {
   const { width: W, height: H } = img;
   const r = Math.max(8, Math.round(Math.max(W, H) / 45));
   const bin = adaptiveThreshold(img, r, 0.72);
   const { labels, blobs } = components(bin, W, H);
   const minSide = Math.max(10, Math.min(W, H) / 90);
   const maxSide = Math.min(W, H) / 3;
-  const best = new Map<Corner, FoundMarker>();
+  const all: FoundMarker[] = [];
   for (const b of blobs) {
     const bw = b.x1 - b.x0 + 1;
     const bh = b.y1 - b.y0 + 1;
@@ -287,8 +291,22 @@ export function findMarkers(img: GreyImage): FoundMarker[] {
     if (qa < minSide * minSide || b.area / qa < 0.45 || b.area / qa > 1.02) continue;
     const m = readQuad(img, quad);
     if (!m) continue;
+    all.push(m);
+  }
+  return all.sort((a, b) => a.corner - b.corner || b.contrast - a.contrast);
+}
+
+/** The clearest marker of each corner among `markers` (sorted by corner). */
+export function clearestPerCorner(markers: readonly FoundMarker[]): FoundMarker[] {
+  const best = new Map<Corner, FoundMarker>();
+  for (const m of markers) {
     const prev = best.get(m.corner);
     if (!prev || m.contrast > prev.contrast) best.set(m.corner, m);
   }
   return [...best.values()].sort((a, b) => a.corner - b.corner);
+}
+
+/** Every valid marker in the image (at most one per corner: the clearest). */
+export function findMarkers(img: GreyImage): FoundMarker[] {
+  return clearestPerCorner(findAllMarkers(img));
 }

@@ -7,8 +7,8 @@
 import sharp from 'sharp';
 import { CHAPTER_IDS, getChapter, type Chapter } from '../../shared/games/worm-and-cozy/chapters.js';
 import { chapterCode, codeSlice, CORNER_NAMES, MARKER_SIZE, sheetLayout, type SheetLayout } from '../../shared/games/worm-and-cozy/sheet-layout.js';
-import { findMarkers, type FoundMarker, type GreyImage } from './markers.js';
-import { register, type Registration } from './register.js';
+import { clearestPerCorner, findAllMarkers, type FoundMarker, type GreyImage } from './markers.js';
+import { markerHomography, register, type Registration } from './register.js';
 import { describeImageFailure } from '../image/failure.js';
 import { SheetReadError } from './errors.js';
 
@@ -17,6 +17,11 @@ const MAX_PIXELS = 100_000_000;
 
 /** Share of the border's ticks below which the markers are not taken for one sheet (photo.ts, `registerPhoto`). */
 const MIN_TICK_SHARE = 0.25;
+/**
+ * Markers of one sheet fit one homography to within this (RMS, sheet mm): at most 0.84 in the
+ * synthetic and reviewers' photos (curled pages, steep views), 14 or more for markers of two sheets.
+ */
+const ONE_SHEET_MM = 4;
 export const DETECT_SIDE = 1600;
 /** Sheet millimetres per... the reading copy aims at this many pixels per sheet millimetre. */
 export const READ_PPM = 7;
@@ -94,6 +99,11 @@ export interface RegisteredPhoto {
   rgb: Uint8Array;
   registration: Registration;
   markers: FoundMarker[];
+  /**
+   * Markers of another sheet in the photo (not the chapter asked for), and the bundled chapters
+   * they are likeliest from (empty: a chapter clew does not know); null when there are none.
+   */
+  otherSheet: { markers: number; chapters: string[] } | null;
   /** Size of the decoded (upright) photo. */
   photo: { width: number; height: number };
 }
@@ -103,31 +113,84 @@ export function chaptersMatching(markers: readonly FoundMarker[]): string[] {
   return CHAPTER_IDS.filter((id) => markers.every((m) => codeSlice(chapterCode(id), m.corner) === m.slice));
 }
 
+/** Bundled chapters whose code `markers` carry at the most corners (at least `min`), likeliest first. */
+function chaptersCarried(markers: readonly FoundMarker[], min: number): string[] {
+  const counts = CHAPTER_IDS.map((id) => ({ id, n: new Set(markers.filter((m) => codeSlice(chapterCode(id), m.corner) === m.slice).map((m) => m.corner)).size }));
+  const most = Math.max(0, ...counts.map((c) => c.n));
+  return most >= min ? counts.filter((c) => c.n === most).map((c) => c.id) : [];
+}
+
+function sidePx(m: FoundMarker): number {
+  return Math.hypot(m.points[1]![0] - m.points[0]![0], m.points[1]![1] - m.points[0]![1]);
+}
+
+/**
+ * The markers of one sheet among `candidates` (all carrying the chapter's code): one per corner.
+ * Chapters share the code slices of some corners, so a second sheet in the photo gives a corner two
+ * candidates: the set that fits one homography is taken, the most corners first. With one candidate
+ * a corner (every photo of one sheet), those are the markers, as before.
+ */
+function oneSheet(layout: SheetLayout, candidates: readonly FoundMarker[]): FoundMarker[] {
+  const byCorner = [0, 1, 2, 3].map((c) => candidates.filter((m) => m.corner === c).slice(0, 3));
+  if (byCorner.every((l) => l.length <= 1) || byCorner.filter((l) => l.length).length < 3) return clearestPerCorner(candidates);
+  const best = { markers: [] as FoundMarker[], mm: Infinity };
+  const visit = (k: number, chosen: FoundMarker[]): void => {
+    if (k === 4) {
+      if (chosen.length < 3) return;
+      const fit = markerHomography(layout, chosen);
+      if (!fit) return;
+      const mm = (fit.residual / (chosen.reduce((s, m) => s + sidePx(m), 0) / chosen.length)) * MARKER_SIZE;
+      if (mm > ONE_SHEET_MM) return;
+      if (chosen.length > best.markers.length || (chosen.length === best.markers.length && mm < best.mm)) Object.assign(best, { markers: chosen, mm });
+      return;
+    }
+    visit(k + 1, chosen);
+    for (const m of byCorner[k]!) visit(k + 1, [...chosen, m]);
+  };
+  visit(0, []);
+  // None fit: the clearest of each corner, which the border-tick check then refuses.
+  return best.markers.length ? best.markers : clearestPerCorner(candidates);
+}
+
 export async function registerPhoto(bytes: Uint8Array, chapter: Chapter): Promise<RegisteredPhoto> {
   if (!(bytes instanceof Uint8Array) || bytes.length === 0) throw new SheetReadError('photo/empty', 'the photo is empty (0 bytes): send the image file as the request body');
   const small = await decode(bytes, DETECT_SIDE);
   const det = greyOf(small);
-  const markers = findMarkers(det);
-  if (markers.length < 3) {
-    const seen = markers.map((m) => CORNER_NAMES[m.corner]).join(', ');
-    throw new SheetReadError(
-      'photo/no-sheet',
-      `no Worm & Cozy sheet found in the photo: ${markers.length} of its 4 black corner markers were found${seen ? ` (${seen})` : ''}. ` +
-        'Photograph the whole printed sheet, flat and well lit, with all four corner squares in view.',
-    );
-  }
+  // Two sheets in one photo give markers of both: the chapter asked for is read from the markers
+  // that carry its code and fit one sheet (`oneSheet`); the other sheet is named.
+  const found = findAllMarkers(det);
   const layout = sheetLayout(chapter);
   const code = chapterCode(chapter.id);
-  if (markers.some((m) => codeSlice(code, m.corner) !== m.slice)) {
-    const others = chaptersMatching(markers);
-    const named = others.map((id) => `${id} ("${getChapter(id).title}")`).join(' or ');
+  const markers = oneSheet(layout, found.filter((m) => codeSlice(code, m.corner) === m.slice));
+  if (markers.length < 3) {
+    const corners = clearestPerCorner(found);
+    if (corners.length < 3) {
+      const seen = corners.map((m) => CORNER_NAMES[m.corner]).join(', ');
+      throw new SheetReadError(
+        'photo/no-sheet',
+        `no Worm & Cozy sheet found in the photo: ${corners.length} of its 4 black corner markers were found${seen ? ` (${seen})` : ''}. ` +
+          'Photograph the whole printed sheet, flat and well lit, with all four corner squares in view.',
+      );
+    }
+    // Whose sheet(s) it is: chapters with three corners in view, else those every marker agrees with.
+    const sheets = CHAPTER_IDS.filter((id) => id !== chapter.id && new Set(found.filter((m) => codeSlice(chapterCode(id), m.corner) === m.slice).map((m) => m.corner)).size >= 3);
+    const others = sheets.length ? sheets : chaptersMatching(corners);
+    const named = (ids: readonly string[], joint: string) => ids.map((id) => `${id} ("${getChapter(id).title}")`).join(joint);
+    // Worded for any caller (the phone, the API): the CLI adds its --chapter flag from `chaptersSeen`.
     throw new SheetReadError(
       'sheet/wrong-chapter',
-      others.length
-        ? `this is the sheet of chapter ${named}, not ${chapter.id}: read it with --chapter ${others[0]}`
-        : `this sheet was printed for a chapter clew does not know, not for ${chapter.id} (its corner markers carry another chapter's code)`,
+      sheets.length > 1
+        ? `this photo shows the sheets of chapters ${named(sheets, ' and ')}, not of ${chapter.id}: photograph the ${chapter.id} sheet on its own, or read the photo as one of those chapters`
+        : others.length
+          ? `this is the sheet of chapter ${named(others, ' or ')}, not ${chapter.id}: read it as chapter ${others[0]}`
+          : `this sheet was printed for a chapter clew does not know, not for ${chapter.id} (its corner markers carry another chapter's code)`,
+      others,
     );
   }
+  // The rest are another sheet's (a marker found twice, at the same place, is not).
+  const near = (a: FoundMarker, b: FoundMarker) => Math.hypot(a.points[0]![0] - b.points[0]![0], a.points[0]![1] - b.points[0]![1]) < sidePx(b);
+  const others = found.filter((m) => !markers.some((k) => k === m || near(m, k)));
+  const otherSheet = others.length ? { markers: others.length, chapters: chaptersCarried(others, 1) } : null;
   // Pick the reading copy's size from how big the markers look.
   const meta = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PIXELS })
     .rotate()
@@ -162,5 +225,5 @@ export async function registerPhoto(bytes: Uint8Array, chapter: Chapter): Promis
     rgb = new Uint8Array(big.width * big.height * 3);
     for (let i = 0; i < big.width * big.height; i++) for (let k = 0; k < 3; k++) rgb[i * 3 + k] = big.data[i * c + Math.min(k, c - 1)]!;
   }
-  return { chapter, layout, grey: img, rgb, registration: reg, markers: scaled, photo: { width: fullW, height: fullH } };
+  return { chapter, layout, grey: img, rgb, registration: reg, markers: scaled, otherSheet, photo: { width: fullW, height: fullH } };
 }

@@ -5,13 +5,15 @@
  * the best reading is used for the score and every doubt is in `uncertain`.
  */
 import sharp from 'sharp';
-import { geometry } from '../../shared/games/worm-and-cozy/board.js';
+import { geometry, type Geometry } from '../../shared/games/worm-and-cozy/board.js';
 import { getChapter, loadChapter, parseChapter, type Chapter } from '../../shared/games/worm-and-cozy/chapters.js';
 import type { CozyScore } from '../../shared/games/worm-and-cozy/scoring.js';
 import type { SheetJson, SheetOrgan } from '../../shared/games/worm-and-cozy/sheet.js';
 import type { ShapeName } from '../../shared/games/worm-and-cozy/state.js';
 import { assemble, DEFAULT_ASSEMBLE, type ReadCell, type Uncertain } from './assemble.js';
+import { photoPencil } from './cells.js';
 import { classifyCells, loadCellModel } from './classify.js';
+import { coveredCells } from './cover.js';
 import { SheetReadError } from './errors.js';
 import { measureRegistered } from './measure.js';
 import { registerPhoto } from './photo.js';
@@ -20,6 +22,8 @@ import { rectifyRgb } from './register.js';
 
 /** Share of the border's ticks below which the whole reading is put to the player (`readSheetPhoto`). */
 const CHECK_ALL_BELOW = 0.75;
+/** Share of the board's cells (rocks aside) covered at which the photo is refused rather than read. */
+const REFUSE_COVERED = 0.25;
 export interface RectifiedPreview {
   mime: 'image/jpeg';
   /** Base64 of the JPEG. */
@@ -59,6 +63,31 @@ function chapterOf(chapter: string | Chapter): Chapter {
   return getChapter(chapter);
 }
 
+/** The covered cells in groups of side-by-side cells (one doubt each), by name, in board order. */
+function coveredGroups(g: Geometry, covered: readonly boolean[]): string[][] {
+  const seen = new Uint8Array(g.size);
+  const groups: string[][] = [];
+  for (let i = 0; i < g.size; i++) {
+    if (!covered[i] || seen[i]) continue;
+    const group: number[] = [];
+    const stack = [i];
+    seen[i] = 1;
+    while (stack.length) {
+      const k = stack.pop()!;
+      group.push(k);
+      for (let d = 0; d < 4; d++) {
+        const n = g.neighbor[k * 4 + d]!;
+        if (n >= 0 && covered[n] && !seen[n]) {
+          seen[n] = 1;
+          stack.push(n);
+        }
+      }
+    }
+    groups.push(group.sort((a, b) => a - b).map((k) => g.names[k]!));
+  }
+  return groups;
+}
+
 export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapter): Promise<SheetPhotoReading> {
   const ch = chapterOf(chapter);
   const model = loadCellModel();
@@ -72,15 +101,43 @@ export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapte
   encoding.catch(() => undefined);
   const measured = measureRegistered(photo);
   const g = geometry(ch);
+  // A finger, a pencil or a sheet of paper on the board (or glare, or the board's edge out of the
+  // photo) hides the pencil: those cells read as a confident "blank". Their printed grid is not
+  // seen either, which is what is checked (cover.ts).
+  const cover = coveredCells(measured.raster, photoPencil(measured.cells));
+  const coveredAt = g.names.map((_, i) => cover.covered[i]! && !g.rock[i]);
+  const coveredCount = coveredAt.filter(Boolean).length;
+  if (coveredCount >= REFUSE_COVERED * (g.size - g.rocks.length)) {
+    throw new SheetReadError(
+      'photo/covered',
+      `part of the board is covered or out of the picture: the printed grid is not seen in ${coveredCount} of its ${g.size - g.rocks.length} cells (a hand, a pencil or a sheet of paper on it, glare, or a fold?). ` +
+        'Photograph the whole sheet again, flat and uncovered, with nothing on the board.',
+    );
+  }
   const { inputs, joins } = classifyCells(model, g, measured.raster, measured.cells);
   const a = assemble(ch, g, inputs, joins, DEFAULT_ASSEMBLE);
   const jpeg = await encoding;
   const reg = photo.registration;
+  // Covered cells first: what is under the cover is not known, so each group may change the score.
+  a.uncertain.unshift(
+    ...coveredGroups(g, coveredAt).map((cells) => ({
+      cells,
+      what: `${cells.length === 1 ? `${cells[0]} looks` : `${cells.join(', ')} look`} covered (a finger, a pencil, a sheet of paper?) or washed out: the printed grid lines are not seen there, so what is drawn there is not known`,
+      options: ['as read', 'photograph it again'],
+      affectsScore: true,
+    })),
+  );
+  // Another sheet in view: this one was read from its own markers, but the player may have meant the other.
+  const other = photo.otherSheet;
+  if (other) {
+    const whose = other.chapters.length ? `of chapter ${other.chapters.join(' or ')}` : 'of a chapter clew does not know';
+    a.uncertain.unshift({ cells: [], what: `the photo also shows ${other.markers === 1 ? 'a corner marker' : `${other.markers} corner markers`} of another sheet (${whose}): the ${ch.id} sheet was read`, options: ['as read', 'photograph it again'], affectsScore: false });
+  }
   // Few border ticks found (a blurred photo, a bent page): cells may read wrong with no doubt of
   // their own (one at σ 4 px blur read 12 of 44 and scored a point off, nothing flagged), so the
   // whole reading is put to the player. Rendered photos find 44 of 44.
   if (reg.ticksFound < reg.ticksTotal * CHECK_ALL_BELOW) {
-    a.uncertain.unshift({ cells: [], what: `only ${reg.ticksFound} of the sheet's ${reg.ticksTotal} border ticks were found: the photo may be blurred or the page bent, so check the whole reading`, options: ['as read', 'photograph it again'], affectsScore: true });
+    a.uncertain.unshift({ cells: [], what: `only ${reg.ticksFound} of the sheet's ${reg.ticksTotal} border ticks were found: the photo may be blurred, the page bent or part of the sheet covered, so check the whole reading`, options: ['as read', 'photograph it again'], affectsScore: true });
   }
   return {
     chapter: ch.id,

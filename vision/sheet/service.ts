@@ -12,6 +12,7 @@ const STATUS: Readonly<Record<string, number>> = {
   'photo/empty': 400,
   'photo/unreadable': 415,
   'photo/no-sheet': 422,
+  'photo/covered': 422,
   'sheet/wrong-chapter': 422,
   'sheet/unknown-chapter': 400,
 };

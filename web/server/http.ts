@@ -154,6 +154,8 @@ export function createHttpApp(deps: HttpDeps): express.Express {
       try {
         const body = req.body as unknown;
         if (!Buffer.isBuffer(body) || body.length === 0) throw new HttpError(400, 'photo/empty', 'send the photo of the sheet as the request body (image/jpeg or image/png)');
+        // A form upload wraps the image in multipart: say what to send instead of "not an image" (as /api/dice/read).
+        if (/^multipart\//i.test(req.get('content-type') ?? '')) throw new HttpError(415, 'photo/multipart', 'send the image bytes themselves as the request body (e.g. curl --data-binary @photo.jpg), not as a form upload');
         const chapter = req.query.chapter;
         if (typeof chapter !== 'string' || chapter === '') throw new HttpError(400, 'sheet/no-chapter', 'chapter= names the chapter printed on the sheet, e.g. chapter=clew-1');
         const read = deps.readSheet ?? (await import('../../vision/sheet/service.js')).readSheetForHttp;
