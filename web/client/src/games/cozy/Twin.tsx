@@ -238,7 +238,15 @@ export function Twin({ state, player, canAct, wormColor }: TwinProps) {
                 <span>{die === 0 ? 'Shape die →' : `Organ die ${die} →`}</span>
                 <div class="wrap-row">
                   {faces.map((f) => (
-                    <button key={f} class="icon-choice" onClick={() => setSelected(moves.find((m) => m.face === f && !m.brain) ?? moves.find((m) => m.face === f)!)} aria-label={`change to ${f}`} data-testid={`change-${die}-${f}`}>
+                    <button
+                      key={f}
+                      class="icon-choice"
+                      // Where more than one source offers the change (last hour's brains, a brain to fill here and there), the player picks
+                      // which: a filled brain never acts again (it always took the first, so the others could not be filled).
+                      onClick={() => chooseAmong(byType('changeDie').filter((v) => { const m = v.move as Extract<CozyMove, { type: 'changeDie' }>; return m.die === die && m.face === f; }))}
+                      aria-label={`change to ${f}`}
+                      data-testid={`change-${die}-${f}`}
+                    >
                       <DieFace set={die === 0 ? 'cozy-shape' : 'cozy-organ'} face={f} size={36} />
                     </button>
                   ))}
