@@ -98,6 +98,11 @@ export async function evaluate(seeds: readonly string[], options: SynthOptions =
     results.push(r);
     progress?.(r);
   }
+  return summarise(results);
+}
+
+/** The figures over some photos. A photo refused (an error) is unreadable: not read wrong without a flag. */
+export function summarise(results: PhotoResult[]): EvalSummary {
   const sum = (f: (r: PhotoResult) => number) => results.reduce((s, r) => s + f(r), 0);
   const cells = sum((r) => r.cells);
   const organs = sum((r) => r.organs);
@@ -106,7 +111,7 @@ export async function evaluate(seeds: readonly string[], options: SynthOptions =
     cellAccuracy: cells ? sum((r) => r.cellsRight) / cells : 0,
     organAccuracy: organs ? sum((r) => r.organsRight) / organs : 0,
     scoreEqual: results.length ? results.filter((r) => r.readTotal === r.trueTotal).length / results.length : 0,
-    silentlyWrong: results.filter((r) => r.readTotal !== r.trueTotal && r.uncertainAffectingScore === 0).length,
+    silentlyWrong: results.filter((r) => !r.error && r.readTotal !== r.trueTotal && r.uncertainAffectingScore === 0).length,
     failed: results.filter((r) => r.error).length,
     meanMs: results.length ? sum((r) => r.ms) / results.length : 0,
     results,
