@@ -84,6 +84,10 @@ describe('the pipeline’s small rules', () => {
     // The two bids alone (the ghost's dice not rolled yet, or missed) are not the ghost's; two dice entered by hand are.
     expect(game.diceMove(after.state, tray(['3', '6']))).toMatchObject({ ok: false, message: "the ghost rolls 2 dice; saw 0 that are not a player's colour (2 in all)" });
     expect(game.diceMove(after.state, [{ set: 'wurmeln', face: '3' }, { set: 'wurmeln', face: '6' }])).toMatchObject({ ok: true, state: { type: 'ghost', dice: ['3', '6'] } });
+    // A seat given a die of a colour the box file lacks is named in that colour too.
+    const black = game.setup({ players: [{ id: 'ann', name: 'Ann', color: 'black' }, { id: 'bob', name: 'Bob', color: 'yellow' }] });
+    if (!black.ok) throw new Error(black.message);
+    expect(readOptions(game.diceRequest(black.state)!).palette).toEqual([...box, 'black']);
   });
 
   it('Worm-up at the table: a ghost roll read surely with the bids beside it needs no confirmation', async () => {

@@ -61,7 +61,8 @@ export function diceRequest(state: WormUpState): DiceRequest | null {
   // bids, and the bids beside the ghost's dice (at most the box's dice in all). Named from the
   // seats' colours, a spare took a player's (two yellow dice) and the ghost's two dice could be
   // the players' bids.
-  const colors = [...EQUIPMENT.colors];
+  // The seats' own colours too: a table may give a player a die of a colour the box file lacks.
+  const colors = [...new Set([...EQUIPMENT.colors, ...state.players.map((p) => p.color)])];
   if (state.phase === 'bid') {
     return {
       sets: ['wurmeln'],
