@@ -113,9 +113,14 @@ export function chaptersMatching(markers: readonly FoundMarker[]): string[] {
   return CHAPTER_IDS.filter((id) => markers.every((m) => codeSlice(chapterCode(id), m.corner) === m.slice));
 }
 
+/** How many corners of chapter `id`'s sheet `markers` carry its code at. */
+function cornersCarrying(markers: readonly FoundMarker[], id: string): number {
+  return new Set(markers.filter((m) => codeSlice(chapterCode(id), m.corner) === m.slice).map((m) => m.corner)).size;
+}
+
 /** Bundled chapters whose code `markers` carry at the most corners (at least `min`), likeliest first. */
 function chaptersCarried(markers: readonly FoundMarker[], min: number): string[] {
-  const counts = CHAPTER_IDS.map((id) => ({ id, n: new Set(markers.filter((m) => codeSlice(chapterCode(id), m.corner) === m.slice).map((m) => m.corner)).size }));
+  const counts = CHAPTER_IDS.map((id) => ({ id, n: cornersCarrying(markers, id) }));
   const most = Math.max(0, ...counts.map((c) => c.n));
   return most >= min ? counts.filter((c) => c.n === most).map((c) => c.id) : [];
 }
@@ -173,7 +178,7 @@ export async function registerPhoto(bytes: Uint8Array, chapter: Chapter): Promis
       );
     }
     // Whose sheet(s) it is: chapters with three corners in view, else those every marker agrees with.
-    const sheets = CHAPTER_IDS.filter((id) => id !== chapter.id && new Set(found.filter((m) => codeSlice(chapterCode(id), m.corner) === m.slice).map((m) => m.corner)).size >= 3);
+    const sheets = CHAPTER_IDS.filter((id) => id !== chapter.id && cornersCarrying(found, id) >= 3);
     const others = sheets.length ? sheets : chaptersMatching(corners);
     const named = (ids: readonly string[], joint: string) => ids.map((id) => `${id} ("${getChapter(id).title}")`).join(joint);
     // Worded for any caller (the phone, the API): the CLI adds its --chapter flag from `chaptersSeen`.

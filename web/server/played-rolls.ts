@@ -113,19 +113,16 @@ interface FinalRoll {
 }
 
 function minus(a: InPlay, b: InPlay): InPlay {
-  const d = (x: number, y: number) => Math.max(0, x - y);
-  return { dice: d(a.dice, b.dice), right: d(a.right, b.right), marked: d(a.marked, b.marked), wrongUnmarked: d(a.wrongUnmarked, b.wrongUnmarked), missed: d(a.missed, b.missed), notDice: d(a.notDice, b.notDice) };
+  return fieldwise(a, b, (x, y) => Math.max(0, x - y));
+}
+
+/** Each count of `a` with `b`'s, by `f`. */
+function fieldwise(a: InPlay, b: InPlay, f: (x: number, y: number) => number): InPlay {
+  return Object.fromEntries((Object.keys(NONE) as (keyof InPlay)[]).map((k) => [k, f(a[k], b[k])])) as unknown as InPlay;
 }
 
 function plus(a: InPlay, b: InPlay): InPlay {
-  return {
-    dice: a.dice + b.dice,
-    right: a.right + b.right,
-    marked: a.marked + b.marked,
-    wrongUnmarked: a.wrongUnmarked + b.wrongUnmarked,
-    missed: a.missed + b.missed,
-    notDice: a.notDice + b.notDice,
-  };
+  return fieldwise(a, b, (x, y) => x + y);
 }
 
 /**

@@ -7,6 +7,7 @@
  * is, by construction, the fold of every acknowledged event.
  */
 import { z } from 'zod';
+import { BUTTON_NAMES } from '../../device/buttons/emitter.js';
 import { DICE_SET_IDS, DIE_COLORS, isFaceOf, type DiceSetId, type ObservedDie, isDieColor } from '../../shared/dice.js';
 import {
   GAME_IDS,
@@ -119,8 +120,6 @@ export const tableStateSchema: z.ZodType<TableState> = z.object({
   undo: z.array(z.object({ state: z.unknown(), roll: pendingRollSchema.nullable() })),
 }) as z.ZodType<TableState>;
 
-const BUTTONS: ButtonName[] = ['NEXT', 'BACK', 'READ', 'OK'];
-
 /**
  * Why the game could not use a table read from disk (a snapshot), or null. The engines have no
  * schema of their state and trust the state they made, so a damaged one (null, a phase no rule
@@ -137,7 +136,7 @@ export function unusableTable(table: TableState, games: GameLookup): string | nu
       game.diceRequest(state);
       game.legalOptions(state);
       game.score(state);
-      for (const button of BUTTONS) game.buttonMove(state, button);
+      for (const button of BUTTON_NAMES) game.buttonMove(state, button);
       return null;
     } catch (error) {
       return (error as Error).message;

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { codesFromSearch, isCode, normaliseCode } from '../net/credentials.js';
 import { css } from '../logic/colors.js';
+import { CodeField, NOT_A_CODE } from '../ui/CodeField.js';
 import { useConnection, useTableView } from '../ui/context.js';
 import { setWatching } from '../ui/prefs.js';
 import { go } from '../ui/route.js';
@@ -54,7 +55,7 @@ export function JoinScreen() {
     e.preventDefault();
     const c = normaliseCode(code);
     if (!isCode(c)) {
-      setProblem('A code is 4 to 16 letters or digits, as shown on the referee’s screen.');
+      setProblem(NOT_A_CODE);
       return;
     }
     setProblem(null);
@@ -72,21 +73,7 @@ export function JoinScreen() {
       )}
       {step === 'code' ? (
         <form onSubmit={submitCode} class="stack">
-          <label class="field">
-            <span>{mode === 'referee' ? 'Referee code' : 'Join code'}</span>
-            <input
-              class="code-input"
-              data-testid="code-input"
-              value={code}
-              onInput={(e) => setCode((e.target as HTMLInputElement).value)}
-              autoCapitalize="characters"
-              autoComplete="off"
-              spellcheck={false}
-              inputMode="text"
-              maxLength={19}
-              placeholder={mode === 'referee' ? 'ABCD2345' : 'ABCDE'}
-            />
-          </label>
+          <CodeField label={mode === 'referee' ? 'Referee code' : 'Join code'} value={code} onInput={setCode} placeholder={mode === 'referee' ? 'ABCD2345' : 'ABCDE'} testid="code-input" />
           <button class="btn primary" type="submit" disabled={busy} data-testid="code-submit">
             {mode === 'referee' ? 'Join as referee' : 'Next: choose your seat'}
           </button>

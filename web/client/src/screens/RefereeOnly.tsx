@@ -6,6 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { isCode, normaliseCode } from '../net/credentials.js';
+import { CodeField, NOT_A_CODE } from '../ui/CodeField.js';
 import { useConnection, useTableView } from '../ui/context.js';
 import { go } from '../ui/route.js';
 
@@ -20,7 +21,7 @@ export function RefereeOnly({ what }: { what: 'setup' | 'teach' }) {
     e.preventDefault();
     const c = normaliseCode(code);
     if (!isCode(c)) {
-      setProblem('A code is 4 to 16 letters or digits, as shown on the referee’s screen.');
+      setProblem(NOT_A_CODE);
       return;
     }
     setBusy(true);
@@ -38,21 +39,7 @@ export function RefereeOnly({ what }: { what: 'setup' | 'teach' }) {
       </button>
       <h2>Is this the referee’s phone?</h2>
       <form onSubmit={(e) => void submit(e)} class="stack">
-        <label class="field">
-          <span>Referee code</span>
-          <input
-            class="code-input"
-            data-testid="referee-code-input"
-            value={code}
-            onInput={(e) => setCode((e.target as HTMLInputElement).value)}
-            autoCapitalize="characters"
-            autoComplete="off"
-            spellcheck={false}
-            inputMode="text"
-            maxLength={19}
-            placeholder="ABCD2345"
-          />
-        </label>
+        <CodeField label="Referee code" value={code} onInput={setCode} placeholder="ABCD2345" testid="referee-code-input" />
         {problem && (
           <p class="problem" role="alert" data-testid="referee-code-problem">
             {problem}
