@@ -14,10 +14,13 @@ import { isPath, orderAsPath, shapeOfCells } from './shapes.js';
 import { ORGAN_TYPES, SHAPE_NAMES, type CozyState, type Dir, type Organ, type OrganType, type Pending, type PlayerSheet, type ShapeName, type Worm } from './state.js';
 import { organAt } from './worms.js';
 import { hourLabel } from './chapters.js';
+import { givePaperSheet } from './paper.js';
 
 type Problem = string | null;
 
 export function applyMove(state: CozyState, move: CozyMove): Result<CozyState> {
+  // The one move after the final hour (and only then): a seat's finished paper sheet.
+  if (move.type === 'paperSheet') return givePaperSheet(state, move.player, move.sheet);
   if (state.phase === 'over') return fail(Errors.gameOver, 'the game is over: the final hour has ended');
   if (move.type === 'roll') {
     if (state.phase !== 'roll') return fail(Errors.wrongPhase, `${hourLabel(state.chapter, state.hour)} has already been rolled`);

@@ -12,6 +12,7 @@ import { cozyDiceRequest, rollFromDice } from './dice.js';
 import { mustOrgan } from './hour.js';
 import { moveSchema, type CozyMove } from './moves.js';
 import { legalOptions, type CozyOptions, type CozyQuery } from './options.js';
+import { scoredSheet, twinUsed } from './paper.js';
 import { scoreBoard, type CozyScore } from './scoring.js';
 import type { CozyState, PlayerSheet } from './state.js';
 
@@ -31,8 +32,11 @@ export const optionsSchema = z
   .strict();
 export type CozyOptionsInput = z.infer<typeof optionsSchema>;
 
+/** One seat's score: from its paper sheet when one was given, else from its digital twin. */
+export type SeatScore = { player: string; fromPaper: boolean; twinTotal?: number } & CozyScore;
+
 export interface CozyStateScore {
-  players: ({ player: string } & CozyScore)[];
+  players: SeatScore[];
 }
 
 export function emptySheet(): PlayerSheet {
@@ -63,7 +67,13 @@ export function setup(options: CozyOptionsInput = {}): Result<CozyState> {
 
 export function scoreState(state: CozyState): CozyStateScore {
   return {
-    players: state.players.map((p, i) => ({ player: p.id, ...scoreBoard(state.chapter, boardView(state.chapter, state.sheets[i]!)) })),
+    players: state.players.map((p, i) => {
+      const { sheet, fromPaper } = scoredSheet(state, i);
+      const score: SeatScore = { player: p.id, fromPaper, ...scoreBoard(state.chapter, boardView(state.chapter, sheet)) };
+      // A twin kept as well as the paper: its own total, to show next to the paper's.
+      if (fromPaper && twinUsed(state.sheets[i]!)) score.twinTotal = scoreBoard(state.chapter, boardView(state.chapter, state.sheets[i]!)).total;
+      return score;
+    }),
   };
 }
 
@@ -104,7 +114,7 @@ export const wormAndCozy: GameDefinition<CozyState, CozyMove, CozyQuery, CozyOpt
   },
 };
 
-export type { CozyState, PlayerSheet, Worm, Organ, Roll, Pending, ShapeName, OrganType, Dir } from './state.js';
+export type { CozyState, PlayerSheet, PaperSheet, Worm, Organ, Roll, Pending, ShapeName, OrganType, Dir } from './state.js';
 export { SHAPE_NAMES, ORGAN_TYPES, DIRS } from './state.js';
 export type { CozyMove } from './moves.js';
 export { moveSchema } from './moves.js';
@@ -121,3 +131,4 @@ export { ORIENTATIONS, SHAPE_PATHS, shapeOfCells } from './shapes.js';
 export { boardView } from './view.js';
 export { rollFromDice, cozyDiceRequest } from './dice.js';
 export { describePending } from './describe.js';
+export { givePaperSheet, paperChapterProblem, scoredSheet, twinUsed } from './paper.js';

@@ -1,8 +1,9 @@
 /**
  * Worm & Cozy moves: plain JSON, cells by name. Table moves (the roll, the end of the hour) have no
- * `player`; every other move is one player's choice and carries `player`.
+ * `player`; every other move is one player's choice, or their paper sheet, and carries `player`.
  */
 import { z } from 'zod';
+import { sheetSchema } from './sheet.js';
 import { DIRS, ORGAN_TYPES, SHAPE_NAMES, type Dir, type OrganType, type ShapeName } from './state.js';
 
 const cell = z.string().regex(/^[A-Za-z]\d{1,2}$/, 'a cell like "C7"');
@@ -49,12 +50,18 @@ export const moveSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pass'), player }).strict(),
   /** Nothing (more) this hour: declines every pending optional decision. */
   z.object({ type: z.literal('done'), player }).strict(),
+  /**
+   * Once the game is over: `player`'s finished paper sheet (the sheet file of *Score a sheet*),
+   * scored for that seat instead of its digital twin. Given again, it replaces the earlier one.
+   */
+  z.object({ type: z.literal('paperSheet'), player, sheet: sheetSchema }).strict(),
 ]);
 
 export type CozyMove = z.infer<typeof moveSchema>;
 export type CozyMoveType = CozyMove['type'];
-export type PlayerMove = Exclude<CozyMove, { type: 'roll' } | { type: 'endHour' }>;
+/** A player's choice during an hour (the paper sheet is given after the last one). */
+export type PlayerMove = Exclude<CozyMove, { type: 'roll' } | { type: 'endHour' } | { type: 'paperSheet' }>;
 
 export function isPlayerMove(move: CozyMove): move is PlayerMove {
-  return move.type !== 'roll' && move.type !== 'endHour';
+  return move.type !== 'roll' && move.type !== 'endHour' && move.type !== 'paperSheet';
 }

@@ -97,6 +97,12 @@ export interface PlayerSheet {
   done: boolean;
 }
 
+/** A finished paper sheet given to a seat at the end (`paperSheet`), as the sheet file showed it. */
+export interface PaperSheet {
+  worms: Worm[];
+  foods: number[];
+}
+
 export type Phase = 'roll' | 'play' | 'over';
 
 export type DiceKind = 'standard' | 'cozy';
@@ -115,4 +121,10 @@ export interface CozyState {
   roll: Roll | null;
   /** One sheet per player, in the order of `players`. */
   sheets: PlayerSheet[];
+  /**
+   * Paper sheets given to seats once the game is over, in the order of `players` (null: none given).
+   * Absent until the first is given, so states and logs from before it read the same. Only the
+   * `paperSheet` move (accepted only when `over`) sets it, so no hour's move has to carry it.
+   */
+  paper?: (PaperSheet | null)[];
 }

@@ -168,6 +168,8 @@ export function describeMove(move: CozyMove, organAt: (cell: string) => OrganTyp
       return 'Skip this';
     case 'done':
       return 'Nothing more this hour';
+    case 'paperSheet':
+      return `Give ${move.player} the score of the paper sheet`;
   }
 }
 

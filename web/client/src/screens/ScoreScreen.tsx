@@ -4,12 +4,14 @@
  * the sheet's tracks with the symbols circled, the total and the rubric line. Works with no table.
  * Or read a photo of the sheet with the clew server's reader: its sheet comes into the editor (one
  * undoable edit) and what the reader was not sure of is listed, to go to and confirm one by one.
+ * Joined to a finished Worm & Cozy table, the score can be given to a seat (GivePaper).
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { OrganType, ShapeName } from '../../../../shared/games/worm-and-cozy/index.js';
 import { ORGAN_TYPES, SHAPE_NAMES, geometry, getChapter } from '../../../../shared/games/worm-and-cozy/index.js';
 import { scoreSheet, sheetSchema, validateSheet } from '../../../../shared/games/worm-and-cozy/sheet.js';
 import { Board, type DragHandlers } from '../games/cozy/Board.js';
+import { GivePaper } from '../games/cozy/GivePaper.js';
 import { ScoreTracks } from '../games/cozy/ScoreTracks.js';
 import { CHAPTERS } from '../logic/setup.js';
 import { addOrgan, addWorm, cellsInMessages, emptySheet, eraseAt, extendPath, fromSheetJson, setShape, shapesOfPath, toSheetJson, toggleFilled, toggleFood, type Edit, type EditorSheet } from '../logic/sheet-editor.js';
@@ -359,6 +361,7 @@ export function ScoreScreen() {
           <ScoreTracks chapter={chapter} score={score.score} />
         </section>
       )}
+      <GivePaper sheet={json} valid={!!score?.ok} />
       <details class="card">
         <summary>Sheet file (for npm run score)</summary>
         <pre class="json" data-testid="sheet-json">
