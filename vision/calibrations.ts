@@ -12,7 +12,7 @@ import { adaptNet, type AdaptOptions } from './model/adapt.js';
 import { augmentCrop, MIRROR_SAFE } from './model/augment.js';
 import { CALIBRATION_VERSION, countExamples, fitCalibration, headRows, type Calibration } from './model/calibration.js';
 import { CalibrationStore } from './model/calibration-store.js';
-import { PendingCropStore } from './model/pending-store.js';
+import { PendingCropStore, pendingNumber } from './model/pending-store.js';
 import { headOf, type Classifier } from './model/classifier.js';
 import { decodeWeightsInto, encodeWeights } from './model/io.js';
 import type { LayersModel } from './model/net.js';
@@ -28,6 +28,11 @@ export interface PendingCount {
 
 /** The set's pending counts after `add`, and the label given (for `withdraw`). */
 export interface AddedLabel extends PendingCount {
+  /**
+   * With a folder, the crop's number there (`pending/<set>/<n>-<face>.png`), which a reader
+   * opened on the folder after a restart gives the same label again; without one, a number of
+   * this reader's.
+   */
   label: number;
 }
 
@@ -41,10 +46,10 @@ export interface CalibrationControl {
    */
   add(set: DiceSetId, face: string, image: RgbImage, box?: Box, view?: CameraView, others?: Box[]): Promise<AddedLabel>;
   /**
-   * Takes back a label `add` gave (`AddedLabel.label`), its crop on disk too: a referee's second
-   * label of the same die replaces the first. `withdrawn` is false where the label is no longer
-   * pending (a commit took it, or newer labels of its face pushed it out) or a commit is fitting
-   * it now: then nothing changes.
+   * Takes back a label `add` gave (`AddedLabel.label`; where a folder keeps the labels, one given
+   * before a restart too), its crop on disk too: a referee's second label of the same die replaces
+   * the first. `withdrawn` is false where the label is no longer pending (a commit took it, or
+   * newer labels of its face pushed it out) or a commit is fitting it now: then nothing changes.
    */
   withdraw(set: DiceSetId, label: number): Promise<PendingCount & { withdrawn: boolean }>;
   pending(set: DiceSetId): PendingCount;
@@ -138,7 +143,7 @@ export interface CalibrationsOptions {
 
 /** A label waiting for a commit: its crop, where it is kept, and a picture's up weights (`TaughtCrop`). */
 interface PendingLabel {
-  /** Unique within this reader (`withdraw` names it). */
+  /** Unique among the set's labels (`withdraw` names it): its crop's number where a folder keeps it, so the same over a restart. */
   id: number;
   face: string;
   crop: RgbImage;
@@ -169,6 +174,7 @@ export class Calibrations {
   private readonly undoing = new Set<DiceSetId>();
   /** The labels a commit is fitting now (not to be withdrawn under it). */
   private readonly taking = new Set<PendingLabel>();
+  /** The next label's id where no folder keeps the labels. */
   private nextLabel = 1;
 
   private constructor(private readonly options: CalibrationsOptions) {
@@ -197,7 +203,7 @@ export class Calibrations {
     for (const set of DICE_SET_IDS) {
       const { crops, problems } = await pendingStore.load(set, options.classifier.meta.crop.size);
       for (const problem of problems) process.emitWarning(`labelled crop ${problem}; ignored`);
-      if (crops.length > 0) calibrations.pending.set(set, crops.map((c) => ({ ...c, id: calibrations.nextLabel++ })));
+      if (crops.length > 0) calibrations.pending.set(set, crops.map(({ seq, ...c }) => ({ ...c, id: seq })));
     }
     for (const kept of await store.list()) {
       if ('problem' in kept) {
@@ -307,7 +313,7 @@ export class Calibrations {
     // are not: after a restart it is taught as the picture shows it.)
     const file = await this.pendingStore?.add(set, face, crop);
     const list = this.pending.get(set) ?? [];
-    const id = this.nextLabel++;
+    const id = (file ? pendingNumber(file) : undefined) ?? this.nextLabel++;
     list.push({ id, face, crop, ...(file ? { file } : {}), ...(upWeights ? { upWeights } : {}) });
     this.pending.set(set, list);
     // Not while a commit fits: the labels it took are the first of the list until it is done.

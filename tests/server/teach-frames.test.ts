@@ -1,11 +1,13 @@
 /**
  * Teaching from the frames rolls were read from, with BACK in the way: a roll BACK brings back is
  * cropped and labelled from its own frame, not the last roll's; a die is labelled once, and a die
- * labelled on the Teach tab is not taught again when its roll is used. The server, the socket and
- * the camera pipeline are real; the camera's frames are plain red or blue pictures, the stream
- * reads one die (a 2 on red, a 5 on blue), and the reader's calibration records what it is taught.
+ * labelled on the Teach tab is not taught again when its roll is used; a final roll BACK brings
+ * back is taken back, after a restart too. The server, the socket and the camera pipeline are
+ * real; the camera's frames are plain red or blue pictures, the stream reads one die (a 2 on red,
+ * a 5 on blue), and the reader's calibration records what it is taught (its labels pending over a
+ * restart, each with a file in the pending folder named by its number, as the reader's crops are).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CameraSource } from '../../device/select.js';
@@ -14,6 +16,8 @@ import { decodeImage, encodeJpeg } from '../../vision/image/index.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { RgbImage } from '../../vision/types.js';
 import type { RollStream } from '../../web/server/camera.js';
+import type { Phone } from '../support/phone.js';
+import { scratchDir } from '../support/scratch.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const solid = (r: number, g: number, b: number): RgbImage => {
@@ -46,9 +50,12 @@ async function table() {
     reset: () => {},
   };
   const taught: string[] = [];
-  // The labels pending, as vision/calibrations.ts keeps them: a label can be withdrawn while pending.
+  // The labels pending, as vision/calibrations.ts keeps them: a label can be withdrawn while
+  // pending, and its crop is on disk, named by its number.
   const pending: { label: number; face: string; what: string }[] = [];
   let next = 1;
+  const dataDir = scratchDir('clew-teach-frames-');
+  const cropFile = (set: string, p: { label: number; face: string }) => path.join(dataDir, 'calibration', 'pending', set, `${String(p.label).padStart(6, '0')}-${p.face}.png`);
   const counts = () => Object.fromEntries(['1', '2', '3', '4', '5', '6'].map((f) => [f, pending.filter((p) => p.face === f).length]));
   const reader = {
     modelId: 'stand-in', backend: 'cpu', threads: 1, uncertainBelow: 0.85, dispose() {},
@@ -57,21 +64,34 @@ async function table() {
         const what = `${face} from ${colourOf(image)}`;
         taught.push(what);
         pending.push({ label: next, face, what });
+        mkdirSync(path.dirname(cropFile(set, pending.at(-1)!)), { recursive: true });
+        writeFileSync(cropFile(set, pending.at(-1)!), '');
         return { set, counts: counts(), label: next++ };
       },
       withdraw: async (set: string, label: number) => {
         const at = pending.findIndex((p) => p.label === label);
-        if (at >= 0) pending.splice(at, 1);
+        if (at >= 0) rmSync(cropFile(set, pending.splice(at, 1)[0]!));
         return { set, counts: counts(), withdrawn: at >= 0 };
       },
       pending: (set: string) => ({ set, counts: counts() }),
       list: () => [],
     },
   } as unknown as ClewDiceReader;
-  server = await startTestServer({ config: { vision: { enabled: true, learnFromChecks: true } }, adapters: { camera }, start: { loadReader: async () => reader, rollStream: () => stream } });
-  const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
-  const s = server;
-  const send = async (intent: Parameters<typeof referee.send>[0]) => {
+  let referee: Phone;
+  const start = async () => {
+    server = await startTestServer({ dataDir, config: { vision: { enabled: true, learnFromChecks: true } }, adapters: { camera }, start: { loadReader: async () => reader, rollStream: () => stream } });
+    referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    await referee.snapshot((x) => x.version === server!.clew.session.table.version);
+  };
+  await start();
+  /** clew stopped and started again on the same data folder (the camera's frames are gone). */
+  const restart = async (whileStopped?: () => void) => {
+    await server!.stop();
+    whileStopped?.();
+    await start();
+  };
+  const s = { get url() { return server!.url; }, get clew() { return server!.clew; }, dataDir };
+  const send = async (intent: Parameters<Phone['send']>[0]) => {
     const ack = await referee.send(intent);
     await referee.snapshot((x) => x.version === s.clew.session.table.version);
     return ack;
@@ -83,14 +103,13 @@ async function table() {
     const res = await fetch(`${s.url}/api/camera/crop?index=${index}`);
     return res.ok ? colourOf(await decodeImage(new Uint8Array(await res.arrayBuffer()))) : `HTTP ${res.status}`;
   };
-  await referee.snapshot((x) => x.version === s.clew.session.table.version);
   const version = () => s.clew.session.table.version;
   const roll = () => s.clew.session.table.roll;
   const inPlay = () => {
     const file = path.join(s.dataDir, 'dice-in-play.json');
     return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { d6?: { dice: number; right: number; wrongUnmarked: number } }).d6 : undefined;
   };
-  return { send, show, crop, taught, pending, version, roll, inPlay };
+  return { send, show, crop, taught, pending, version, roll, inPlay, restart, dataDir, logger: () => server!.logger };
 }
 
 describe('teaching from the frame each roll was read from', () => {
@@ -176,5 +195,43 @@ describe('teaching from the frame each roll was read from', () => {
     await vi.waitFor(() => expect(t.inPlay()).toMatchObject({ dice: 1, right: 1, wrongUnmarked: 0 }));
     // Corrected back to what the camera read: a checked die, taught as 2.
     await vi.waitFor(() => expect(t.pending.map((p) => p.what)).toEqual(['2 from red']));
+  });
+
+  it('a used roll made final before a restart and brought back by BACK after it: its count and its label are taken back all the same', async () => {
+    const t = await table();
+    await t.show('red', 1);
+    await t.send({ type: 'dice/read' }); // the camera reads a 2
+    await t.send({ type: 'dice/correct', index: 0, face: '3', color: 'red' }); // a mis-tap "corrects" it to 3
+    await t.send({ type: 'dice/confirm' });
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.show('blue', 2);
+    await t.send({ type: 'dice/read' }); // the used roll is final: counted, its 3 taught
+    await vi.waitFor(() => expect(t.pending.map((p) => p.what)).toEqual(['3 from red']));
+    await vi.waitFor(() => expect(t.inPlay()).toMatchObject({ dice: 1, wrongUnmarked: 1 }));
+    await t.restart();
+    await t.send({ type: 'undo' });
+    await t.send({ type: 'undo' });
+    expect(t.roll()?.dice[0]).toMatchObject({ face: '3', corrected: true });
+    await vi.waitFor(() => expect(t.pending).toEqual([]));
+    await vi.waitFor(() => expect(t.inPlay()).toMatchObject({ dice: 0, wrongUnmarked: 0 }));
+  });
+
+  it('a torn memory of the labels given: the server starts and says which file; the labels pending stay, and BACK no longer takes back what it forgot', async () => {
+    const t = await table();
+    await t.show('red', 1);
+    await t.send({ type: 'dice/read' });
+    await t.send({ type: 'dice/correct', index: 0, face: '3', color: 'red' });
+    await t.send({ type: 'dice/confirm' });
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.show('blue', 2);
+    await t.send({ type: 'dice/read' });
+    await vi.waitFor(() => expect(t.pending.map((p) => p.what)).toEqual(['3 from red']));
+    await t.restart(() => writeFileSync(path.join(t.dataDir, 'calibration', 'label-memory.json'), '{"teach": [], "finals": [{"roll": {"dice": [{"se'));
+    expect(t.logger().lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/calibration: .*label-memory\.json is not a memory of the dice labelled \(.+\); they are not remembered/) });
+    await t.send({ type: 'undo' });
+    await t.send({ type: 'undo' });
+    expect(t.roll()?.dice[0]).toMatchObject({ face: '3', corrected: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.pending.map((p) => p.what)).toEqual(['3 from red']);
   });
 });

@@ -123,6 +123,22 @@ describe.skipIf(!HAS_MODEL)('labelled crops kept on disk until a calibration use
     expect(Math.max(...sizes)).toBeLessThan(16 * 1024);
   });
 
+  it('a label is named by its crop\'s number, so a reader opened after a restart withdraws a label given before it', async () => {
+    const dir = scratch();
+    const { reader } = await readerOn(dir);
+    const first = await reader.calibration.add('d6', '4', crops[0]!.image);
+    await reader.calibration.add('d6', '1', crops[0]!.image);
+    await reader.calibration.withdraw('d6', first.label);
+    const third = await reader.calibration.add('d6', '3', crops[0]!.image); // a mis-tap, seen after the restart
+    expect([first.label, third.label]).toEqual([0, 2]);
+    expect(pendingFiles(dir)).toEqual(['000001-1.png', '000002-3.png']);
+    const { reader: again } = await readerOn(dir);
+    expect(await again.calibration.withdraw('d6', third.label)).toMatchObject({ withdrawn: true, counts: { '1': 1, '3': 0 } });
+    expect(pendingFiles(dir)).toEqual(['000001-1.png']);
+    // A number no crop has any more names nothing.
+    expect(await again.calibration.withdraw('d6', first.label)).toMatchObject({ withdrawn: false, counts: { '1': 1 } });
+  });
+
   it('without a folder the labels live in memory, as before', async () => {
     const reader = await loadDiceReader({ adapt: { steps: 2 } });
     readers.push(reader);

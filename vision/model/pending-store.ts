@@ -4,6 +4,8 @@
  * 64×64 crop framed and turned upright as the reader taught it, numbered in the order the labels
  * were given. A commit removes the crops it used, a discard all of a set's. Each file is written
  * under a temporary name and renamed into place, so a crop is on disk whole or not at all.
+ * A crop's number names its label over restarts: the reader gives it as the label's id, and the
+ * server remembers labels by it (web/server/label-memory.ts).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -17,11 +19,19 @@ export interface PendingCrop {
   crop: RgbImage;
   /** Where it is kept. */
   file: string;
+  /** Its number (`<n>-<face>.png`): unique in the set's folder while it is there. */
+  seq: number;
 }
 
 const NAME = /^(\d{1,9})-([A-Za-z0-9]+)\.png$/;
 
 const folderOf = (dir: string, set: DiceSetId) => path.join(dir, 'pending', set);
+
+/** The number of a crop's file (`<n>-<face>.png`), as `add` returned it or `load` found it; undefined for a name of no crop. */
+export function pendingNumber(file: string): number | undefined {
+  const m = NAME.exec(path.basename(file));
+  return m ? Number(m[1]) : undefined;
+}
 
 /** The files of a set's folder, those named as crops parsed (`seq`, `face`) and in order, the others apart. */
 async function namesIn(folder: string): Promise<{ named: { name: string; seq: number; face: string }[]; other: string[] }> {
@@ -43,8 +53,13 @@ async function namesIn(folder: string): Promise<{ named: { name: string; seq: nu
  */
 export async function countPendingOnDisk(dir: string, set: DiceSetId): Promise<Record<string, number>> {
   const counts: Record<string, number> = Object.fromEntries(DICE_SETS[set].faces.map((f) => [f, 0]));
-  for (const { face } of (await namesIn(folderOf(dir, set))).named) if (Object.hasOwn(counts, face)) counts[face]!++;
+  for (const { face } of await listPendingOnDisk(dir, set)) if (Object.hasOwn(counts, face)) counts[face]!++;
   return counts;
+}
+
+/** The set's crops on disk as their names say (number and face), in order, without reading them. */
+export async function listPendingOnDisk(dir: string, set: DiceSetId): Promise<{ seq: number; face: string }[]> {
+  return (await namesIn(folderOf(dir, set))).named.map(({ seq, face }) => ({ seq, face }));
 }
 
 export class PendingCropStore {
@@ -69,7 +84,7 @@ export class PendingCropStore {
     const { named, other } = await namesIn(folder);
     // Temporary files of a write the plug cut short are expected; anything else is reported.
     for (const name of other) if (!name.includes('.tmp-')) problems.push(`${path.join(folder, name)}: not a labelled crop (<number>-<face>.png)`);
-    for (const { name, face } of named) {
+    for (const { name, seq, face } of named) {
       const file = path.join(folder, name);
       if (!DICE_SETS[set].faces.includes(face)) {
         problems.push(`${file}: "${face}" is not a face of ${set}`);
@@ -86,7 +101,7 @@ export class PendingCropStore {
         problems.push(`${file}: ${crop.width}×${crop.height}, not a ${size}×${size} crop`);
         continue;
       }
-      crops.push({ face, crop, file });
+      crops.push({ face, crop, file, seq });
     }
     const last = named.at(-1)?.seq ?? -1;
     this.next.set(set, Math.max(this.next.get(set) ?? 0, last + 1));

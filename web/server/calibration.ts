@@ -7,7 +7,8 @@
  * progress in the snapshot's `calibration` list.
  *
  * The camera rolls a table uses measure the reader and, with `vision.learnFromChecks`, add labels
- * of their own (played-rolls.ts); the status shows both.
+ * of their own (played-rolls.ts); the status shows both. The dice labelled and the last rolls made
+ * final are remembered over restarts (label-memory.ts).
  */
 import { readdir } from 'node:fs/promises';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
@@ -16,6 +17,7 @@ import type { CalibrationStatus, Intent } from '../../shared/protocol.js';
 import { countPendingOnDisk } from '../../vision/model/pending-store.js';
 import type { CameraPipeline } from './camera.js';
 import type { ReaderHolder } from './dice-reader.js';
+import { LabelMemory, type Remembered, type TeachLabel } from './label-memory.js';
 import type { Logger } from './logger.js';
 import { PlayedRolls } from './played-rolls.js';
 import type { TableEvent, TableState } from './table.js';
@@ -34,6 +36,9 @@ interface Tally {
 
 /** Teach-tab labels remembered against a second label of the same die (far more than a game's rolls hold). */
 const LABELS_REMEMBERED = 256;
+
+/** A die labelled on the Teach tab; `tallied`: its label counts in this run's tally (one given before the start does not). */
+type Labelled = TeachLabel & { tallied: boolean };
 
 /** A die of a frame: the frame's time and the die's box there. */
 function labelKey(at: number, box: readonly number[]): string {
@@ -56,9 +61,10 @@ export class TableCalibration {
   /**
    * Dice labelled on the Teach tab, by frame and box (labelKey): the face given, the reader's label
    * (to withdraw when the die is labelled again) and whether the camera had read it so; the newest
-   * LABELS_REMEMBERED.
+   * LABELS_REMEMBERED, kept over restarts with the final rolls (`memory`).
    */
-  private labelled = new Map<string, { face: string; set: DiceSetId; label: number; right: boolean }>();
+  private labelled = new Map<string, Labelled>();
+  private readonly memory: LabelMemory;
   /** Sets whose calibration is being fitted now, and how far it has got. */
   private fitting = new Map<DiceSetId, { step: number; steps: number }>();
 
@@ -79,6 +85,7 @@ export class TableCalibration {
       heldDir?: string;
     } = {},
   ) {
+    this.memory = new LabelMemory(dir, logger, () => this.remembered());
     this.rolls = new PlayedRolls({
       learnFromChecks: played.learnFromChecks ?? false,
       ...(played.file ? { file: played.file } : {}),
@@ -98,13 +105,20 @@ export class TableCalibration {
         this.tally.set(set, { ...t, crops: Math.max(0, t.crops - 1), right: Math.max(0, t.right - (readRight ? 1 : 0)), fromPlay: Math.max(0, t.fromPlay - 1) });
       },
       onChange: onProgress,
+      onKeptChange: () => this.memory.changed(),
     });
   }
 
-  private rememberLabel(key: string, given: { face: string; set: DiceSetId; label: number; right: boolean }): void {
+  private rememberLabel(key: string, given: Labelled): void {
     this.labelled.delete(key); // newest last, so the oldest are forgotten first
     this.labelled.set(key, given);
     if (this.labelled.size > LABELS_REMEMBERED) this.labelled.delete(this.labelled.keys().next().value!);
+    this.memory.changed();
+  }
+
+  /** What is kept over a restart: the dice labelled, oldest first, and the final rolls. */
+  private remembered(): Remembered {
+    return { teach: [...this.labelled.values()].map(({ tallied: _, ...t }) => t), ...this.rolls.kept() };
   }
 
   async load(): Promise<void> {
@@ -114,6 +128,12 @@ export class TableCalibration {
       const counts = await countPendingOnDisk(this.dir, set);
       if (Object.values(counts).some((n) => n > 0)) this.pendingOnDisk.set(set, counts);
     }
+    // Remembered from before the start, older than any of this run's.
+    const { remembered, pruned } = await this.memory.load();
+    const before = remembered.teach.slice(-LABELS_REMEMBERED).map((t): [string, Labelled] => [labelKey(t.at, t.box), { ...t, tallied: false }]);
+    this.labelled = new Map([...before, ...this.labelled]);
+    this.rolls.restore(remembered);
+    if (pruned) this.memory.changed();
   }
 
   status(): CalibrationStatus[] {
@@ -175,12 +195,14 @@ export class TableCalibration {
           const added = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view, others);
           // What the camera read, before any person corrected it.
           const right = (die.readAs ?? die.face) === intent.face;
-          this.rememberLabel(key, { face: intent.face, set: intent.set, label: added.label, right });
+          this.rememberLabel(key, { at: last.at, box: [...die.box], face: intent.face, set: intent.set, label: added.label, right, tallied: true });
           this.touched.add(intent.set);
-          const replaced = before ? await reader.calibration.withdraw(before.set, before.label) : undefined;
+          // A label no longer pending (a save took it) is named no more after a restart: nothing to withdraw.
+          const replaced = before && before.label !== null ? await reader.calibration.withdraw(before.set, before.label) : undefined;
           const t = this.tally.get(intent.set) ?? NO_TALLY;
           if (replaced?.withdrawn) {
-            this.tally.set(intent.set, { ...t, right: t.right + (right ? 1 : 0) - (before!.right ? 1 : 0) });
+            // Still one crop of the die; one labelled before the start was in no tally of this run, so now it is.
+            this.tally.set(intent.set, before!.tallied ? { ...t, right: t.right + (right ? 1 : 0) - (before!.right ? 1 : 0) } : { ...t, crops: t.crops + 1, right: t.right + (right ? 1 : 0) });
             return ok({ set: replaced.set, counts: replaced.counts });
           }
           this.tally.set(intent.set, { ...t, crops: t.crops + 1, right: t.right + (right ? 1 : 0) });
@@ -239,14 +261,16 @@ export class TableCalibration {
     }
   }
 
-  /** Settles when the dice in play counted so far are on disk. */
-  saved(): Promise<void> {
-    return this.rolls.saved();
+  /** Settles when the dice in play counted so far, and the labels remembered, are on disk. */
+  async saved(): Promise<void> {
+    await this.rolls.saved();
+    await this.memory.saved();
   }
 
-  /** A clean shutdown: the held roll kept on disk, to be held again at the next start (PlayedRolls.close). */
+  /** A clean shutdown: the held roll kept on disk, to be held again at the next start (PlayedRolls.close); what is remembered written. */
   async close(): Promise<void> {
     await this.rolls.close();
+    await this.memory.saved();
   }
 
   /** A committed table change (main.ts): a used camera roll measures and may teach the reader (played-rolls.ts). */

@@ -13,7 +13,9 @@
  * The counts are kept in a small JSON file in the data folder, so they go on over restarts; a file
  * that cannot be read is reported and the counting starts afresh. The held roll is kept on disk
  * too (`heldDir`: the roll, and the frame its checked dice are taught from), so a power cut loses
- * neither its count nor its labels: after the restart it is held again, as it was.
+ * neither its count nor its labels: after the restart it is held again, as it was. The last rolls
+ * made final are remembered over restarts too (label-memory.ts, by the owner: `kept`, `restore`),
+ * so a BACK after a restart that brings one back takes back its count and its labels.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
@@ -27,6 +29,7 @@ import { decodeImage, encodePng } from '../../vision/image/decode.js';
 import { CAMERA_VIEWS, type Box, type CameraView, type RgbImage } from '../../vision/types.js';
 import type { CameraPipeline } from './camera.js';
 import type { ReaderHolder } from './dice-reader.js';
+import type { FinalRoll, Generations } from './label-memory.js';
 import { writeFileAtomic } from './log.js';
 import type { Logger } from './logger.js';
 import { pendingRollSchema, type Actor, type TableEvent, type TableState } from './table.js';
@@ -73,6 +76,8 @@ export interface PlayedRollsOptions {
   onUnlabel?(set: DiceSetId, readRight: boolean): void;
   /** Labels were added (the phones are told). */
   onChange(): void;
+  /** The final rolls remembered or their counts' generations changed (`kept` says what they are now). */
+  onKeptChange?(): void;
 }
 
 /**
@@ -105,12 +110,8 @@ const NONE: InPlay = { dice: 0, right: 0, marked: 0, wrongUnmarked: 0, missed: 0
 /** Final rolls remembered, so that a BACK that brings one back can take back what it counted and taught. */
 const FINAL_KEPT = 8;
 
-/** A roll made final: what it added to each set's count (in that count's generation), and the labels its checked dice became. */
-interface FinalRoll {
-  roll: PendingRoll;
-  counted: { set: DiceSetId; add: InPlay; generation: number }[];
-  labels: { set: DiceSetId; label: number; readRight: boolean }[];
-}
+/** A final roll as this run holds it: one remembered from before the start counted in none of its tallies (`onLabel`). */
+type HeldFinal = FinalRoll & { fromBefore?: true };
 
 function minus(a: InPlay, b: InPlay): InPlay {
   return fieldwise(a, b, (x, y) => Math.max(0, x - y));
@@ -177,13 +178,15 @@ export class PlayedRolls {
   private learning: { set: DiceSetId; face: string }[] = [];
   private flushing: Promise<void> = Promise.resolve();
   /** The last FINAL_KEPT rolls made final, newest first. */
-  private finals: FinalRoll[] = [];
+  private finals: HeldFinal[] = [];
   /** Per set: how often its count started afresh (a final roll's count is taken back only from the count it went into). */
   private generations = new Map<DiceSetId, number>();
   /** The counts' writes, one after another. */
   private saving: Promise<void> = Promise.resolve();
   /** The held roll's writes and removals, one after another. */
   private keeping: Promise<void> = Promise.resolve();
+  /** The owner told the final rolls changed, each time after the counts written before. */
+  private remembering: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: PlayedRollsOptions) {
     this.load();
@@ -202,10 +205,38 @@ export class PlayedRolls {
     await this.saved();
   }
 
+  /** The final rolls remembered and the counts' generations, to be kept over a restart. */
+  kept(): { finals: FinalRoll[]; generations: Generations } {
+    return { finals: this.finals.map(({ fromBefore: _, ...f }) => f), generations: Object.fromEntries(this.generations) };
+  }
+
+  /** The final rolls and generations kept before the start (`kept`), remembered again after any of this run. */
+  restore(kept: { finals: readonly FinalRoll[]; generations: Generations }): void {
+    this.finals = [...this.finals, ...kept.finals.map((f): HeldFinal => ({ ...f, fromBefore: true }))].slice(0, FINAL_KEPT);
+    for (const set of DICE_SET_IDS) {
+      const g = kept.generations[set];
+      if (g !== undefined && !this.generations.has(set)) this.generations.set(set, g);
+    }
+  }
+
   /** Waits for the counts' and the held roll's writes so far (a test, or a clean shutdown). */
   async saved(): Promise<void> {
     await this.saving;
     await this.keeping;
+    await this.remembering;
+  }
+
+  /**
+   * The final rolls or the generations changed: the owner is told once the counts written so far
+   * are on disk, so a cut between the two files leaves a final roll's count not taken back (as
+   * before they were kept), never one taken back from a count that lacks it.
+   */
+  private keptChanged(): void {
+    const counts = this.saving;
+    this.remembering = this.remembering
+      .then(() => counts)
+      .then(() => this.opts.onKeptChange?.())
+      .catch((error: unknown) => this.opts.logger.warn(`dice in play: the final rolls could not be remembered: ${(error as Error).message}`));
   }
 
   private load(): void {
@@ -262,7 +293,7 @@ export class PlayedRolls {
     this.held = null;
     if (!held) return this.flushing;
     this.keepHeld(null);
-    const final: FinalRoll = { roll: held.roll, counted: [], labels: [] };
+    const final: HeldFinal = { roll: held.roll, counted: [], labels: [] };
     for (const set of new Set(held.roll.dice.map((d) => d.set))) {
       const add = countInPlay(held.roll, set);
       const now = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
@@ -273,6 +304,7 @@ export class PlayedRolls {
     }
     this.finals = [final, ...this.finals].slice(0, FINAL_KEPT);
     this.save();
+    this.keptChanged();
     if (held.taught.length > 0) {
       this.flushing = this.flushing
         .then(() => this.learn(held, final))
@@ -286,6 +318,7 @@ export class PlayedRolls {
     this.generations.set(set, (this.generations.get(set) ?? 0) + 1);
     this.counted.set(set, { ...NONE, since });
     this.save();
+    this.keptChanged();
   }
 
   /** A set's dice in play, the held roll's included; undefined while there are none. */
@@ -380,15 +413,17 @@ export class PlayedRolls {
   /**
    * A final roll BACK brought back: its dice no longer count (where the count has not started
    * afresh since), and its labels still pending are withdrawn (one a save took stays taught: an
-   * undo of the save takes it back). After any teaching of it still under way.
+   * undo of the save takes it back). After any teaching of it still under way. One made final
+   * before the restart is taken back alike, from the count and labels kept over it.
    */
-  private takeBack(final: FinalRoll): void {
+  private takeBack(final: HeldFinal): void {
     this.finals = this.finals.filter((f) => f !== final);
     for (const { set, add, generation } of final.counted) {
       const now = this.counted.get(set);
       if (now && (this.generations.get(set) ?? 0) === generation) this.counted.set(set, { ...minus(now, add), since: now.since });
     }
     this.save();
+    this.keptChanged();
     this.flushing = this.flushing
       .then(async () => {
         if (final.labels.length === 0) return;
@@ -396,7 +431,8 @@ export class PlayedRolls {
         let back = 0;
         for (const { set, label, readRight } of final.labels) {
           if (!(await reader.calibration.withdraw(set, label)).withdrawn) continue;
-          this.opts.onUnlabel?.(set, readRight);
+          // A label given before the start is in no tally of this run.
+          if (!final.fromBefore) this.opts.onUnlabel?.(set, readRight);
           back++;
         }
         final.labels = [];
@@ -407,7 +443,7 @@ export class PlayedRolls {
   }
 
   /** A final roll's checked dice become their sets' labelled crops, as the Teach tab's labels do. */
-  private async learn(held: HeldRoll, final?: FinalRoll): Promise<void> {
+  private async learn(held: HeldRoll, final?: HeldFinal): Promise<void> {
     this.learning = held.taught.map((i) => held.roll.dice[i]!);
     const frame = await held.frame();
     if (!frame) {
@@ -429,7 +465,7 @@ export class PlayedRolls {
       const others: Box[] = held.roll.dice.flatMap((d, k) => (k !== index && d.box ? [d.box] : []));
       try {
         const added = await reader.calibration.add(die.set, die.face, frame.image, die.box, frame.view, others);
-        final?.labels.push({ set: die.set, label: added.label, readRight: (die.readAs ?? die.face) === die.face });
+        final?.labels.push({ set: die.set, face: die.face, label: added.label, readRight: (die.readAs ?? die.face) === die.face });
       } catch (error) {
         this.opts.logger.warn(`calibration: die ${index + 1} of a used roll could not be learnt: ${(error as Error).message}`);
         continue;
@@ -440,6 +476,8 @@ export class PlayedRolls {
       learnt++;
     }
     if (learnt > 0) this.opts.logger.info(`calibration: ${learnt} ${learnt === 1 ? 'die' : 'dice'} checked during play added to the taught crops`);
+    // The labels a BACK would take back, remembered.
+    if (learnt > 0 && final && this.finals.includes(final)) this.keptChanged();
     this.opts.onChange();
   }
 }

@@ -1,0 +1,167 @@
+/**
+ * What the server remembers about the labels it gave, kept over restarts: the dice labelled on
+ * the Teach tab (by frame and box, so that a second label of a die replaces the first while that
+ * is pending, and the die is not taught again when its roll is used; calibration.ts), and the last
+ * rolls made final (what each added to the dice in play and the labels its checked dice became,
+ * so that a BACK that brings one back takes them back; played-rolls.ts). A label is named by its
+ * crop's number in the pending folder (`pending/<set>/<n>-<face>.png`), which the reader opened
+ * on the folder after a restart gives it again (vision/calibrations.ts).
+ *
+ * Kept in `<calibration>/label-memory.json`, written whole, flushed and renamed into place after
+ * each change (writeFileAtomic), so the file on disk is the one before a change or the one after.
+ * At the start a label whose crop is no longer pending (a save took it, newer labels of its face
+ * pushed it out) is named no more: the numbering goes on from the crops on disk, so a later label
+ * may take its number. A file that cannot be read, or is not such a memory (torn, edited by hand),
+ * is reported by name, kept aside as `label-memory.json.corrupt-<ms>`, and the server remembers
+ * afresh from there; the labels pending are the reader's and stay.
+ */
+import { readdir, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { DICE_SET_IDS, DICE_SETS, type DiceSetId } from '../../shared/dice.js';
+import type { PendingRoll } from '../../shared/protocol.js';
+import { listPendingOnDisk } from '../../vision/model/pending-store.js';
+import type { Box } from '../../vision/types.js';
+import { writeFileAtomic } from './log.js';
+import type { Logger } from './logger.js';
+import type { InPlay } from './played-rolls.js';
+import { pendingRollSchema } from './table.js';
+
+export const LABEL_MEMORY_FILE = 'label-memory.json';
+
+/** A die labelled on the Teach tab: its frame's time and box there, the face given, the label (null: no longer pending), whether the camera had read it so. */
+export interface TeachLabel {
+  at: number;
+  box: Box;
+  set: DiceSetId;
+  face: string;
+  label: number | null;
+  right: boolean;
+}
+
+/** A roll made final: what it added to each set's count (in that count's generation), and the labels its checked dice became. */
+export interface FinalRoll {
+  roll: PendingRoll;
+  counted: { set: DiceSetId; add: InPlay; generation: number }[];
+  labels: { set: DiceSetId; face: string; label: number; readRight: boolean }[];
+}
+
+/** Per set: how often its count in play started afresh (a final roll's count is taken back only from the count it went into). */
+export type Generations = Partial<Record<DiceSetId, number>>;
+
+export interface Remembered {
+  /** Oldest first. */
+  teach: TeachLabel[];
+  /** Newest first. */
+  finals: FinalRoll[];
+  generations: Generations;
+}
+
+const setId = z.enum(DICE_SET_IDS as [DiceSetId, ...DiceSetId[]]);
+const count = z.number().int().min(0);
+const label = z.number().int().min(0);
+const faceOfSet = (d: { set: DiceSetId; face: string }) => DICE_SETS[d.set].faces.includes(d.face);
+const SHAPE = z.strictObject({
+  teach: z.array(
+    z
+      .strictObject({ at: z.number(), box: z.tuple([z.number(), z.number(), z.number(), z.number()]), set: setId, face: z.string(), label: label.nullable(), right: z.boolean() })
+      .refine(faceOfSet, { message: 'not a face of its set', path: ['face'] }),
+  ),
+  finals: z.array(
+    z.strictObject({
+      roll: pendingRollSchema,
+      counted: z.array(
+        z.strictObject({
+          set: setId,
+          add: z.strictObject({ dice: count, right: count, marked: count, wrongUnmarked: count, missed: count, notDice: count }),
+          generation: count,
+        }),
+      ),
+      labels: z.array(z.strictObject({ set: setId, face: z.string(), label, readRight: z.boolean() }).refine(faceOfSet, { message: 'not a face of its set', path: ['face'] })),
+    }),
+  ),
+  generations: z.partialRecord(setId, count),
+});
+
+const nothing = (): Remembered => ({ teach: [], finals: [], generations: {} });
+
+export class LabelMemory {
+  readonly file: string;
+  /** The writes, one after another; whether one is waiting to start (it writes what is remembered then). */
+  private writing: Promise<void> = Promise.resolve();
+  private queued = false;
+
+  constructor(
+    /** The calibration folder: the pending crops' too. */
+    private readonly dir: string,
+    private readonly logger: Logger,
+    /** What is remembered now, to be written. */
+    private readonly now: () => Remembered,
+  ) {
+    this.file = path.join(dir, LABEL_MEMORY_FILE);
+  }
+
+  /**
+   * What was remembered before the start, its labels no longer pending named no more (`pruned`:
+   * some were, and the owner says so at once with `changed`, so that a number a later label takes
+   * is never named on disk for an older one); nothing where there is no file or it is not a memory.
+   */
+  async load(): Promise<{ remembered: Remembered; pruned: boolean }> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    // A write a cut short leaves its temporary behind: nothing in it is missed (the last whole file is in place).
+    for (const name of names) if (name.startsWith(`${LABEL_MEMORY_FILE}.tmp-`)) await rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`calibration: ${this.file} could not be read (${(error as Error).message}); the dice labelled before are not remembered`);
+      return { remembered: nothing(), pruned: false };
+    }
+    let parsed: z.infer<typeof SHAPE>;
+    try {
+      const result = SHAPE.safeParse(JSON.parse(text));
+      if (!result.success) throw new Error(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+      parsed = result.data;
+    } catch (error) {
+      const aside = `${this.file}.corrupt-${Date.now()}`;
+      this.logger.warn(`calibration: ${this.file} is not a memory of the dice labelled (${(error as Error).message}); they are not remembered (kept as ${path.basename(aside)})`);
+      await rename(this.file, aside).catch((e: unknown) => this.logger.warn(`calibration: ${this.file} could not be put aside: ${(e as Error).message}`));
+      return { remembered: nothing(), pruned: false };
+    }
+    // The labels still pending, by set: `<n>-<face>`.
+    const pending = new Map<DiceSetId, Set<string>>();
+    for (const set of DICE_SET_IDS) pending.set(set, new Set((await listPendingOnDisk(this.dir, set)).map((c) => `${c.seq}-${c.face}`)));
+    const stillPending = (set: DiceSetId, face: string, n: number) => pending.get(set)!.has(`${n}-${face}`);
+    let gone = 0;
+    const teach = parsed.teach.map((t) => {
+      if (t.label === null || stillPending(t.set, t.face, t.label)) return t as TeachLabel;
+      gone++;
+      return { ...t, label: null } as TeachLabel;
+    });
+    const finals = parsed.finals.map((f) => {
+      const labels = f.labels.filter((l) => stillPending(l.set, l.face, l.label));
+      gone += f.labels.length - labels.length;
+      return { ...f, roll: f.roll as PendingRoll, labels };
+    });
+    return { remembered: { teach, finals, generations: parsed.generations }, pruned: gone > 0 };
+  }
+
+  /** What is remembered changed: written whole, after any write before (one waiting writes the latest). */
+  changed(): void {
+    if (this.queued) return;
+    this.queued = true;
+    this.writing = this.writing
+      .then(async () => {
+        this.queued = false;
+        const text = JSON.stringify(this.now()) + '\n';
+        await mkdir(this.dir, { recursive: true });
+        await writeFileAtomic(this.file, text);
+      })
+      .catch((error: unknown) => this.logger.warn(`calibration: could not write ${this.file}: ${(error as Error).message}`));
+  }
+
+  /** Settles when what was remembered so far is on disk. */
+  saved(): Promise<void> {
+    return this.writing;
+  }
+}
