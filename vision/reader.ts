@@ -27,6 +27,7 @@ import { calibratedLogits } from './model/calibration.js';
 import { averageIn, loadClassifier, scoreAllWithSecondLook, SECOND_LOOK_CROPS, SECOND_LOOK_ZOOM, secondLookCrops, type Classifier, type SecondLookExtra, type CropScores, type TurnScorer } from './model/classifier.js';
 import { turnSquare } from './model/views.js';
 import { reorderChannels, TURNED_CHANNELS } from './image/channels.js';
+import { readAsOneOfSeveral, wholeDiceIn } from './image/several-dice.js';
 import { frameDieImage, type Framed, type FramingMode } from './model/framing.js';
 import { CAMERA_HYPOTHESES, cameraEvidence, frameUprightWeights, isCameraEvidence, sharedUpCertainty, type FrameUpOptions } from './model/frame-up.js';
 import { mixTurns, uprightWeights } from './model/orientation.js';
@@ -565,10 +566,16 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     // Framed once (a picture's die is located in it), read once or twice.
     const locate = framing === 'locate' ? await locateOptions() : {};
     const framed = crops.map((c) => frameDieImage(c, framing, locate, { scale: locatedScale }));
-    if (!taughtCamera) return readPictures(crops, framed, given);
+    // A picture that shows several whole dice is read, but not as sure (several-dice.ts): what
+    // the framing's locator found is counted, not looked for again.
+    const several = (readings: Omit<DetailedReading, 'box'>[]) => readings.map((r, i) => {
+      const found = framed[i]!.found;
+      return found ? readAsOneOfSeveral(r, wholeDiceIn(found)) : r;
+    });
+    if (!taughtCamera) return several(readPictures(crops, framed, given));
     const against = readPictures(crops, framed, { ...given, cameraPrior: taughtCamera });
     const unknown = readPictures(crops, framed, given);
-    return against.map((r, i) => (r.uncertain || (!unknown[i]!.uncertain && unknown[i]!.face === r.face) ? r : { ...r, uncertain: true }));
+    return several(against.map((r, i) => (r.uncertain || (!unknown[i]!.uncertain && unknown[i]!.face === r.face) ? r : { ...r, uncertain: true })));
   };
 
   /** Pictures of one die framed (`frameDieImage`), read in each of their framings, the surer kept. */

@@ -49,6 +49,12 @@ export interface DieReading {
    * however sure its face's reading.
    */
   guessed?: boolean;
+  /**
+   * A picture read as one die (`readCrops`, framing 'locate') that shows this many whole dice (two
+   * or more): the reading is kept but marked uncertain, its confidence at most 1 / this
+   * (vision/image/several-dice.ts). Absent otherwise.
+   */
+  diceInPicture?: number;
 }
 
 export interface ReadOptions {

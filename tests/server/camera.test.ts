@@ -12,6 +12,8 @@ import { ReplayCamera } from '../../device/camera/replay.js';
 import { DIE_COLORS } from '../../shared/dice.js';
 import type { TableSnapshot } from '../../shared/protocol.js';
 import { decodeImage, encodeJpeg } from '../../vision/image/decode.js';
+import { squareAround } from '../../vision/image/crop.js';
+import { cropRect } from '../../vision/image/image.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading } from '../../vision/types.js';
 import { readOptions, sameRoll, toRolled, VIEW_CHECK_EVERY, withViewLearning } from '../../web/server/camera.js';
@@ -312,6 +314,26 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
       expect(d.confidence).toBeGreaterThan(0);
       expect(d.confidence).toBeLessThanOrEqual(1);
     }
+  });
+
+  it('a picture read as one die (crop=1) that shows two says so ("dice": 2) and is marked, as `npm run dice -- --crop` says it', async () => {
+    server = await startTestServer({ config: { vision: { enabled: true } }, start: { loadReader } });
+    // The real frame of the tests' fixtures cut round its two labelled dice, a half again as wide.
+    const fixtures = path.join(import.meta.dirname, '..', 'fixtures', 'dice-real');
+    const frame = await decodeImage(new Uint8Array(await readFile(path.join(fixtures, 'frame.jpg'))));
+    const [a, b] = (await readFile(path.join(fixtures, 'frame.csv'), 'utf8')).trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number) as [number, number, number, number]);
+    const [x0, y0, x1, y1] = squareAround([Math.min(a![0], b![0]), Math.min(a![1], b![1]), Math.max(a![2], b![2]), Math.max(a![3], b![3])], 1.5).map(Math.round) as [number, number, number, number];
+    const two = await encodeJpeg(cropRect(frame, x0, y0, x1, y1), 92);
+    const post = (body: Uint8Array) => fetch(`${server!.url}/api/dice/read?set=d6&crop=1`, { method: 'POST', body, headers: { 'content-type': 'image/jpeg' } });
+    const res = await post(two);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { dice?: number; uncertain: boolean; confidence: number };
+    expect(body).toMatchObject({ dice: 2, uncertain: true });
+    expect(body.confidence).toBeLessThanOrEqual(0.5);
+    // One die's picture has no such field.
+    const one = await post(await readFile(path.join(fixtures, 'crops', (await readdir(path.join(fixtures, 'crops')))[0]!)));
+    expect(one.status).toBe(200);
+    expect(Object.keys(await one.json())).not.toContain('dice');
   });
 
   it('the replay camera’s settled roll becomes the pending roll, once', async () => {

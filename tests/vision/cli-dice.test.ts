@@ -96,6 +96,23 @@ describe('dice CLI', () => {
     expect(frame.stdout.trim()).toBe(`${crop(2)}: no dice found (a die the picture cuts is not read; for a picture of one die, use --crop)`);
   });
 
+  it('--crop: a picture that shows several dice is read but marked, and says how many ("dice"), exit 0; one die\'s picture has no such field', async () => {
+    // The real frame cut round its two labelled dice, half as wide again as they lie.
+    const [a, b] = readFileSync(path.join(fixtures, 'frame.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number));
+    const u = [Math.min(a![0]!, b![0]!), Math.min(a![1]!, b![1]!), Math.max(a![2]!, b![2]!), Math.max(a![3]!, b![3]!)];
+    const cx = (u[0]! + u[2]!) / 2, cy = (u[1]! + u[3]!) / 2, half = (1.5 * Math.max(u[2]! - u[0]!, u[3]! - u[1]!)) / 2;
+    const two = path.join(tmp, 'two-dice.png');
+    await sharp(path.join(fixtures, 'frame.jpg')).extract({ left: Math.round(cx - half), top: Math.round(cy - half), width: Math.round(2 * half), height: Math.round(2 * half) }).png().toFile(two);
+    const r = dice('--set', 'd6', '--json', '--crop', two, crop(0));
+    expect(r.status).toBe(0);
+    const [many, one] = r.lines;
+    expect(many).toMatchObject({ file: two, dice: 2, uncertain: true });
+    expect(many!.confidence as number).toBeLessThanOrEqual(0.5);
+    expect(one).not.toHaveProperty('dice');
+    const plain = dice('--set', 'd6', '--crop', two);
+    expect(plain.stdout.trim()).toMatch(/, please confirm; the picture shows 2 dice: read it without --crop to read each\)$/);
+  });
+
   it('--tray compares frames of its size with the empty tray, and says so on each line', async () => {
     // A rendered printed cloth (development scene "pattern" 6, seven dice) and its empty tray, as
     // JPEG files; and a real frame of another size.

@@ -8,6 +8,7 @@
 import { withoutFilledCorners } from '../image/filled-corners.js';
 import { squareCrop } from '../image/crop.js';
 import { shiftBox, withoutFlatBars } from '../image/padding.js';
+import type { FoundInPicture } from '../image/several-dice.js';
 import { locateDice, type LocateOptions } from '../locate/index.js';
 import type { Box, RgbImage } from '../types.js';
 
@@ -41,6 +42,12 @@ export interface Framed {
    * docs/notes/vision-model.md, "Tight pictures of one die").
    */
   tight?: { crop: RgbImage; box: Box };
+  /**
+   * Framing 'locate': every die the locator found in the picture (a tenth of its longer side or
+   * more), in the coordinates of the picture it looked in (inside flat bars) and with that
+   * picture's size: what tells a picture of several dice (several-dice.ts) without locating again.
+   */
+  found?: FoundInPicture;
 }
 
 /**
@@ -96,7 +103,9 @@ function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, 
   // A loose picture often cuts a neighbour touching the die: their region reaches the edge.
   // No closer look: a picture of one die is a close-up; a die it does not show whole is too big
   // or cut, not too small.
-  const central = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer), edgeRegions: true, lookCloser: false })
+  const dice = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer), edgeRegions: true, lookCloser: false });
+  const found: FoundInPicture = { dice, width: image.width, height: image.height };
+  const central = dice
     .filter((d) => d.box[0] <= cx && cx <= d.box[2] && d.box[1] <= cy && cy <= d.box[3])
     .sort((a, b) => b.score - a.score);
   // A die inferred from its pips is no framing: in a close-cut picture the die's body touches
@@ -106,11 +115,11 @@ function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, 
   const best = seen.find((d) => side(d.box) >= MIN_LOCATED_SIDE * longer);
   // A die found inside fits its box as a frame's located die does: framed as loosely (`located`).
   const frame = (box: Box) => squareCrop(image, box, located.scale !== undefined ? { scale: located.scale } : {});
-  if (best) return { crop: frame(best.box), box: best.box, located: true };
+  if (best) return { crop: frame(best.box), box: best.box, located: true, found };
   const smaller = seen.find((d) => d.marked === true);
-  if (smaller) return { ...framedWhole(), smaller: { crop: frame(smaller.box), box: smaller.box } };
-  if (!offerTight) return framedWhole();
+  if (smaller) return { ...framedWhole(), smaller: { crop: frame(smaller.box), box: smaller.box }, found };
+  if (!offerTight) return { ...framedWhole(), found };
   const short = Math.min(image.width, image.height);
   const square: Box = [(image.width - short) / 2, (image.height - short) / 2, (image.width + short) / 2, (image.height + short) / 2];
-  return { ...framedWhole(), tight: { crop: frame(square), box: square } };
+  return { ...framedWhole(), tight: { crop: frame(square), box: square }, found };
 }
