@@ -333,7 +333,7 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     // One die's picture has no such field.
     const one = await post(await readFile(path.join(fixtures, 'crops', (await readdir(path.join(fixtures, 'crops')))[0]!)));
     expect(one.status).toBe(200);
-    expect(Object.keys(await one.json())).not.toContain('dice');
+    expect(Object.keys((await one.json()) as object)).not.toContain('dice');
   });
 
   it('the replay camera’s settled roll becomes the pending roll, once', async () => {
