@@ -4,7 +4,8 @@
  * ink map there is flat, so the cell reads as a confident "blank". The grid lines are printed where
  * the layout says (the board is rectified), so each cell's four borders are measured in short
  * segments: the grid line's ink against the ink just beside it. A cell most of whose clear segments
- * show no line is "covered?".
+ * show no line is "covered?". A pen or a marker lying on it is no flat cover but a dark bar that
+ * reads as pencil: `darkBars` finds those.
  */
 import type { BoardRaster } from './cells.js';
 
@@ -30,6 +31,13 @@ const MIN_CLEAR = 4;
  * Sharp synthetic photos: 0.08 to 0.3.
  */
 const MIN_TYPICAL = 0.04;
+/**
+ * Below this the grid is not seen anywhere on the board: a cover over all of it (a sheet of paper
+ * over 95 to 100% of the test photo's board: 0.007). Blur does not get there while the border's
+ * ticks are still found: σ 3 to 3.8 px gives 0.047 to 0.031, and from σ 4 px the photo is refused
+ * for its ticks; the forty evaluation photos 0.079 or more.
+ */
+const NONE_SEEN = 0.015;
 
 interface Segment {
   /** Ink on the line (strongest near its printed position) less the mean of the two sides. */
@@ -106,6 +114,8 @@ export interface CoverCheck {
   typical: number;
   /** False when the grid is too faint in the whole photo to tell (nothing is marked covered). */
   checked: boolean;
+  /** The grid is not seen anywhere: the whole board covered, or a photo too blurred to have its border ticks found. */
+  noneSeen: boolean;
 }
 
 /** Which cells of a measured board show no printed grid; `pencil` is the photo's pencil darkness (`photoPencil`). */
@@ -116,7 +126,7 @@ export function coveredCells(r: BoardRaster, pencil: number): CoverCheck {
   // percentile, so a board half covered still has the visible half's contrast.
   const inner = Float64Array.from(cells.flatMap((s) => s.filter((x) => !x.frame).map((x) => x.seg.contrast))).sort();
   const typical = inner.length ? inner[Math.floor(inner.length * 0.9)]! : 0;
-  if (!(typical >= MIN_TYPICAL)) return { covered: cells.map(() => false), typical, checked: false };
+  if (!(typical >= MIN_TYPICAL)) return { covered: cells.map(() => false), typical, checked: false, noneSeen: !(typical >= NONE_SEEN) };
   const limit = UNSEEN * typical;
   const covered = cells.map((segs) => {
     const clear = segs.filter((x) => x.seg.side < UNDER_PENCIL * pencil);
@@ -124,5 +134,301 @@ export function coveredCells(r: BoardRaster, pencil: number): CoverCheck {
     const unseen = clear.filter((x) => x.seg.contrast < limit && x.seg.lopsided < limit).length;
     return unseen >= COVERED_SHARE * clear.length;
   });
-  return { covered, typical, checked: true };
+  return { covered, typical, checked: true, noneSeen: false };
+}
+
+/*
+ * A pen or a marker lying on the board. Its body is nearly black (ink 0.86 to 0.92 at 1 mm scale on
+ * rendered photos, 0.72 to 0.82 across it with its highlight) and 8 mm or more wide, while a pencil
+ * worm line is a 4 to 7 mm band whose ink at 1 mm scale stays under 0.7 (at most 4 mm of it in a
+ * row above 0.7 on the forty evaluation photos); and graphite lies on the paper, so the printed grid
+ * still shows through it, where an opaque pen hides it. A pen is straight and long; a worm turns at
+ * cells. So: dark ink at 1 px per mm, in pieces long, wide and straight enough, under which the grid
+ * lines it crosses are not seen.
+ */
+
+/** Ink (at 1 mm scale) of a pen's body: darker than any pencil band of the rendered photos. */
+const BAR_INK = 0.7;
+/** A bar is at least this long (mm: three cells) and wide (mm: wider than a pencil line's 0.7 ink core). */
+const BAR_MIN_LENGTH = 36;
+const BAR_MIN_WIDTH = 5;
+/** Share of a bar's pixels within half its width (and 1.5 mm) of its axis: a turning worm is far from it. */
+const BAR_STRAIGHT = 0.9;
+/**
+ * The grid lines a bar crosses show through it at less than this share of the photo's typical
+ * contrast. Graphite lets about its own lightness through: 0.27 to 0.5 under the darkest rendered
+ * pencil bands (ink 0.6 to 0.66); rendered pens 0.01 or less.
+ */
+const BAR_GRID_SHOWS = 0.15;
+/** Where the bar's ink (averaged along it) is no more than this above the paper beside it, its edge or its shadow ends. */
+const BAR_EDGE_INK = 0.08;
+/** How far beyond its dark core a bar may reach (blur, its rounded sides, its shadow), mm. */
+const BAR_MAX_SPREAD = 6;
+/**
+ * A cell is under a bar when the bar hides at least this share of it: a clipped corner under 2.9 mm
+ * a side stops short of the strips beside the borders that tell the joins (3.5 mm from a corner).
+ */
+const BAR_CELL_SHARE = 0.03;
+
+export interface DarkBar {
+  /** Centre and unit direction of its length, in the raster's mm. */
+  centre: [number, number];
+  dir: [number, number];
+  /** Its extent along `dir` from the centre, and across it (the side `dir` turned a right angle clockwise is positive), mm. */
+  along: [number, number];
+  across: [number, number];
+  /** Mean ink of its body; the grid's contrast where it crosses grid lines, as a share of the photo's typical contrast. */
+  ink: number;
+  gridShows: number;
+  /** Row-major indices of the cells it hides. */
+  cells: number[];
+}
+
+/** The ink map's block means at 1 px per mm. */
+function inkPerMm(r: BoardRaster): { D: Float32Array; w: number; h: number; k: number } {
+  const k = Math.max(1, Math.round(r.ppm));
+  const W = r.ink.width;
+  const w = Math.floor(W / k);
+  const h = Math.floor(r.ink.height / k);
+  const ink = r.ink.ink;
+  const D = new Float32Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      for (let j = 0; j < k; j++) for (let i = 0; i < k; i++) s += ink[(y * k + j) * W + x * k + i]!;
+      D[y * w + x] = s / (k * k);
+    }
+  return { D, w, h, k };
+}
+
+/** A binary 3 × 3 closing: a pen's highlight, a stripe a millimetre or two wide along it, does not split it. */
+function close3(m: Uint8Array, w: number, h: number): Uint8Array {
+  const pass = (src: Uint8Array, grow: boolean) => {
+    const out = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        let v = grow ? 0 : 1;
+        for (let j = -1; j <= 1; j++)
+          for (let i = -1; i <= 1; i++) {
+            const xx = x + i;
+            const yy = y + j;
+            const s = xx < 0 || yy < 0 || xx >= w || yy >= h ? 0 : src[yy * w + xx]!;
+            v = grow ? v | s : v & s;
+          }
+        out[y * w + x] = v;
+      }
+    return out;
+  };
+  return pass(pass(m, true), false);
+}
+
+/** The 4-connected pieces of a mask, as pixel index lists. */
+function pieces(m: Uint8Array, w: number, h: number): number[][] {
+  const seen = new Uint8Array(w * h);
+  const out: number[][] = [];
+  for (let i = 0; i < w * h; i++) {
+    if (!m[i] || seen[i]) continue;
+    const piece: number[] = [];
+    const stack = [i];
+    seen[i] = 1;
+    while (stack.length) {
+      const p = stack.pop()!;
+      piece.push(p);
+      const x = p % w;
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
+        if (q >= 0 && q < w * h && m[q] && !seen[q]) {
+          seen[q] = 1;
+          stack.push(q);
+        }
+      }
+    }
+    out.push(piece);
+  }
+  return out;
+}
+
+/** The median grid-line contrast where the bar's body crosses the inner grid lines, as a share of `typical`; NaN where it crosses none. */
+function gridUnderBar(r: BoardRaster, c: [number, number], u: [number, number], along: [number, number], core: [number, number], typical: number): number {
+  const contrasts: number[] = [];
+  const lo = r.originMm + 0.8;
+  for (const vertical of [true, false]) {
+    const count = vertical ? r.columns : r.rows;
+    const hi = r.originMm + (vertical ? r.rows : r.columns) * r.cell - 0.8;
+    // The line's direction, and how steeply the bar crosses it (|sin| of the angle between them).
+    const [lx, ly] = vertical ? [0, 1] : [1, 0];
+    if (Math.abs(u[0] * ly - u[1] * lx) < 0.42) continue;
+    for (let k = 1; k < count; k++) {
+      const at = r.originMm + k * r.cell;
+      // Points of the line: p(a) = (at, a) or (a, at); the bar's coordinates there are linear in a.
+      const p0: [number, number] = vertical ? [at, 0] : [0, at];
+      const t0 = (p0[0] - c[0]) * u[0] + (p0[1] - c[1]) * u[1];
+      const s0 = -(p0[0] - c[0]) * u[1] + (p0[1] - c[1]) * u[0];
+      const dt = lx * u[0] + ly * u[1];
+      const ds = -lx * u[1] + ly * u[0];
+      let a0 = lo;
+      let a1 = hi;
+      for (const [v0, dv, min, max] of [
+        [t0, dt, along[0] + 2, along[1] - 2],
+        [s0, ds, core[0], core[1]],
+      ] as const) {
+        if (Math.abs(dv) < 1e-9) {
+          if (v0 < min || v0 > max) a1 = -Infinity;
+          continue;
+        }
+        const e0 = (min - v0) / dv;
+        const e1 = (max - v0) / dv;
+        a0 = Math.max(a0, Math.min(e0, e1));
+        a1 = Math.min(a1, Math.max(e0, e1));
+      }
+      if (a1 - a0 >= 1.5) contrasts.push(segment(r, vertical, at, a0, a1).contrast);
+    }
+  }
+  if (!contrasts.length || !(typical > 0)) return NaN;
+  contrasts.sort((a, b) => a - b);
+  return contrasts[Math.floor(contrasts.length / 2)]! / typical;
+}
+
+/**
+ * Pens and markers lying on a measured board (`typical`: the photo's grid-line contrast, from
+ * `coveredCells`): long, straight, wide pieces of ink darker than pencil under which the printed
+ * grid is not seen, with what each hides (its edges and shadow, found from its ink averaged along it).
+ */
+export function darkBars(r: BoardRaster, typical: number): DarkBar[] {
+  const { D, w, h, k } = inkPerMm(r);
+  const mm = k / r.ppm;
+  const mask = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) mask[i] = D[i]! >= BAR_INK ? 1 : 0;
+  const bars: DarkBar[] = [];
+  for (const piece of pieces(close3(mask, w, h), w, h)) {
+    if (piece.length * mm * mm < BAR_MIN_LENGTH * BAR_MIN_WIDTH) continue;
+    // Its axis: the principal direction of its pixels (mm).
+    let mx = 0;
+    let my = 0;
+    for (const p of piece) {
+      mx += ((p % w) + 0.5) * mm;
+      my += (Math.floor(p / w) + 0.5) * mm;
+    }
+    mx /= piece.length;
+    my /= piece.length;
+    let sxx = 0;
+    let syy = 0;
+    let sxy = 0;
+    for (const p of piece) {
+      const dx = ((p % w) + 0.5) * mm - mx;
+      const dy = (Math.floor(p / w) + 0.5) * mm - my;
+      sxx += dx * dx;
+      syy += dy * dy;
+      sxy += dx * dy;
+    }
+    const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+    const u: [number, number] = [Math.cos(theta), Math.sin(theta)];
+    let t0 = Infinity;
+    let t1 = -Infinity;
+    const ss: number[] = [];
+    for (const p of piece) {
+      const dx = ((p % w) + 0.5) * mm - mx;
+      const dy = (Math.floor(p / w) + 0.5) * mm - my;
+      const t = dx * u[0] + dy * u[1];
+      t0 = Math.min(t0, t);
+      t1 = Math.max(t1, t);
+      ss.push(-dx * u[1] + dy * u[0]);
+    }
+    const length = t1 - t0 + mm;
+    const width = (piece.length * mm * mm) / length;
+    if (length < BAR_MIN_LENGTH || width < BAR_MIN_WIDTH) continue;
+    const sMid = ss.reduce((a, b) => a + b, 0) / ss.length;
+    const straight = ss.filter((s) => Math.abs(s - sMid) <= width / 2 + 1.5).length / ss.length;
+    if (straight < BAR_STRAIGHT) continue;
+    const centre: [number, number] = [mx - u[1] * sMid, my + u[0] * sMid];
+    const across = barProfile(r, centre, u, [t0 + 3, t1 - 3], width);
+    const gridShows = gridUnderBar(r, centre, u, [t0, t1], [-width / 2 + 1.5, width / 2 - 1.5], typical);
+    // Crossing no grid line (too short, or along one), it cannot be told from pencil.
+    if (!(gridShows < BAR_GRID_SHOWS)) continue;
+    const bar: DarkBar = { centre, dir: u, along: [t0 - across.spread, t1 + across.spread], across: across.extent, ink: across.ink, gridShows, cells: [] };
+    bar.cells = cellsUnder(r, bar);
+    bars.push(bar);
+  }
+  return bars;
+}
+
+/** The ink across a bar, averaged along it (pencil under or beside it averages out): its body's ink, and where its edges and shadow end on each side. */
+function barProfile(r: BoardRaster, c: [number, number], u: [number, number], along: [number, number], width: number): { ink: number; extent: [number, number]; spread: number } {
+  const STEP = 0.2;
+  const reach = width / 2 + BAR_MAX_SPREAD;
+  const bins = Math.ceil((2 * reach) / STEP) + 1;
+  const sum = new Float64Array(bins);
+  const n = new Float64Array(bins);
+  forBox(r, c, u, along, [-reach, reach], (i, _t, s) => {
+    const b = Math.round((s + reach) / STEP);
+    sum[b]! += r.ink.ink[i]!;
+    n[b]!++;
+  });
+  const at = (b: number) => (n[b]! ? sum[b]! / n[b]! : 0);
+  let body = 0;
+  let bodyN = 0;
+  for (let b = 0; b < bins; b++) {
+    const s = b * STEP - reach;
+    if (Math.abs(s) <= width / 2 - 1) {
+      body += at(b);
+      bodyN++;
+    }
+  }
+  // From the edges of its dark core (a highlight inside it is no edge) outwards, while the ink stays
+  // clearly above the paper beside it on that side (the least ink there: pencil averages out along it).
+  const bodyInk = bodyN ? body / bodyN : 0;
+  const edge = (sign: 1 | -1): number => {
+    const centreBin = Math.round(reach / STEP);
+    let core = centreBin;
+    for (let b = centreBin; b >= 0 && b < bins; b += sign) if (at(b) >= bodyInk / 2) core = b;
+    let base = Infinity;
+    for (let b = core; b >= 0 && b < bins; b += sign) base = Math.min(base, at(b));
+    let b = core;
+    while (b + sign >= 0 && b + sign < bins && at(b + sign) > base + BAR_EDGE_INK) b += sign;
+    return b * STEP - reach + sign * 0.6;
+  };
+  const extent: [number, number] = [edge(-1), edge(1)];
+  return { ink: bodyInk, extent, spread: Math.max(-extent[0], extent[1]) - width / 2 };
+}
+
+/** Visits the raster's pixels within `along` × `across` (mm) of a bar's axis, with their index and bar coordinates. */
+function forBox(r: BoardRaster, c: [number, number], u: [number, number], along: [number, number], across: [number, number], f: (i: number, t: number, s: number) => void): void {
+  const p = r.ppm;
+  const W = r.ink.width;
+  const H = r.ink.height;
+  const corners = [along[0], along[1]].flatMap((t) => [across[0], across[1]].map((s) => [c[0] + t * u[0] - s * u[1], c[1] + t * u[1] + s * u[0]] as const));
+  const x0 = Math.max(0, Math.floor(Math.min(...corners.map((q) => q[0])) * p));
+  const x1 = Math.min(W - 1, Math.ceil(Math.max(...corners.map((q) => q[0])) * p));
+  const y0 = Math.max(0, Math.floor(Math.min(...corners.map((q) => q[1])) * p));
+  const y1 = Math.min(H - 1, Math.ceil(Math.max(...corners.map((q) => q[1])) * p));
+  for (let y = y0; y <= y1; y++)
+    for (let x = x0; x <= x1; x++) {
+      const dx = (x + 0.5) / p - c[0];
+      const dy = (y + 0.5) / p - c[1];
+      const t = dx * u[0] + dy * u[1];
+      const s = -dx * u[1] + dy * u[0];
+      if (t >= along[0] && t <= along[1] && s >= across[0] && s <= across[1]) f(y * W + x, t, s);
+    }
+}
+
+/** The cells a bar hides at least BAR_CELL_SHARE of. */
+function cellsUnder(r: BoardRaster, bar: DarkBar): number[] {
+  const p = r.ppm;
+  const W = r.ink.width;
+  const hidden = new Float64Array(r.columns * r.rows);
+  forBox(r, bar.centre, bar.dir, bar.along, bar.across, (i) => {
+    const col = Math.floor(((i % W) + 0.5) / p / r.cell - r.originMm / r.cell);
+    const row = Math.floor((Math.floor(i / W) + 0.5) / p / r.cell - r.originMm / r.cell);
+    if (col >= 0 && row >= 0 && col < r.columns && row < r.rows) hidden[row * r.columns + col]!++;
+  });
+  const perCell = (r.cell * p) ** 2;
+  const out: number[] = [];
+  hidden.forEach((v, i) => {
+    if (v >= BAR_CELL_SHARE * perCell) out.push(i);
+  });
+  return out;
+}
+
+/** Clears the ink under `bars` (it is the bar's, not pencil), so the cells beside it are read from what is seen of them. */
+export function clearUnderBars(r: BoardRaster, bars: readonly DarkBar[]): void {
+  for (const b of bars) forBox(r, b.centre, b.dir, b.along, b.across, (i) => (r.ink.ink[i] = 0));
 }

@@ -11,9 +11,9 @@ import type { CozyScore } from '../../shared/games/worm-and-cozy/scoring.js';
 import type { SheetJson, SheetOrgan } from '../../shared/games/worm-and-cozy/sheet.js';
 import type { ShapeName } from '../../shared/games/worm-and-cozy/state.js';
 import { assemble, DEFAULT_ASSEMBLE, type ReadCell, type Uncertain } from './assemble.js';
-import { photoPencil } from './cells.js';
+import { measureCell, photoPencil, type CellMeasure } from './cells.js';
 import { classifyCells, loadCellModel } from './classify.js';
-import { coveredCells } from './cover.js';
+import { clearUnderBars, coveredCells, darkBars, type DarkBar } from './cover.js';
 import { SheetReadError } from './errors.js';
 import { measureRegistered } from './measure.js';
 import { registerPhoto } from './photo.js';
@@ -24,6 +24,8 @@ import { rectifyRgb } from './register.js';
 const CHECK_ALL_BELOW = 0.75;
 /** Share of the board's cells (rocks aside) covered at which the photo is refused rather than read. */
 const REFUSE_COVERED = 0.25;
+/** Share of those cells covered or under a pen (or a marker) at which it is refused. */
+const REFUSE_HIDDEN = 0.5;
 export interface RectifiedPreview {
   mime: 'image/jpeg';
   /** Base64 of the JPEG. */
@@ -104,17 +106,43 @@ export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapte
   // A finger, a pencil or a sheet of paper on the board (or glare, or the board's edge out of the
   // photo) hides the pencil: those cells read as a confident "blank". Their printed grid is not
   // seen either, which is what is checked (cover.ts).
-  const cover = coveredCells(measured.raster, photoPencil(measured.cells));
-  const coveredAt = g.names.map((_, i) => cover.covered[i]! && !g.rock[i]);
-  const coveredCount = coveredAt.filter(Boolean).length;
-  if (coveredCount >= REFUSE_COVERED * (g.size - g.rocks.length)) {
+  let cells: CellMeasure[] = measured.cells;
+  const cover = coveredCells(measured.raster, photoPencil(cells));
+  // A pen or a marker lying on it reads as a dark pencil band instead (worm cells, letters), and
+  // hides what is under it: its ink is cleared, the cells beside it read from what is seen of them,
+  // and the cells under it are asked about. (Which cells show no grid stays as measured with its ink:
+  // beside it the grid lines were left out as under pencil, and the cleared ink shows none.)
+  const bars = cover.checked ? darkBars(measured.raster, cover.typical) : [];
+  if (bars.length) {
+    clearUnderBars(measured.raster, bars);
+    cells = cells.map((_, i) => measureCell(measured.raster, i % g.width, Math.floor(i / g.width)));
+  }
+  const underBar = (bar: DarkBar) => bar.cells.filter((i) => !g.rock[i]);
+  const barAt = new Set(bars.flatMap(underBar));
+  const coveredAt = g.names.map((_, i) => cover.covered[i]! && !g.rock[i] && !barAt.has(i));
+  // No grid line seen anywhere, yet the border's ticks around it are (a blurred photo loses its
+  // ticks first): something lies over the whole board.
+  if (cover.noneSeen && photo.registration.ticksFound >= photo.registration.ticksTotal * CHECK_ALL_BELOW) {
     throw new SheetReadError(
       'photo/covered',
-      `part of the board is covered or out of the picture: the printed grid is not seen in ${coveredCount} of its ${g.size - g.rocks.length} cells (a hand, a pencil or a sheet of paper on it, glare, or a fold?). ` +
+      `the board is covered: its printed grid is seen almost nowhere, though the sheet's border ticks around it are (${photo.registration.ticksFound} of ${photo.registration.ticksTotal} found), so the photo is not blurred (a sheet of paper or a book lying on it?). ` +
         'Photograph the whole sheet again, flat and uncovered, with nothing on the board.',
     );
   }
-  const { inputs, joins } = classifyCells(model, g, measured.raster, measured.cells);
+  const coveredCount = coveredAt.filter(Boolean).length;
+  const readable = g.size - g.rocks.length;
+  // A pen is asked about however many cells it lies across (it shows in the preview, and is easily
+  // lifted); a cover over a quarter of the board, or anything over half of it, is refused.
+  if (coveredCount >= REFUSE_COVERED * readable || coveredCount + barAt.size >= REFUSE_HIDDEN * readable) {
+    const hidden = coveredCount + barAt.size;
+    const pen = barAt.size ? `, ${barAt.size} of them under a pen or another long dark object lying on it` : '';
+    throw new SheetReadError(
+      'photo/covered',
+      `part of the board is covered or out of the picture: the printed grid is not seen in ${hidden} of its ${readable} cells${pen} (a hand, a pen, a pencil or a sheet of paper on it, glare, or a fold?). ` +
+        'Photograph the whole sheet again, flat and uncovered, with nothing on the board.',
+    );
+  }
+  const { inputs, joins } = classifyCells(model, g, measured.raster, cells);
   const a = assemble(ch, g, inputs, joins, DEFAULT_ASSEMBLE);
   const jpeg = await encoding;
   const reg = photo.registration;
@@ -126,6 +154,18 @@ export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapte
       options: ['as read', 'photograph it again'],
       affectsScore: true,
     })),
+  );
+  // Pens first of all: what they hide is not known, and what was read of them would have been pencil.
+  a.uncertain.unshift(
+    ...bars.map(underBar).filter((c) => c.length).map((c) => {
+      const names = c.sort((x, y) => x - y).map((i) => g.names[i]!);
+      return {
+        cells: names,
+        what: `${names.join(', ')} ${names.length === 1 ? 'lies' : 'lie'} under a pen or another long dark object on the sheet: the printed grid is not seen through it, so what is drawn there is not known (it was not read as pencil)`,
+        options: ['as read', 'photograph it again'],
+        affectsScore: true,
+      };
+    }),
   );
   // Another sheet in view: this one was read from its own markers, but the player may have meant the other.
   const other = photo.otherSheet;

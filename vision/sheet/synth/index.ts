@@ -15,6 +15,7 @@ import { sheetPrimitives } from '../sheet-art.js';
 import { primitivesToSvg } from '../svg.js';
 import { develop, randomCamera, randomLook, renderPhoto, type Texture } from './camera.js';
 import { denseContent, playRandomGame } from './content.js';
+import { paintOnSheet, type OnSheet } from './objects.js';
 import { pencilSvg, randomHand, sheetPencil, type Hand } from './pencil.js';
 
 export type TrueCellState = 'blank' | 'worm' | 'food' | 'rock';
@@ -41,6 +42,10 @@ export interface SynthOptions {
   paper?: Paper;
   /** 'game' (default): a random legal game. 'dense': many organs per photo, for training only. */
   content?: 'game' | 'dense';
+  /** Things lying on the sheet (a pen, a marker, a cover over the board); default none. */
+  onSheet?: readonly OnSheet[];
+  /** Overrides of the random hand (a very dark soft pencil, broad bands); the rest stays as the seed drew it. */
+  hand?: Partial<Hand>;
 }
 
 export interface SynthPhoto {
@@ -124,7 +129,8 @@ export async function synthSheetPhoto(seed: string | number, options: SynthOptio
     score = scored.score;
   }
   const layout = sheetLayout(chapter);
-  const hand = randomHand(rng);
+  // The seed's hand is drawn either way, so an override leaves everything else of the photo as it was.
+  const hand = { ...randomHand(rng), ...options.hand };
   const counts = score ? [...score.rewards.map((r) => r.count), score.penalty.count] : undefined;
   const pencil = pencilSvg(sheetPencil(rng.fork(), layout, chapter, game.worms, game.foods, hand, counts));
 
@@ -141,6 +147,7 @@ export async function synthSheetPhoto(seed: string | number, options: SynthOptio
   const ppmPhoto = cam.f / cam.t[2];
   const ppm = Math.min(12, Math.max(3, ppmPhoto * 1.25));
   const tex = await renderPage(rng, chapter, paper, ppm, pencil);
+  if (options.onSheet?.length) paintOnSheet(tex, options.onSheet, off);
   const look = randomLook(rng, difficulty);
   const img = renderPhoto(rng, tex, cam, look);
   const jpeg = await develop(rng, img, width, height, look);
