@@ -75,6 +75,12 @@ describe('the sheet file', () => {
     if (!r.ok) expect(r.errors.join('\n')).toMatch(message);
   });
 
+  it('quotes a long cell name cut short, so a refusal echoes no megabyte of what a phone sent', () => {
+    const r = validateSheet({ chapter: 'clew-1', worms: [{ cells: ['A1', 'Z'.repeat(500_000)] }] });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors).toEqual(['worm 1: "ZZZZZZZZZZZZZZZZ…" is not a cell name (like "C7")']);
+  });
+
   it('writes any engine position as a sheet that scores the same', () => {
     let s = stateAt(
       `

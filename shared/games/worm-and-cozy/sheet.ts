@@ -121,7 +121,8 @@ export function validateSheet(json: unknown): SheetResult {
   const cellOf = (name: string, where: string): number => {
     const p = parseCellName(name);
     if (!p) {
-      errors.push(`${where}: "${name}" is not a cell name (like "C7")`);
+      // Quoted at most 16 characters: a refusal echoes no megabyte of what was sent.
+      errors.push(`${where}: "${name.length > 16 ? `${name.slice(0, 16)}…` : name}" is not a cell name (like "C7")`);
       return -1;
     }
     if (p[0] >= geo.width || p[1] >= geo.height || p[0] < 0 || p[1] < 0) {

@@ -48,6 +48,11 @@ describe('giving a scored sheet to a seat', () => {
     expect(paperGiving(snap(game(true), { role: 'player', player: 'bob' }), 'clew-2')).toMatchObject({ kind: 'other-chapter', table: { id: 'clew-1' } });
   });
 
+  it('a table playing a chapter of its own (not one this screen can draw) says so, rather than asking for a chapter not offered', () => {
+    const own = { ...game(true), chapter: { ...game(true).chapter, id: 'house-1', title: 'House rules' } };
+    for (const sheetChapter of ['clew-1', 'clew-2']) expect(paperGiving(snap(own, { role: 'player', player: 'bob' }), sheetChapter)).toMatchObject({ kind: 'own-chapter', table: { title: 'House rules' } });
+  });
+
   it('nothing to give with no table, another game, or a phone only watching', () => {
     expect(paperGiving(null, 'clew-1')).toEqual({ kind: 'none' });
     expect(paperGiving(snap({}, { role: 'referee' }, 'worm-up'), 'clew-1')).toEqual({ kind: 'none' });

@@ -24,6 +24,13 @@ export function GivePaper({ sheet, valid }: { sheet: SheetJson; valid: boolean }
   const [given, setGiven] = useState<{ version: number; name: string } | null>(null);
   const [busy, setBusy] = useState(false);
   if (giving.kind === 'none') return null;
+  if (giving.kind === 'own-chapter') {
+    return (
+      <p class="muted small" data-testid="give-paper-chapter">
+        The table plays a chapter of its own, {giving.table.title}, which this screen cannot draw: its seats are scored from their digital twins.
+      </p>
+    );
+  }
   if (giving.kind === 'other-chapter') {
     return (
       <p class="muted small" data-testid="give-paper-chapter">
