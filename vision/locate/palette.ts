@@ -394,11 +394,23 @@ interface Scaled {
   kL: Float64Array;
   kC: Float64Array;
   group: Int32Array;
+  /**
+   * Each pair i < j (in the order i, then j) of colours as `blendDistance2` uses it: colour i, the
+   * step to colour j and its squared length, the pair's mean divisors, whether one group holds
+   * both. Eight values a pair: L, a, b, eL, ea, eb, kL, kC; then `pairLen2`, `pairSame`.
+   */
+  pairs: Float64Array;
+  pairLen2: Float64Array;
+  pairSame: Uint8Array;
 }
 
 function scaled(p: ClothPalette, floor: number, chromaFloor: number): Scaled {
   const n = p.colours.length;
-  const s: Scaled = { L: new Float64Array(n), a: new Float64Array(n), b: new Float64Array(n), kL: new Float64Array(n), kC: new Float64Array(n), group: new Int32Array(n) };
+  const pairs = (n * (n - 1)) / 2;
+  const s: Scaled = {
+    L: new Float64Array(n), a: new Float64Array(n), b: new Float64Array(n), kL: new Float64Array(n), kC: new Float64Array(n), group: new Int32Array(n),
+    pairs: new Float64Array(8 * pairs), pairLen2: new Float64Array(pairs), pairSame: new Uint8Array(pairs),
+  };
   p.colours.forEach((c, i) => {
     s.group[i] = c.group;
     s.L[i] = c.L;
@@ -407,6 +419,14 @@ function scaled(p: ClothPalette, floor: number, chromaFloor: number): Scaled {
     s.kL[i] = 1 / (c.spreadL + floor);
     s.kC[i] = 1 / (c.spreadC + chromaFloor);
   });
+  for (let i = 0, p = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++, p++) {
+      const eL = s.L[j]! - s.L[i]!, ea = s.a[j]! - s.a[i]!, eb = s.b[j]! - s.b[i]!;
+      s.pairs.set([s.L[i]!, s.a[i]!, s.b[i]!, eL, ea, eb, (s.kL[i]! + s.kL[j]!) / 2, (s.kC[i]! + s.kC[j]!) / 2], 8 * p);
+      s.pairLen2[p] = eL * eL + ea * ea + eb * eb;
+      s.pairSame[p] = s.group[i] === s.group[j] ? 1 : 0;
+    }
+  }
   return s;
 }
 
@@ -433,19 +453,18 @@ function vertexDistance2(s: Scaled, L: number, a: number, b: number): number {
 
 /** The squared distance from the nearest blend of two colours of one group, or (`blends`) of any two. */
 function blendDistance2(s: Scaled, L: number, a: number, b: number, blends: boolean): number {
-  const n = s.L.length;
+  const pairs = s.pairLen2.length, e = s.pairs, len2 = s.pairLen2, same = s.pairSame;
   let best = Infinity;
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      if (!blends && s.group[i] !== s.group[j]) continue;
-      const eL = s.L[j]! - s.L[i]!, ea = s.a[j]! - s.a[i]!, eb = s.b[j]! - s.b[i]!;
-      const t = ((L - s.L[i]!) * eL + (a - s.a[i]!) * ea + (b - s.b[i]!) * eb) / (eL * eL + ea * ea + eb * eb);
-      if (t <= 0 || t >= 1) continue;
-      const kL = (s.kL[i]! + s.kL[j]!) / 2, kC = (s.kC[i]! + s.kC[j]!) / 2;
-      const dL = (L - s.L[i]! - t * eL) * kL, da = (a - s.a[i]! - t * ea) * kC, db = (b - s.b[i]! - t * eb) * kC;
-      const d = dL * dL + da * da + db * db;
-      if (d < best) best = d;
-    }
+  for (let p = 0, o = 0; p < pairs; p++, o += 8) {
+    if (!blends && !same[p]) continue;
+    const xL = L - e[o]!, xa = a - e[o + 1]!, xb = b - e[o + 2]!;
+    const eL = e[o + 3]!, ea = e[o + 4]!, eb = e[o + 5]!;
+    const t = (xL * eL + xa * ea + xb * eb) / len2[p]!;
+    if (t <= 0 || t >= 1) continue;
+    const kL = e[o + 6]!, kC = e[o + 7]!;
+    const dL = (xL - t * eL) * kL, da = (xa - t * ea) * kC, db = (xb - t * eb) * kC;
+    const d = dL * dL + da * da + db * db;
+    if (d < best) best = d;
   }
   return best;
 }

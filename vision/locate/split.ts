@@ -230,6 +230,10 @@ export function splitByDistance(inside: Uint8Array, w: number, h: number, option
   return { parts, count };
 }
 
+/** Pixel centres, distances and owners of `splitByCount` (scratch, kept between calls). */
+let countXs = new Float64Array(0), countYs = new Float64Array(0), countNearest = new Float64Array(0);
+let countOwner = new Int32Array(0);
+
 /**
  * A cluster of `k` dice cut into `k` parts by k-means on its pixels' positions. For dice of one
  * size pressed together in a clump the other splits cannot cut: no saddle and no seam between
@@ -243,14 +247,21 @@ export function splitByCount(inside: Uint8Array, w: number, h: number, k: number
   const parts = new Int32Array(w * h);
   if (k < 2 || n < k * 4) return { parts, count: 0 };
   // Pixel centres in typed arrays (the same doubles an array of numbers held: the cut is unchanged).
-  const xs = new Float64Array(n), ys = new Float64Array(n);
+  if (countXs.length < n) {
+    const size = Math.max(n, 2 * countXs.length);
+    countXs = new Float64Array(size);
+    countYs = new Float64Array(size);
+    countNearest = new Float64Array(size);
+    countOwner = new Int32Array(size);
+  }
+  const xs = countXs, ys = countYs;
   for (let y = 0, j = 0; y < h; y++) for (let x = 0; x < w; x++) if (inside[y * w + x]) (xs[j] = x + 0.5), (ys[j] = y + 0.5), j++;
   let mx = 0, my = 0;
   for (let i = 0; i < n; i++) (mx += xs[i]!), (my += ys[i]!);
   mx /= n;
   my /= n;
   const cx = new Float64Array(k), cy = new Float64Array(k);
-  const nearest = new Float64Array(n).fill(Infinity);
+  const nearest = countNearest.fill(Infinity, 0, n);
   let pick = 0, far = -1;
   for (let i = 0; i < n; i++) {
     const ex = xs[i]! - mx, ey = ys[i]! - my;
@@ -259,6 +270,7 @@ export function splitByCount(inside: Uint8Array, w: number, h: number, k: number
   }
   for (let c = 0; c < k; c++) {
     const px = (cx[c] = xs[pick]!), py = (cy[c] = ys[pick]!);
+    if (c === k - 1) break; // the last centre's distances would pick a next one nobody takes
     far = -1;
     for (let i = 0; i < n; i++) {
       const ex = xs[i]! - px, ey = ys[i]! - py;
@@ -267,26 +279,63 @@ export function splitByCount(inside: Uint8Array, w: number, h: number, k: number
       if (nearest[i]! > far) (far = nearest[i]!), (pick = i);
     }
   }
-  const owner = new Int32Array(n);
+  const owner = countOwner;
   const sx = new Float64Array(k), sy = new Float64Array(k), sn = new Float64Array(k);
+  // Each pixel's nearest centre (the first of equals), scanned only where it may change: along
+  // a row, another centre's squared distance minus the nearest one's is linear in x, so from a
+  // scan the nearest stays nearest, by more than MARGIN, up to where the first of those lines
+  // falls to MARGIN. The doubles compared differ from the exact values by under 1e-9 (squared
+  // distances under 10^6 in a window), far inside MARGIN: the pixels not scanned get the centre
+  // the scan would have given them.
+  const MARGIN = 1e-3;
+  const eyy = new Float64Array(k);
   for (let round = 0; round < 12; round++) {
     sx.fill(0);
     sy.fill(0);
     sn.fill(0);
-    let moved = false;
+    // Sums of pixel centres (halves, under 2^40): exact in any order, so kept per stretch of one centre.
+    let moved = false, rowY = NaN, best = 0, safeUntil = -Infinity, runX = 0, runY = 0, runN = 0;
     for (let i = 0; i < n; i++) {
       const x = xs[i]!, y = ys[i]!;
-      let best = 0, bd = Infinity;
-      for (let c = 0; c < k; c++) {
-        const ex = x - cx[c]!, ey = y - cy[c]!;
-        const d = ex * ex + ey * ey;
-        if (d < bd) (bd = d), (best = c);
+      if (y !== rowY) {
+        rowY = y;
+        safeUntil = -Infinity;
+        for (let c = 0; c < k; c++) {
+          const ey = y - cy[c]!;
+          eyy[c] = ey * ey;
+        }
+      }
+      if (!(x < safeUntil)) {
+        sx[best] = sx[best]! + runX;
+        sy[best] = sy[best]! + runY;
+        sn[best] = sn[best]! + runN;
+        runX = runY = runN = 0;
+        let bd = Infinity;
+        best = 0;
+        for (let c = 0; c < k; c++) {
+          const ex = x - cx[c]!;
+          const d = ex * ex + eyy[c]!;
+          if (d < bd) (bd = d), (best = c);
+        }
+        const bx = cx[best]!, be = eyy[best]!;
+        safeUntil = Infinity;
+        for (let c = 0; c < k; c++) {
+          if (c === best) continue;
+          const ox = cx[c]!;
+          // centre c's squared distance less the nearest one's, at x: a·x + b
+          const a = 2 * (bx - ox), b = ox * ox - bx * bx + eyy[c]! - be;
+          const until = a < 0 ? (MARGIN - b) / a : a * x + b > MARGIN ? Infinity : x;
+          if (until < safeUntil) safeUntil = until;
+        }
       }
       if (owner[i] !== best || round === 0) (moved = true), (owner[i] = best);
-      sx[best] = sx[best]! + x;
-      sy[best] = sy[best]! + y;
-      sn[best] = sn[best]! + 1;
+      runX += x;
+      runY += y;
+      runN++;
     }
+    sx[best] = sx[best]! + runX;
+    sy[best] = sy[best]! + runY;
+    sn[best] = sn[best]! + runN;
     for (let c = 0; c < k; c++) if (sn[c]! > 0) (cx[c] = sx[c]! / sn[c]!), (cy[c] = sy[c]! / sn[c]!);
     if (!moved) break;
   }
