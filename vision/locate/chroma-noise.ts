@@ -11,6 +11,7 @@
  * more boxes on nothing in 88 (and 8 ms a frame).
  */
 import type { LabPlanes } from './lab.js';
+import { f32, type FrameScratch } from './scratch.js';
 
 /** Side of the blocks the noise is measured over (coarse pixels). */
 const BLOCK = 8;
@@ -55,9 +56,9 @@ const CHROMA_SCALE_PER_LEVEL = 2;
  * The planes with their chroma smoothed if the frame shows colour noise, else undefined (a
  * clean frame pays only the measurement, about 0.6 ms at 320×320).
  */
-export function withoutColourNoise(lab: LabPlanes): LabPlanes | undefined {
+export function withoutColourNoise(lab: LabPlanes, scratch?: FrameScratch): LabPlanes | undefined {
   const level = chromaNoiseLevel(lab);
-  return level > COLOUR_NOISE_LEVEL ? smoothChroma(lab, { chromaScale: CHROMA_SCALE_PER_LEVEL * level }) : undefined;
+  return level > COLOUR_NOISE_LEVEL ? smoothChroma(lab, { chromaScale: CHROMA_SCALE_PER_LEVEL * level }, scratch) : undefined;
 }
 
 export interface ChromaSmoothing {
@@ -73,9 +74,10 @@ export interface ChromaSmoothing {
  * (a, b) averaged over the neighbours of about the same colour (a bilateral filter whose range
  * term weighs lightness and chroma each on its own scale): noise within a plain area goes, edges
  * stay, a pip's because lightness marks it, a die's the tray's lightness because its chroma
- * differs by far more than the noise. L is left as it is. Returns new planes.
+ * differs by far more than the noise. L is left as it is. Returns new planes (lent by `scratch`
+ * where given, with the sums).
  */
-export function smoothChroma(lab: LabPlanes, options: ChromaSmoothing = {}): LabPlanes {
+export function smoothChroma(lab: LabPlanes, options: ChromaSmoothing = {}, scratch?: FrameScratch): LabPlanes {
   const { width: w, height: h, L, a, b } = lab;
   const r = options.radius ?? 2;
   const s = options.lightnessScale ?? 4;
@@ -88,7 +90,9 @@ export function smoothChroma(lab: LabPlanes, options: ChromaSmoothing = {}): Lab
   // Sums of weights and weighted chroma per pixel, the pixel itself weighing 1. The weight of a
   // pair is symmetric, so each pair within the window is weighed once, for both its pixels, one
   // offset at a time along whole rows (half the weighing, and memory read in order).
-  const sw = new Float32Array(n).fill(1), sa = Float32Array.from(a), sb = Float32Array.from(b);
+  const sw = f32(n, scratch).fill(1), sa = f32(n, scratch), sb = f32(n, scratch);
+  sa.set(a);
+  sb.set(b);
   const kL = 16 * invL, kC = 16 * invC;
   for (let dy = 0; dy <= r; dy++) {
     for (let dx = -r; dx <= r; dx++) {
@@ -113,7 +117,7 @@ export function smoothChroma(lab: LabPlanes, options: ChromaSmoothing = {}): Lab
       }
     }
   }
-  const outA = new Float32Array(n), outB = new Float32Array(n);
+  const outA = f32(n, scratch), outB = f32(n, scratch);
   for (let i = 0; i < n; i++) {
     outA[i] = sa[i]! / sw[i]!;
     outB[i] = sb[i]! / sw[i]!;

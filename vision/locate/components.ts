@@ -55,9 +55,10 @@ function rootOf(i: number): number {
   return r;
 }
 
-export function labelRegions(mask: Mask): Labelling {
+/** `into`: a zeroed array of width × height for the labels (scratch), else a fresh one. */
+export function labelRegions(mask: Mask, into?: Int32Array): Labelling {
   const { width, height, data } = mask;
-  const labels = new Int32Array(width * height);
+  const labels = into && into.length === width * height ? into : new Int32Array(width * height);
   let count = 0;
   let prevStart = 0, prevEnd = 0;
   for (let y = 0; y < height; y++) {

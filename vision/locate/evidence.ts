@@ -6,6 +6,7 @@
 import { trayLevel, type Background } from './background.js';
 import type { RgbImage } from '../types.js';
 import { LabStretch, type LabPlanes } from './lab.js';
+import { f32, type FrameScratch } from './scratch.js';
 
 export interface EvidenceOptions {
   /** Lab units added to the tray texture before dividing (sensor noise, JPEG). Default 2.5. */
@@ -37,11 +38,11 @@ function axisWeights(size: number, cell: number, cells: number, origin = 0, scal
   return { i0, i1, t };
 }
 
-export function trayEvidence(lab: LabPlanes, bg: Background, options: EvidenceOptions = {}): Float32Array {
+export function trayEvidence(lab: LabPlanes, bg: Background, options: EvidenceOptions = {}, scratch?: FrameScratch): Float32Array {
   const { width, height } = lab;
   const floor = options.noiseFloor ?? 2.5;
   const chromaFloor = options.chromaFloor ?? 2;
-  const out = new Float32Array(width * height);
+  const out = f32(width * height, scratch);
   const xs = axisWeights(width, bg.cell, bg.nx, options.originX, options.scale);
   const ys = axisWeights(height, bg.cell, bg.ny, options.originY, options.scale);
   const { nx } = bg;
@@ -81,9 +82,9 @@ export function trayEvidence(lab: LabPlanes, bg: Background, options: EvidenceOp
  * The 3×3 window slides along each row in local variables (three new values per plane per pixel
  * instead of eight), the sums taken in the textbook order.
  */
-export function edgeStrength(lab: LabPlanes): Float32Array {
+export function edgeStrength(lab: LabPlanes, scratch?: FrameScratch): Float32Array {
   const { width: w, height: h } = lab;
-  const out = new Float32Array(w * h);
+  const out = f32(w * h, scratch);
   const { L, a, b } = lab;
   for (let y = 1; y < h - 1; y++) {
     const r = y * w;
@@ -126,9 +127,9 @@ export function edgeStrength(lab: LabPlanes): Float32Array {
 }
 
 /** Edge strength in units of the tray's own typical edge strength there (grain, fuzz, noise). */
-export function edgeEvidence(lab: LabPlanes, bg: Background, floor = 0.6): Float32Array {
+export function edgeEvidence(lab: LabPlanes, bg: Background, floor = 0.6, scratch?: FrameScratch): Float32Array {
   const { width, height } = lab;
-  const edges = edgeStrength(lab);
+  const edges = edgeStrength(lab, scratch);
   const level = trayLevel(edges, width, height, bg);
   const xs = axisWeights(width, bg.cell, bg.nx);
   const ys = axisWeights(height, bg.cell, bg.ny);

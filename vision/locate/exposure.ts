@@ -11,6 +11,7 @@
  */
 import { clampRound } from '../image/image.js';
 import type { RgbImage } from '../types.js';
+import { u8, type FrameScratch } from './scratch.js';
 
 /** Share of pixels left out at each end of the range (glints, a few dead pixels). */
 const TAIL = 0.005;
@@ -93,12 +94,25 @@ export function trayStretch(image: RgbImage): ExposureStretch | undefined {
   return stretch && stretch.high - stretch.low < TRAY_FLAT_RANGE ? stretch : undefined;
 }
 
-/** A picture with a stretch applied (rounded and clamped). */
-export function applyStretch(image: RgbImage, stretch: Pick<ExposureStretch, 'gain' | 'offset'>): RgbImage {
+/** A picture with a stretch applied (rounded and clamped; lent by `scratch` where given: never for a picture that is kept). */
+export function applyStretch(image: RgbImage, stretch: Pick<ExposureStretch, 'gain' | 'offset'>, scratch?: FrameScratch): RgbImage {
   const lut = new Uint8Array(256);
   for (let v = 0; v < 256; v++) lut[v] = clampRound(v * stretch.gain + stretch.offset);
   const src = image.data;
-  const out = new Uint8Array(src.length);
-  for (let i = 0; i < src.length; i++) out[i] = lut[src[i]!]!;
+  const n = src.length;
+  const out = u8(n, scratch);
+  let i = 0;
+  if (src.byteOffset % 4 === 0) {
+    // Four bytes to a 32-bit word, each byte looked up in its own lane (whatever the byte order):
+    // twice as fast as byte by byte.
+    const words = n >> 2;
+    const s = new Uint32Array(src.buffer, src.byteOffset, words), o = new Uint32Array(out.buffer, out.byteOffset, words);
+    for (let k = 0; k < words; k++) {
+      const w = s[k]!;
+      o[k] = lut[w & 255]! | (lut[(w >>> 8) & 255]! << 8) | (lut[(w >>> 16) & 255]! << 16) | (lut[w >>> 24]! << 24);
+    }
+    i = words << 2;
+  }
+  for (; i < n; i++) out[i] = lut[src[i]!]!;
   return { width: image.width, height: image.height, data: out };
 }

@@ -5,6 +5,7 @@
  */
 import { SRGB_TO_LINEAR } from '../image/color.js';
 import type { RgbImage } from '../types.js';
+import { f32, type FrameScratch } from './scratch.js';
 
 export interface LabPlanes {
   width: number;
@@ -57,12 +58,13 @@ export function labSpan(data: Uint8Array, from: number, to: number, L: Float32Ar
   }
 }
 
-export function toLabPlanes(image: RgbImage): LabPlanes {
+/** The planes of a whole frame (lent by `scratch` where given: never for planes that are kept). */
+export function toLabPlanes(image: RgbImage, scratch?: FrameScratch): LabPlanes {
   const { width, height, data } = image;
   const n = width * height;
-  const L = new Float32Array(n);
-  const a = new Float32Array(n);
-  const b = new Float32Array(n);
+  const L = f32(n, scratch);
+  const a = f32(n, scratch);
+  const b = f32(n, scratch);
   labSpan(data, 0, n, L, a, b, 0);
   return { width, height, L, a, b };
 }

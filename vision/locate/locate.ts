@@ -27,6 +27,7 @@ import { asOneDie, cutByCount, dieSizeFromHulls, dieSizeOf, hullPiece, interiorD
 import { bodyEvidence, MIN_PIP_AREA, MIN_PIPS_BODY, pipGroupsToDice } from './pips.js';
 import { outlineAround } from './outline.js';
 import { refineBox, type FineContext } from './refine.js';
+import { FrameScratch } from './scratch.js';
 import { FineReferenceEvidence, matchTray, MAX_DIFFERING, MAX_MISALIGNED, referenceEdges, referenceEvidence, sameView, trayFit, type TrayFit, type TrayMatch, type TrayReference } from './tray-reference.js';
 export type { TrayFit, TrayReference } from './tray-reference.js';
 
@@ -178,27 +179,39 @@ export type TrayModel = { bg: Background; floors?: SmoothModelFloors } | { palet
 /** The smooth tray model's evidence floors, where not evidence.ts's defaults. */
 type SmoothModelFloors = Pick<EvidenceOptions, 'noiseFloor' | 'chromaFloor'>;
 
-export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions = {}): DiceMasks {
+/** `scratch`: where the masks and planes are lent from (segmentDice's pass), else fresh. */
+export function diceMask(lab: LabPlanes, tray: TrayModel, options: LocateOptions = {}, scratch?: FrameScratch): DiceMasks {
   const { width, height } = lab;
   const grow = options.growContrast ?? 3.5;
-  const evidence = 'palette' in tray ? paletteEvidence(lab, tray.palette) : 'reference' in tray ? referenceEvidence(lab, tray.reference, tray.match) : trayEvidence(lab, tray.bg, tray.floors);
-  const colour = hysteresis(evidence, width, height, grow, options.seedContrast ?? 7);
-  const edgeStrength = 'palette' in tray ? clothEdges(lab, tray.palette, evidence, grow) : 'reference' in tray ? referenceEdges(lab, tray.reference, evidence) : edgeEvidence(lab, tray.bg);
-  const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 3, options.edgeSeed ?? 8);
-  const enclosed = enclosedBy(edges);
+  const evidence = 'palette' in tray ? paletteEvidence(lab, tray.palette, {}, scratch) : 'reference' in tray ? referenceEvidence(lab, tray.reference, tray.match, scratch) : trayEvidence(lab, tray.bg, tray.floors, scratch);
+  const colour = hysteresis(evidence, width, height, grow, options.seedContrast ?? 7, scratch);
+  const edgeStrength = 'palette' in tray ? clothEdges(lab, tray.palette, evidence, grow, undefined, scratch) : 'reference' in tray ? referenceEdges(lab, tray.reference, evidence, undefined, scratch) : edgeEvidence(lab, tray.bg, undefined, scratch);
+  const edges = hysteresis(edgeStrength, width, height, options.edgeGrow ?? 3, options.edgeSeed ?? 8, scratch);
+  const enclosed = enclosedBy(edges, undefined, scratch);
   const [a, b] = maskScratch(width * height);
-  const mask = open3(fillHoles(union(colour, enclosed, a), (width * height) / 8, b));
+  const mask = open3(fillHoles(union(colour, enclosed, a), (width * height) / 8, b), scratch?.u8(width * height));
   return { colour, edges, edgeStrength, evidence, enclosed, mask };
 }
 
 export function locateDice(input: RgbImage, options: LocateOptions = {}): LocatedDie[] {
   checkImage(input);
   if (input.width < 16 || input.height < 16) return [];
+  // The stretched frame and the coarse frames are lent for this call (scratch.ts): what it
+  // returns holds none of them.
+  const scratch = new FrameScratch();
+  try {
+    return locateWith(input, options, scratch);
+  } finally {
+    scratch.release();
+  }
+}
+
+function locateWith(input: RgbImage, options: LocateOptions, scratch: FrameScratch): LocatedDie[] {
   // A dim or flat frame is located stretched to the usual range (exposure.ts); against the empty
   // tray, the tray stretched by the frame's stretch too, so the two still match.
-  const { image, options: atExposure } = stretchedForLocating(input, options);
+  const { image, options: atExposure } = stretchedForLocating(input, options, scratch);
   options = atExposure;
-  const pyr = buildPyramid(image, options.maxSide ?? 640);
+  const pyr = buildPyramid(image, options.maxSide ?? 640, scratch);
   if (options.detector && options.detectorOnly) return detectWith(options.detector, pyr.fine, pyr.fineScale, image, options);
   const bigRegions: Box[] = [];
   // Whether the frame fitted its empty tray (a frame that does not is not looked at closer against it).
@@ -209,7 +222,7 @@ export function locateDice(input: RgbImage, options: LocateOptions = {}): Locate
   // reference at that size): against the empty tray, big dice still come apart at their glare
   // and glyphs (rendered big dice with it: 40 of 64 found without the look, 47 with it).
   const { tray: _tray, onTray: _onTray, ...modelled } = options;
-  const atSize = options.bigDice === false ? found : withBigDice(found, bigRegions, image, pyr, modelled);
+  const atSize = options.bigDice === false ? found : withBigDice(found, bigRegions, image, pyr, modelled, scratch);
   const classical = options.lookCloser === false ? atSize : lookCloserIfTooSmall(atSize, image, options, fitted);
   if (!options.detector) return classical;
   // Rescue: confident detector boxes that overlap no classical die (IoU < 0.3).
@@ -232,14 +245,14 @@ export function locateDice(input: RgbImage, options: LocateOptions = {}): Locate
  * The closer twin a frame may be located against is the stretched tray's; `onLookedCloser` is
  * told the unstretched one, which the caller compares the unstretched frame with.
  */
-function stretchedForLocating(input: RgbImage, options: LocateOptions): { image: RgbImage; options: LocateOptions } {
+function stretchedForLocating(input: RgbImage, options: LocateOptions, scratch: FrameScratch): { image: RgbImage; options: LocateOptions } {
   if (options.stretchExposure === false) return { image: input, options };
   // A tray taken at another size is not used (compareWithTray): the frame is located as without one.
   const tray = options.tray && sameView(options.tray, input, options.maxSide ?? 640) ? options.tray : undefined;
   if (tray && !tray.stretched) return { image: input, options };
   const stretch = tray ? trayStretch(input) : exposureStretch(input);
   if (!stretch) return { image: input, options };
-  const image = applyStretch(input, stretch);
+  const image = applyStretch(input, stretch, scratch);
   if (!tray?.stretched) return { image, options };
   const told = options.onLookedCloser, closer = tray.closer;
   return {
@@ -386,13 +399,13 @@ const BIG_MARK_SHARE = 0.6;
  * left unexplained (`bigRegions`: boxes in input pixels), and only with few dice: big dice
  * leave room for few, and a crowded frame pays nothing.
  */
-function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: RgbImage, pyr: Pyramid, options: LocateOptions): LocatedDie[] {
+function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: RgbImage, pyr: Pyramid, options: LocateOptions, scratch: FrameScratch): LocatedDie[] {
   if (found.length > BIG_LOOK_MAX_FOUND) return found;
   const working = Math.max(pyr.fine.width, pyr.fine.height);
   if (working < 4 * BIG_DIE_SIDE) return found;
   const unexplained = bigRegions.filter((r) => found.reduce((a, d) => a + intersection(r, d.box), 0) < BIG_REGION_EXPLAINED * boxArea(r));
   if (!unexplained.length) return found;
-  const half = buildPyramid(image, working / 2);
+  const half = buildPyramid(image, working / 2, scratch);
   const minSide = BIG_DIE_SIDE * pyr.fineScale;
   const inside = (a: Box, b: Box) => a[0] >= b[0] && a[1] >= b[1] && a[2] <= b[2] && a[3] <= b[3];
   const side = (b: Box) => Math.min(b[2] - b[0], b[3] - b[1]);
@@ -424,14 +437,15 @@ function withBigDice(found: LocatedDie[], bigRegions: readonly Box[], image: Rgb
  * that the palette explains, else against the smooth tray model; and the matching evidence for
  * measuring boxes on the fine frame. The smooth model is only made where it is used (2–3 ms).
  */
-function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions, input?: RgbImage, floors: SmoothModelFloors = {}): { masks: DiceMasks; evidence: FineContext['evidence'] } {
+function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: Limits, options: LocateOptions, scratch: FrameScratch, input?: RgbImage, floors: SmoothModelFloors = {}): { masks: DiceMasks; evidence: FineContext['evidence'] } {
   const tray = input && options.tray;
+  const n = lab.width * lab.height;
   if (tray) {
     if (!sameView(tray, input, options.maxSide ?? 640)) options.onTray?.({ used: false, differing: 0, misaligned: 0, reason: 'size' });
     else {
       const match = matchTray(tray, lab);
-      const masks = diceMask(lab, { reference: tray, match }, options);
-      const fit = trayFit(lab, masks.evidence, tray, options.growContrast ?? 3.5);
+      const masks = diceMask(lab, { reference: tray, match }, options, scratch);
+      const fit = trayFit(lab, masks.evidence, tray, options.growContrast ?? 3.5, scratch);
       const used = fit.differing <= MAX_DIFFERING && fit.misaligned <= MAX_MISALIGNED;
       options.onTray?.(used ? { used, ...fit } : { used, ...fit, reason: 'misfit' });
       if (used) return { masks, evidence: new FineReferenceEvidence(fine, tray, match) };
@@ -439,27 +453,27 @@ function compareWithTray(lab: LabPlanes, fine: RgbImage, step: number, limits: L
   }
   const palette = options.patternedCloth === false ? null : clothPalette(lab, limits);
   if (palette) {
-    const masks = diceMask(lab, { palette }, options);
+    const masks = diceMask(lab, { palette }, options, scratch);
     // A palette that leaves the cloth in pieces does not explain it (the dice share its colours,
     // or it has more colours than were found): the smooth model's answer is the safer one then.
-    if (labelRegions(masks.colour).regions.length <= MAX_UNEXPLAINED) return { masks, evidence: new FinePaletteEvidence(fine, palette) };
+    if (labelRegions(masks.colour, scratch.i32(n)).regions.length <= MAX_UNEXPLAINED) return { masks, evidence: new FinePaletteEvidence(fine, palette) };
     // Unless the pieces are the cloth's thin lines, whose colour no flat sample shows.
     const lined = withLineColours(lab, palette, masks.colour);
     if (lined) {
-      const again = diceMask(lab, { palette: lined }, options);
+      const again = diceMask(lab, { palette: lined }, options, scratch);
       // With the lines explained, the dice must stand out by their colour: a mask made mostly of
       // closed outlines means the dice share the cloth's colours, and the smooth model's answer
       // (usually nothing) is the safer one.
-      if (labelRegions(again.colour).regions.length <= MAX_UNEXPLAINED && countOn(again.colour) >= LINED_COLOUR_SHARE * countOn(again.mask)) {
+      if (labelRegions(again.colour, scratch.i32(n)).regions.length <= MAX_UNEXPLAINED && countOn(again.colour) >= LINED_COLOUR_SHARE * countOn(again.mask)) {
         return { masks: again, evidence: new FinePaletteEvidence(fine, lined) };
       }
     }
   }
   // The smooth model sees the chroma smoothed where the frame shows colour noise (the palette
   // above the frame as it is: smoothing made more boxes on a rendered camouflage cloth's blots).
-  const plain = (options.chromaDenoise === false ? undefined : withoutColourNoise(lab)) ?? lab;
+  const plain = (options.chromaDenoise === false ? undefined : withoutColourNoise(lab, scratch)) ?? lab;
   const bg = estimateBackground(plain);
-  return { masks: diceMask(plain, { bg, floors }, options), evidence: new FineEvidence(fine, bg, step, floors) };
+  return { masks: diceMask(plain, { bg, floors }, options, scratch), evidence: new FineEvidence(fine, bg, step, floors) };
 }
 
 /** Share of the mask a lined palette's colour mask must make up (`compareWithTray`). */
@@ -471,12 +485,25 @@ function countOn(mask: Mask): number {
   return n;
 }
 
-/** The classical path: segment the coarse frame, split, filter by shape, measure at fine size. */
+/**
+ * The classical path: segment the coarse frame, split, filter by shape, measure at fine size.
+ * Its planes, evidence, masks and labels are lent for the pass (scratch.ts): the dice it returns
+ * are boxes and numbers only.
+ */
 function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigRegions?: Box[]): LocatedDie[] {
+  const scratch = new FrameScratch();
+  try {
+    return segmentWith(pyr, image, options, scratch, bigRegions);
+  } finally {
+    scratch.release();
+  }
+}
+
+function segmentWith(pyr: Pyramid, image: RgbImage, options: LocateOptions, scratch: FrameScratch, bigRegions?: Box[]): LocatedDie[] {
   const seed = options.seedContrast ?? 7;
   const grow = options.growContrast ?? 3.5;
   const { coarse, fine, step } = pyr;
-  const lab = toLabPlanes(coarse);
+  const lab = toLabPlanes(coarse, scratch);
   const toCoarse = 1 / (pyr.fineScale * step);
   const limits: Limits = {
     minSide: (options.minSize ?? 14) * toCoarse,
@@ -484,12 +511,12 @@ function segmentDice(pyr: Pyramid, image: RgbImage, options: LocateOptions, bigR
   };
   // A grey frame's dice stand out by lightness alone: a lower lightness floor (grey.ts).
   const floors = options.greyFloor !== false && isGreyImage(coarse) ? { noiseFloor: GREY_NOISE_FLOOR } : {};
-  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options, image, floors);
+  const { masks, evidence: fineEvidence } = compareWithTray(lab, fine, step, limits, options, scratch, image, floors);
   const { mask, edgeStrength } = masks;
   const bigEnough = (r: Region) => Math.max(r.x1 - r.x0, r.y1 - r.y0) >= limits.minSide * 0.8 && r.area >= 0.4 * limits.minSide * limits.minSide;
   // Not on a patterned cloth, whose printed lines run to the edge between blots that are not dice.
   const onCloth = fineEvidence instanceof FinePaletteEvidence;
-  const labelling = labelRegions(mask);
+  const labelling = labelRegions(mask, scratch.i32(mask.data.length));
   const { labels, regions } = options.borderLines === false || onCloth ? labelling : peelBorderLines(labelling, BORDER_LINE_RADIUS, bigEnough);
   const found: LocatedDie[] = [];
   const fineCtx: FineContext = { evidence: fineEvidence, step, grow };

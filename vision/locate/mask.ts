@@ -4,9 +4,11 @@
  *
  * Speed matters here (each runs on every frame, several times), so: the morphology works on four
  * pixels at a time where the row length allows it, hole filling works on runs of unset pixels
- * rather than on pixels, and scratch memory is kept between calls (the results are always fresh
- * arrays, so the functions stay pure).
+ * rather than on pixels, and scratch memory is kept between calls (the results are fresh arrays,
+ * so the functions stay pure, unless the caller lends the output: `into`, `scratch`).
  */
+
+import { u8, type FrameScratch } from './scratch.js';
 
 /**
  * One flood-fill stack for every fill in this module and components.ts, grown on demand: the
@@ -78,9 +80,9 @@ function output(n: number, into?: Uint8Array): Uint8Array {
  * Pixels at or above `low` that are 8-connected to a pixel at or above `high`: strong contrast
  * starts a region, weaker contrast (a die's shaded side, a pip's rim) extends it.
  */
-export function hysteresis(values: Float32Array, width: number, height: number, low: number, high: number): Mask {
+export function hysteresis(values: Float32Array, width: number, height: number, low: number, high: number, scratch?: FrameScratch): Mask {
   const n = width * height;
-  const data = new Uint8Array(n);
+  const data = u8(n, scratch);
   // Each stacked pixel with its column, so that the fill needs no division.
   const stack = scratchStack(2 * n);
   for (let i = 0; i < n; i++) {
@@ -343,13 +345,13 @@ export function minus(a: Mask, b: Mask, into?: Uint8Array): Mask {
  * nothing, so edges never glue a die to the texture around it. Gaps of a pixel are bridged.
  * Holes over `maxHole` pixels (by default an eighth of the frame) are left open.
  */
-export function enclosedBy(edges: Mask, maxHole = edges.data.length / 8): Mask {
+export function enclosedBy(edges: Mask, maxHole = edges.data.length / 8, scratch?: FrameScratch): Mask {
   const n = edges.data.length;
   const [a, b, c] = maskScratch(n);
   const closed = dilate3(edges, a);
   const filled = fillHoles(closed, maxHole, b);
   const inner = minus(filled, closed, c);
-  return dilate3(dilate3(inner, a));
+  return dilate3(dilate3(inner, a), scratch?.u8(n));
 }
 
 /**

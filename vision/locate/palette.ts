@@ -16,6 +16,7 @@ import { edgeStrength } from './evidence.js';
 import { LabStretch, type LabPlanes } from './lab.js';
 import { fillHoles, open3, type Mask } from './mask.js';
 import type { RgbImage } from '../types.js';
+import { f32, type FrameScratch } from './scratch.js';
 
 export interface PaletteColour {
   L: number;
@@ -339,7 +340,8 @@ function diceShare(lab: LabPlanes, colours: readonly Candidate[], sides: DieSide
       continue;
     }
     const filled = fillHoles({ width: w, height: h, data }, n / 8, filledInto);
-    const { labels, regions } = labelRegions(filled);
+    if (labelScratch.length !== n) labelScratch = new Int32Array(n);
+    const { labels, regions } = labelRegions(filled, labelScratch.fill(0));
     const holes = new Int32Array(regions.length + 1);
     for (let i = 0; i < n; i++) if (filled.data[i] && !data[i]) holes[labels[i]!]!++;
     let dice = 0;
@@ -360,6 +362,7 @@ function diceShare(lab: LabPlanes, colours: readonly Candidate[], sides: DieSide
 /** Scratch of `diceShare` (one frame at a time; never returned). */
 let nearestScratch = new Uint8Array(0);
 let dataScratch = new Uint8Array(0);
+let labelScratch = new Int32Array(0);
 
 /** Evidence (in spread units) up to which a pixel counts as a colour, as the mask's grow level. */
 const GROW = 3.5;
@@ -484,11 +487,11 @@ export interface PaletteEvidenceOptions {
  * between stripes); a flat patch of that colour is something else (a grey die on a black and
  * white checkerboard).
  */
-export function paletteEvidence(lab: LabPlanes, palette: ClothPalette, options: PaletteEvidenceOptions = {}): Float32Array {
+export function paletteEvidence(lab: LabPlanes, palette: ClothPalette, options: PaletteEvidenceOptions = {}, scratch?: FrameScratch): Float32Array {
   const { width: w, height: h, L, a, b } = lab;
   const s = scaled(palette, options.noiseFloor ?? 2.5, options.chromaFloor ?? 2);
   const g2 = (options.edgeGradient ?? 2.5) ** 2;
-  const out = new Float32Array(w * h);
+  const out = f32(w * h, scratch);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
@@ -539,8 +542,8 @@ export class FinePaletteEvidence {
  * the pattern's own edges, high enough to hide a die's pips from the face-marks check; here the
  * edges between cloth colours (a dot's rim, a stripe's side) are simply not edges of anything.
  */
-export function clothEdges(lab: LabPlanes, palette: ClothPalette, evidence: Float32Array, clothBelow: number, floor = 0.6): Float32Array {
-  const edges = edgeStrength(lab);
+export function clothEdges(lab: LabPlanes, palette: ClothPalette, evidence: Float32Array, clothBelow: number, floor = 0.6, scratch?: FrameScratch): Float32Array {
+  const edges = edgeStrength(lab, scratch);
   let level = 0, weight = 0;
   for (const c of palette.colours) (level += c.share * c.spreadL), (weight += c.share);
   const k = 1 / (level / weight + floor);

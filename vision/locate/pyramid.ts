@@ -12,6 +12,7 @@
  */
 import { fitWithin, toLongerSide } from '../image/resize.js';
 import type { RgbImage } from '../types.js';
+import { u8, type FrameScratch } from './scratch.js';
 
 export interface Pyramid {
   /** The frame at working size (the input itself when it is small enough). */
@@ -25,10 +26,10 @@ export interface Pyramid {
 }
 
 /** 2×2 box-filter halving (odd last row/column dropped). */
-export function halve(image: RgbImage): RgbImage {
+export function halve(image: RgbImage, scratch?: FrameScratch): RgbImage {
   const w = image.width >> 1, h = image.height >> 1;
   const src = image.data;
-  const out = new Uint8Array(w * h * 3);
+  const out = u8(w * h * 3, scratch);
   const stride = image.width * 3;
   for (let y = 0; y < h; y++) {
     let s = 2 * y * stride;
@@ -48,8 +49,9 @@ function workingSize(image: RgbImage, maxSide: number): { image: RgbImage; scale
   return long > maxSide / 2 && long < maxSide ? toLongerSide(image, maxSide) : fitWithin(image, maxSide);
 }
 
-export function buildPyramid(image: RgbImage, maxSide: number): Pyramid {
+/** `scratch`: where the coarse frame is lent from (never for a pyramid that is kept). */
+export function buildPyramid(image: RgbImage, maxSide: number, scratch?: FrameScratch): Pyramid {
   const { image: fine, scale } = workingSize(image, maxSide);
   const halveIt = Math.max(fine.width, fine.height) > maxSide / 2 && Math.min(fine.width, fine.height) >= 16;
-  return { fine, coarse: halveIt ? halve(fine) : fine, fineScale: 1 / scale, step: halveIt ? 2 : 1 };
+  return { fine, coarse: halveIt ? halve(fine, scratch) : fine, fineScale: 1 / scale, step: halveIt ? 2 : 1 };
 }

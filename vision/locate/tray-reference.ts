@@ -20,6 +20,7 @@ import { edgeStrength } from './evidence.js';
 import { LabStretch, toLabPlanes, type LabPlanes } from './lab.js';
 import type { RgbImage } from '../types.js';
 import { applyStretch, trayStretch, type ExposureStretch } from './exposure.js';
+import { f32, type FrameScratch } from './scratch.js';
 
 export interface TrayReference {
   /** The input size the reference was taken at: only frames of this size are compared with it. */
@@ -185,9 +186,9 @@ export function matchTray(tray: TrayReference, lab: LabPlanes): TrayMatch {
  * Per coarse pixel, how far the frame is from the empty tray, in units of the differences'
  * spread: the nearest of the reference's 3×3 neighbours (a nudged camera, a soft edge).
  */
-export function referenceEvidence(lab: LabPlanes, tray: TrayReference, m: TrayMatch): Float32Array {
+export function referenceEvidence(lab: LabPlanes, tray: TrayReference, m: TrayMatch, scratch?: FrameScratch): Float32Array {
   const { width: w, height: h, L, a, b } = lab;
-  const out = new Float32Array(w * h);
+  const out = f32(w * h, scratch);
   const near = new NearestInReference(tray.coarse, m);
   for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) out[i] = Math.sqrt(near.distance2(L[i]!, a[i]!, b[i]!, x, y));
   return out;
@@ -241,13 +242,13 @@ class NearestInReference {
  * and pips stay). Only where the frame still shows the tray: where it differs (`evidence` at the
  * grow level or more) a die covers the tray's edges, and its own marks count in full.
  */
-export function referenceEdges(lab: LabPlanes, tray: TrayReference, evidence?: Float32Array, floor = EDGE_FLOOR): Float32Array {
-  const edges = edgeStrength(lab);
+export function referenceEdges(lab: LabPlanes, tray: TrayReference, evidence?: Float32Array, floor = EDGE_FLOOR, scratch?: FrameScratch): Float32Array {
+  const edges = edgeStrength(lab, scratch);
   const ref = tray.coarseEdges;
   const k = 1 / (tray.edgeLevel + floor);
   // Covered: the least evidence round the pixel (a die's body, not a thin line where the
   // tray's own print differs a little from a nudged camera's).
-  const covered = evidence ? minOf3x3(evidence, lab.width, lab.height) : null;
+  const covered = evidence ? minOf3x3(evidence, lab.width, lab.height, scratch) : null;
   for (let i = 0; i < edges.length; i++) {
     const shown = covered ? Math.max(0, 1 - covered[i]! / COVERED) : 1;
     edges[i] = Math.max(0, edges[i]! - shown * ref[i]!) * k;
@@ -276,14 +277,14 @@ const NEAR_ENOUGH2 = 1.75 * 1.75;
  * compact patches; a camera that moved puts all of it somewhere else; a changed light or tray
  * makes the whole frame differ.
  */
-export function trayFit(lab: LabPlanes, evidence: Float32Array, tray: TrayReference, level: number): { differing: number; misaligned: number } {
+export function trayFit(lab: LabPlanes, evidence: Float32Array, tray: TrayReference, level: number, scratch?: FrameScratch): { differing: number; misaligned: number } {
   let n = 0;
   for (let i = 0; i < evidence.length; i++) if (evidence[i]! > level) n++;
   const s = tray.structure;
   if (s.length < MIN_STRUCTURE * evidence.length) return { differing: n / evidence.length, misaligned: 0 };
   // The frame's edges, the strongest within a pixel (the camera nudged by a die), against half
   // the reference's own at each structure pixel.
-  const frame = maxOf3x3(edgeStrength(lab), lab.width, lab.height);
+  const frame = maxOf3x3(edgeStrength(lab, scratch), lab.width, lab.height, scratch);
   const strong = STRUCTURE_EDGE * (tray.edgeLevel + EDGE_FLOOR);
   let lost = 0;
   for (let k = 0; k < s.length; k++) if (frame[s[k]!]! < 0.5 * strong) lost++;
@@ -342,8 +343,8 @@ export class FineReferenceEvidence {
   }
 }
 
-function minOf3x3(v: Float32Array, w: number, h: number): Float32Array {
-  const rows = new Float32Array(v.length), out = new Float32Array(v.length);
+function minOf3x3(v: Float32Array, w: number, h: number, scratch?: FrameScratch): Float32Array {
+  const rows = f32(v.length, scratch), out = f32(v.length, scratch);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
@@ -359,8 +360,8 @@ function minOf3x3(v: Float32Array, w: number, h: number): Float32Array {
   return out;
 }
 
-function maxOf3x3(v: Float32Array, w: number, h: number): Float32Array {
-  const rows = new Float32Array(v.length), out = new Float32Array(v.length);
+function maxOf3x3(v: Float32Array, w: number, h: number, scratch?: FrameScratch): Float32Array {
+  const rows = f32(v.length, scratch), out = f32(v.length, scratch);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
