@@ -271,6 +271,20 @@ describe('flipCrop', () => {
     expect(flipCrop(flipCrop(image, 'x'), 'x')).toEqual(image);
   });
 
+  it('moves every channel of every pixel of a picture that is not square, each to its mirror place', () => {
+    const w = 5, h = 3;
+    const odd: RgbImage = { width: w, height: h, data: Uint8Array.from({ length: w * h * 3 }, (_, i) => (i * 37 + 11) & 255) };
+    for (const axis of ['x', 'y'] as const) {
+      const flipped = flipCrop(odd, axis);
+      expect(flipped.width).toBe(w);
+      expect(flipped.height).toBe(h);
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let c = 0; c < 3; c++) {
+        const from = axis === 'x' ? (y * w + (w - 1 - x)) * 3 + c : ((h - 1 - y) * w + x) * 3 + c;
+        expect(flipped.data[(y * w + x) * 3 + c]).toBe(odd.data[from]);
+      }
+    }
+  });
+
   it('top for bottom, then a quarter turn, is the quarter turn mirrored left for right', () => {
     const n = SIZE * SIZE * 3;
     const asImage = (f: Float32Array): RgbImage => ({ width: SIZE, height: SIZE, data: Uint8Array.from(f, (v) => Math.round(128 + 20 * v)) });

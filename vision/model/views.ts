@@ -46,10 +46,15 @@ export function closerCrop(crop: RgbImage, zoom: number): RgbImage {
 export function flipCrop(crop: RgbImage, axis: 'x' | 'y'): RgbImage {
   const { width: w, height: h, data: src } = crop;
   const out = new Uint8Array(w * h * 3);
-  for (let y = 0; y < h; y++) {
-    const from = axis === 'y' ? h - 1 - y : y;
-    for (let x = 0; x < w; x++) {
-      const p = (from * w + (axis === 'x' ? w - 1 - x : x)) * 3, o = (y * w + x) * 3;
+  const row = w * 3;
+  // Whole rows copied top for bottom; left for right, each row's pixels walked backwards (the
+  // same bytes as a per-pixel index, without working it out per pixel).
+  if (axis === 'y') {
+    for (let y = 0; y < h; y++) out.set(src.subarray((h - 1 - y) * row, (h - y) * row), y * row);
+    return { width: w, height: h, data: out };
+  }
+  for (let y = 0, o = 0; y < h; y++) {
+    for (let p = (y + 1) * row - 3, end = y * row; p >= end; p -= 3, o += 3) {
       out[o] = src[p]!;
       out[o + 1] = src[p + 1]!;
       out[o + 2] = src[p + 2]!;
