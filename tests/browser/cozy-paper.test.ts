@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CozyState } from '../../shared/games/worm-and-cozy/index.js';
 import { scoreSheet } from '../../shared/games/worm-and-cozy/sheet.js';
 import { launchBrowser, openPhone, startServer, type RunningServer } from './support/harness.js';
-import { WAIT, atVersion, joinAsReferee, joinSeat, tapAndWait } from './support/pages.js';
+import { WAIT, atVersion, dragThrough, joinAsReferee, joinSeat, tapAndWait } from './support/pages.js';
 
 const PLAYERS = [
   { id: 'p1', name: 'Alice', color: 'blue' },
@@ -21,24 +21,6 @@ let browser: Browser;
 let alice: Page;
 let bob: Page;
 let referee: Page;
-
-/** Drags a finger (mouse) through the centres of these cells on `page`, in order. */
-async function drag(page: Page, cells: string[]): Promise<void> {
-  const centre = async (cell: string) => {
-    const box = (await page.locator(`[data-cell="${cell}"]`).boundingBox())!;
-    return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  };
-  // The middle of the screen: the fixed tab bar covers the bottom edge.
-  await page.evaluate(`document.querySelector('[data-cell="${cells[0]}"]').scrollIntoView({ block: 'center' })`);
-  const first = await centre(cells[0]!);
-  await page.mouse.move(first.x, first.y);
-  await page.mouse.down();
-  for (const cell of cells.slice(1)) {
-    const p = await centre(cell);
-    await page.mouse.move(p.x, p.y, { steps: 4 });
-  }
-  await page.mouse.up();
-}
 
 /** The table's referee rolls and ends each of the sixteen hours (nobody draws on a twin). */
 async function playToTheEnd(): Promise<void> {
@@ -77,9 +59,9 @@ describe('a paper player at a two-seat table', () => {
     await bob.waitForSelector('[data-testid="score-screen"]');
     // Two worms with an eye each at their front tips, packed in by a third worm, the rock at C3
     // and four foods: 2 eyes +1, 4 foods +2, 2 cozy worms +2, 1 worm touching blank −2.
-    await drag(bob, ['A1', 'A2', 'A3', 'A4', 'A5']);
-    await drag(bob, ['B1', 'B2', 'B3', 'B4', 'B5']);
-    await drag(bob, ['A6', 'B6', 'C6', 'D6', 'D7']);
+    await dragThrough(bob, ['A1', 'A2', 'A3', 'A4', 'A5']);
+    await dragThrough(bob, ['B1', 'B2', 'B3', 'B4', 'B5']);
+    await dragThrough(bob, ['A6', 'B6', 'C6', 'D6', 'D7']);
     await bob.click('[data-testid="tool-eye"]');
     for (const c of ['A1', 'B1']) await bob.locator(`[data-cell="${c}"]`).click();
     await bob.click('[data-testid="tool-food"]');
@@ -130,7 +112,7 @@ describe('a paper player at a two-seat table', () => {
     await joinAsReferee(referee, server.url);
     await referee.click('[data-testid="tab-score"]');
     await referee.waitForSelector('[data-testid="score-screen"]');
-    await drag(referee, ['A1', 'A2', 'A3', 'A4', 'A5']);
+    await dragThrough(referee, ['A1', 'A2', 'A3', 'A4', 'A5']);
     await referee.waitForSelector('[data-testid="give-paper"]:not([disabled])');
     // Bob has his paper sheet already: Alice is the seat with neither twin nor paper.
     expect(await referee.inputValue('[data-testid="give-paper-seat"]')).toBe('p1');

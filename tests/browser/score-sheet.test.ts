@@ -12,28 +12,11 @@ import { circledSymbols, getChapter } from '../../shared/games/worm-and-cozy/ind
 import { scoreSheet } from '../../shared/games/worm-and-cozy/sheet.js';
 import { synthSheetPhoto } from '../../vision/sheet/synth/index.js';
 import { launchBrowser, openPhone, startServer, type RunningServer } from './support/harness.js';
+import { dragThrough } from './support/pages.js';
 
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
-
-/** Drags a finger (mouse) through the centres of these cells, in order. */
-async function drag(cells: string[]): Promise<void> {
-  const centre = async (cell: string) => {
-    const box = (await page.locator(`[data-cell="${cell}"]`).boundingBox())!;
-    return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  };
-  // The middle of the screen: the fixed tab bar covers the bottom edge.
-  await page.evaluate(`document.querySelector('[data-cell="${cells[0]}"]').scrollIntoView({ block: 'center' })`);
-  const first = await centre(cells[0]!);
-  await page.mouse.move(first.x, first.y);
-  await page.mouse.down();
-  for (const cell of cells.slice(1)) {
-    const p = await centre(cell);
-    await page.mouse.move(p.x, p.y, { steps: 4 });
-  }
-  await page.mouse.up();
-}
 
 async function tool(name: string, cells: string[]): Promise<void> {
   await page.click(`[data-testid="tool-${name}"]`);
@@ -59,8 +42,8 @@ describe('score a sheet on the phone', () => {
   it('draws worms by dragging, adds eyes and foods, and scores the sheet as the engine does', async () => {
     const fixture = JSON.parse(await readFile(path.join(import.meta.dirname, '../cozy/fixtures/full.sheet.json'), 'utf8')) as { worms: unknown[]; foods: string[] };
     // Worm 1 from its front: A1 down to A4, then B4 (an L). Worm 2: B3 up to B1, then C1, D1 (a V).
-    await drag(['A1', 'A2', 'A3', 'A4', 'B4']);
-    await drag(['B3', 'B2', 'B1', 'C1', 'D1']);
+    await dragThrough(page, ['A1', 'A2', 'A3', 'A4', 'B4']);
+    await dragThrough(page, ['B3', 'B2', 'B1', 'C1', 'D1']);
     expect(await page.locator('g.worm').count()).toBe(2);
     // Eyes at the front tips: the engine's rules give their facing (N for worm 1, S for worm 2).
     await tool('eye', ['A1', 'B3']);
@@ -83,7 +66,7 @@ describe('score a sheet on the phone', () => {
   it('marks problems on the grid as they happen, and undo takes them away', async () => {
     // A worm across worm 1 and onto the rock at C3.
     await page.click('[data-testid="tool-worm"]');
-    await drag(['A3', 'B3', 'C3']);
+    await dragThrough(page, ['A3', 'B3', 'C3']);
     await page.waitForSelector('[data-testid="sheet-problems"]');
     const problems = await page.textContent('[data-testid="sheet-problems"]');
     expect(problems).toContain('lies on the rock at C3');

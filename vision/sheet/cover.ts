@@ -8,6 +8,7 @@
  * reads as pencil: `darkBars` finds those.
  */
 import type { BoardRaster } from './cells.js';
+import { dilate3, erode3 } from '../locate/mask.js';
 
 /** Segments per border (the 12 mm border, less 0.8 mm at each end where the crossing line is). */
 const SEGMENTS = 5;
@@ -203,23 +204,7 @@ function inkPerMm(r: BoardRaster): { D: Float32Array; w: number; h: number; k: n
 
 /** A binary 3 × 3 closing: a pen's highlight, a stripe a millimetre or two wide along it, does not split it. */
 function close3(m: Uint8Array, w: number, h: number): Uint8Array {
-  const pass = (src: Uint8Array, grow: boolean) => {
-    const out = new Uint8Array(w * h);
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
-        let v = grow ? 0 : 1;
-        for (let j = -1; j <= 1; j++)
-          for (let i = -1; i <= 1; i++) {
-            const xx = x + i;
-            const yy = y + j;
-            const s = xx < 0 || yy < 0 || xx >= w || yy >= h ? 0 : src[yy * w + xx]!;
-            v = grow ? v | s : v & s;
-          }
-        out[y * w + x] = v;
-      }
-    return out;
-  };
-  return pass(pass(m, true), false);
+  return erode3(dilate3({ width: w, height: h, data: m })).data;
 }
 
 /** The 4-connected pieces of a mask, as pixel index lists. */

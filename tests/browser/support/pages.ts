@@ -81,3 +81,20 @@ export async function tapAndWait(page: Page, selector: string): Promise<void> {
   await atVersion(page, before + 1);
 }
 
+/** Drags a finger (mouse) through the centres of these board cells on `page`, in order. */
+export async function dragThrough(page: Page, cells: string[]): Promise<void> {
+  const centre = async (cell: string) => {
+    const box = (await page.locator(`[data-cell="${cell}"]`).boundingBox())!;
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  };
+  // The middle of the screen: the fixed tab bar covers the bottom edge.
+  await page.evaluate(`document.querySelector('[data-cell="${cells[0]}"]').scrollIntoView({ block: 'center' })`);
+  const first = await centre(cells[0]!);
+  await page.mouse.move(first.x, first.y);
+  await page.mouse.down();
+  for (const cell of cells.slice(1)) {
+    const p = await centre(cell);
+    await page.mouse.move(p.x, p.y, { steps: 4 });
+  }
+  await page.mouse.up();
+}
