@@ -182,7 +182,12 @@ export class TableCalibration {
           if (die.set !== intent.set) return fail('calibration/wrong-set', `die ${intent.index + 1} is a ${die.set} die, not ${intent.set}`);
           const pipeline = this.pipelineFor(roll.source);
           const last = pipeline?.frameFor(roll);
-          if (!die.box || !last) return fail('calibration/no-crop', die.added ? `die ${intent.index + 1} was added by hand: the camera has no picture of it` : 'the camera frame of this roll is no longer available; roll again');
+          if (!die.box || !last) {
+            if (die.added) return fail('calibration/no-crop', `die ${intent.index + 1} was added by hand: the camera has no picture of it`);
+            // Kept over the restart, but its file is missing or damaged (said once in the log too).
+            const lost = pipeline?.lostFrameFor(roll);
+            return fail('calibration/no-crop', lost ? `the camera frame of this roll was kept over the restart but ${lost}; roll again` : 'the camera frame of this roll is no longer available; roll again');
+          }
           // The same die of the same frame labelled the same again (a second phone, a resent tap)
           // would count one crop twice. Labelled another face, it is the referee's correction of a
           // mis-tap: the new label replaces the old one while that is still pending (once a save

@@ -15,6 +15,7 @@ import { expectationOf } from '../../vision/fit-roll.js';
 import type { CameraEvidence, CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import { createViewLearner, VIEW_LEARNER_DEFAULTS, viewOf, type ViewLearner, type ViewLearnerState } from '../../vision/view-learner.js';
 import type { Logger } from './logger.js';
+import { RollFrames } from './roll-frames.js';
 import type { ViewMemory } from './view-memory.js';
 import type { TableSession } from './session.js';
 import type { GameLookup, RolledDie } from './table.js';
@@ -58,6 +59,11 @@ export interface PipelineOptions {
   onTrayFit?: () => void;
   /** Called with a frame that settled a still tray with no dice on it (the empty tray may be taken from it). */
   onSettledEmpty?: (frame: { jpeg: Uint8Array; image: RgbImage }) => void;
+  /**
+   * Where the frames of the rolls given to the table are kept over a restart (roll-frames.ts;
+   * `restoreFrames` reads them back); none: in memory only.
+   */
+  framesDir?: string;
 }
 
 /**
@@ -133,9 +139,16 @@ export interface LastRead {
 
 /**
  * Frames of the rolls given to the table kept for teaching (`frameFor`): as far back as BACK goes
- * in an ordinary game (about a megabyte a 640×480 frame).
+ * in an ordinary game (about a megabyte a 640×480 frame in memory; on disk, with `framesDir`, the
+ * camera's JPEG, within ROLL_FRAMES_MAX_BYTES).
  */
 export const OFFERED_KEPT = 8;
+
+/** A roll's frame kept from before a restart that could not be read back: why (naming its file). */
+interface LostFrame {
+  readings: DieReading[];
+  problem: string;
+}
 
 /** The most dice a frame may hold for its dice in doubt to get the colour look, with `vision.colourLook` 'auto': the most any of clew's games rolls. */
 export const COLOUR_LOOK_UP_TO = 8;
@@ -153,7 +166,9 @@ export class CameraPipeline {
   private busy = false;
   private lastRead: LastRead | null = null;
   /** The frames of the last rolls this pipeline gave the table, newest first (OFFERED_KEPT of them). */
-  private offered: LastRead[] = [];
+  private offered: (LastRead | LostFrame)[] = [];
+  /** The same frames on disk, with `framesDir`. */
+  private readonly frames: RollFrames | null;
   private wake: (() => void) | null = null;
   private problem: string | null = null;
   /** The empty tray this camera's frames are compared with, and how the last frame read fitted it. */
@@ -171,6 +186,18 @@ export class CameraPipeline {
   constructor(private readonly opts: PipelineOptions) {
     const known = opts.view === 'auto' ? opts.viewMemory?.load() : null;
     this.learner = opts.view === 'auto' ? createViewLearner(known ? { known } : {}) : null;
+    this.frames = opts.framesDir ? new RollFrames(opts.framesDir, opts.logger, { frames: OFFERED_KEPT }) : null;
+  }
+
+  /**
+   * The frames of the rolls given to the table before the restart, read back from `framesDir`
+   * (before `start`): a roll read before it is labelled and taught from its frame as before.
+   */
+  async restoreFrames(): Promise<void> {
+    if (!this.frames) return;
+    const restored = await this.frames.load(this.opts.decode);
+    // Older than any frame of this run.
+    this.offered = [...this.offered, ...restored.map((f) => ('image' in f ? { image: f.image, readings: f.readings, at: f.at } : { readings: f.readings, problem: f.problem }))].slice(0, OFFERED_KEPT);
   }
 
   start(): void {
@@ -185,6 +212,7 @@ export class CameraPipeline {
     await this.loop;
     // A frame being read finishes first, so nothing reaches the table after stop.
     while (this.busy) await new Promise((resolve) => setTimeout(resolve, 10));
+    await this.frames?.saved();
   }
 
   /** The last decoded frame with its readings, if any. */
@@ -211,6 +239,17 @@ export class CameraPipeline {
    * set and face as read (before any person's correction).
    */
   frameFor(roll: PendingRoll): LastRead | null {
+    const frame = this.offeredFor(roll);
+    return frame && 'image' in frame ? frame : null;
+  }
+
+  /** Why the frame of `roll` is not at hand where it was kept over the restart but could not be read back (its file named), else null. */
+  lostFrameFor(roll: PendingRoll): string | null {
+    const frame = this.offeredFor(roll);
+    return frame && 'problem' in frame ? frame.problem : null;
+  }
+
+  private offeredFor(roll: PendingRoll): LastRead | LostFrame | null {
     const seen = roll.dice.filter((d) => !d.added && d.box);
     if (seen.length === 0) return null;
     const key = (set: string, face: string, box: readonly number[]) => `${set}:${face}:${box.join(',')}`;
@@ -394,14 +433,14 @@ export class CameraPipeline {
     const readings = await stream.push(image, frame.at, this.frameOptions(request));
     if (readings) {
       this.lastRead = { image, readings, at: frame.at };
-      if (await this.offer(this.lastRead)) this.learnFrom(this.frameEvidence);
+      if (await this.offer(this.lastRead, frame.jpeg)) this.learnFrom(this.frameEvidence);
       if (readings.length === 0) this.opts.onSettledEmpty?.({ jpeg: frame.jpeg, image });
     }
     return true;
   }
 
   /** A settled roll: becomes the pending roll unless it is the one already pending. Says whether the table took it as a new roll. */
-  private async offer(read: LastRead): Promise<boolean> {
+  private async offer(read: LastRead, jpeg: Uint8Array): Promise<boolean> {
     const dice = toRolled(read.readings);
     if (dice.length === 0) return false;
     const pending = this.opts.session.table.roll;
@@ -409,13 +448,15 @@ export class CameraPipeline {
     const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
     if (ack.ok) {
       this.counts.rolls++;
-      this.keepOffered(read);
+      this.keepOffered(read, jpeg);
     } else this.opts.logger.info(`camera ${this.opts.source.kind}: roll not used: ${ack.message}`);
     return ack.ok;
   }
 
-  private keepOffered(read: LastRead): void {
+  /** A roll the table took: its frame kept, and with `framesDir` written after (the roll has reached the phones already). */
+  private keepOffered(read: LastRead, jpeg: Uint8Array): void {
     this.offered = [read, ...this.offered.filter((f) => f !== read)].slice(0, OFFERED_KEPT);
+    this.frames?.keep({ at: read.at, readings: read.readings, jpeg });
   }
 
   /** READ: read the newest frame now, settled or not. */
@@ -437,7 +478,7 @@ export class CameraPipeline {
       const pending = this.opts.session.table.roll;
       if (pending?.source === this.opts.kind && sameRoll(dice, pending.dice, pending.removed)) return ok(this.opts.session.table.version);
       const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
-      if (ack.ok) this.keepOffered(this.lastRead);
+      if (ack.ok) this.keepOffered(this.lastRead, frame.jpeg);
       return ack.ok ? ok(ack.version) : fail(ack.code, ack.message);
     } catch (error) {
       return fail('camera/read-failed', `the dice could not be read: ${(error as Error).message}`);

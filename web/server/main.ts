@@ -201,6 +201,8 @@ export async function startClew(options: StartOptions): Promise<Clew> {
             view: source === adapters.phoneCamera ? 'any' : config.vision.view,
             colourLook: config.vision.colourLook,
             ...(source !== adapters.phoneCamera ? { viewMemory: viewMemory(path.join(dataDir, 'camera-view.json'), logger) } : {}),
+            // The frames of its last rolls, so a roll read before a restart can still be labelled and taught.
+            framesDir: path.join(dataDir, 'roll-frames', kind),
             onTrayFit: () => transport?.broadcast(),
             // The table's own camera may take a still frame with no dice as its empty tray (below).
             ...(source !== adapters.phoneCamera ? { onSettledEmpty: (frame: { jpeg: Uint8Array; image: RgbImage }) => void tray.settledEmpty(frame) } : {}),
@@ -208,6 +210,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
         );
       }
     }
+    for (const pipeline of pipelines.values()) await pipeline.restoreFrames();
     const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast(), {
       learnFromChecks: config.vision.enabled && config.vision.learnFromChecks,
       file: path.join(dataDir, 'dice-in-play.json'),

@@ -1,0 +1,281 @@
+/**
+ * The frames of the last rolls a camera gave the table are kept in the data folder
+ * (`roll-frames/<camera>/`, web/server/roll-frames.ts), so a roll read before a restart is
+ * labelled on the Teach tab, and its checked dice taught when it is used again, from the very
+ * pixels it was read from. The server, the socket and the camera pipeline are real (the real
+ * decoder too); the camera's frames are noise with a patch whose shade numbers the roll, the
+ * stream reads one die from it (its face and box from that number), and the reader's calibration
+ * records what it is given.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CameraSource } from '../../device/select.js';
+import type { CameraFrame } from '../../device/types.js';
+import { decodeImage, encodeJpeg } from '../../vision/image/index.js';
+import type { ClewDiceReader } from '../../vision/reader.js';
+import type { Box, RgbImage } from '../../vision/types.js';
+import { CameraPipeline, OFFERED_KEPT } from '../../web/server/camera.js';
+import { collectingLogger } from '../../web/server/logger.js';
+import { RollFrames } from '../../web/server/roll-frames.js';
+import { TableSession } from '../../web/server/session.js';
+import type { Phone } from '../support/phone.js';
+import { raceOnly, RACE } from '../support/games.js';
+import { scratchDir } from '../support/scratch.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const W = 160, H = 120;
+/** Roll `n`'s frame: noise (a lossy copy would not keep it), and a flat patch top left of shade 12·n (n up to 21). */
+function frameOf(n: number): RgbImage {
+  let seed = 1000 + n;
+  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 256);
+  const data = new Uint8Array(W * H * 3);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) data.set(x < 16 && y < 16 ? [12 * n, 12 * n, 12 * n] : [random(), random(), random()], (y * W + x) * 3);
+  return { width: W, height: H, data };
+}
+/** The roll number a frame shows: its patch's shade. */
+const numberOf = (image: RgbImage) => Math.round(image.data[(4 * W + 4) * 3]! / 12);
+const faceOf = (n: number) => String((n % 6) + 1);
+const boxOf = (n: number): Box => [40 + n, 30, 90 + n, 80];
+const hash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function table() {
+  let current: CameraFrame | null = null;
+  const jpegs = new Map<number, Uint8Array>();
+  // A camera whose newest frame the test sets (READ reads it); it sends no frames of its own.
+  const camera: CameraSource = {
+    kind: 'fake',
+    start: async () => {},
+    stop: async () => {},
+    status: () => ({ kind: 'fake', ok: true, message: 'ok' }),
+    latest: () => current,
+    frames: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<CameraFrame>>(() => {}), return: async () => ({ done: true as const, value: undefined }) }) }),
+  };
+  const stream = {
+    push: async () => null,
+    readNow: async (image: RgbImage) => [{ set: 'd6' as const, face: faceOf(numberOf(image)), confidence: 0.99, box: boxOf(numberOf(image)), uncertain: false }],
+    reset: () => {},
+  };
+  /** What the reader was taught: the face, the roll the frame shows, its pixels' hash, the box and view. */
+  const taught: { face: string; roll: number; pixels: string; box: Box; view: string }[] = [];
+  let next = 0;
+  const reader = {
+    modelId: 'stand-in', backend: 'cpu', threads: 1, uncertainBelow: 0.85, dispose() {},
+    calibration: {
+      add: async (set: string, face: string, image: RgbImage, box: Box, view: string) => {
+        taught.push({ face, roll: numberOf(image), pixels: hash(image.data), box, view });
+        return { set, counts: {}, label: next++ };
+      },
+      withdraw: async (set: string) => ({ set, counts: {}, withdrawn: true }),
+      pending: (set: string) => ({ set, counts: {} }),
+      list: () => [],
+    },
+  } as unknown as ClewDiceReader;
+  const dataDir = scratchDir('clew-roll-frames-');
+  let referee: Phone;
+  const start = async () => {
+    server = await startTestServer({ dataDir, config: { vision: { enabled: true, learnFromChecks: true } }, adapters: { camera }, start: { loadReader: async () => reader, rollStream: () => stream } });
+    referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
+    await referee.snapshot((x) => x.version === server!.clew.session.table.version);
+  };
+  await start();
+  const send = async (intent: Parameters<Phone['send']>[0]) => {
+    const ack = await referee.send(intent);
+    await referee.snapshot((x) => x.version === server!.clew.session.table.version);
+    return ack;
+  };
+  const framesDir = path.join(dataDir, 'roll-frames', 'camera');
+  const index = () => JSON.parse(readFileSync(path.join(framesDir, 'frames.json'), 'utf8')) as { frames: { file: string; at: number; bytes: number }[] };
+  return {
+    dataDir,
+    framesDir,
+    index,
+    taught,
+    logger: () => server!.logger,
+    /** clew stopped and started again on the same data folder (`whileStopped`: the disk meddled with). */
+    async restart(whileStopped?: () => void) {
+      await server!.stop();
+      whileStopped?.();
+      await start();
+    },
+    send,
+    /** The camera shows roll `n` (at time `n`) and READ is pressed. */
+    async read(n: number) {
+      const jpeg = await encodeJpeg(frameOf(n), 90);
+      jpegs.set(n, jpeg);
+      current = { jpeg, at: n };
+      return send({ type: 'dice/read' });
+    },
+    /** The pixels roll `n`'s frame decodes to. */
+    pixels: async (n: number) => hash((await decodeImage(jpegs.get(n)!)).data),
+    label: (face: string) => send({ type: 'calibration/label', set: 'd6', index: 0, face }),
+    crop: async () => {
+      const res = await fetch(`${server!.url}/api/camera/crop?index=0`);
+      return res.ok ? hash(new Uint8Array(await res.arrayBuffer())) : `HTTP ${res.status}`;
+    },
+    roll: () => server!.clew.session.table.roll,
+  };
+}
+
+describe('the frames of the last rolls, kept over a restart', () => {
+  it.each([
+    ['without a restart', false],
+    ['over a restart', true],
+  ] as const)('a roll read before (%s) is labelled on the Teach tab from the same pixels, box and view', async (_, restart) => {
+    const t = await table();
+    expect(await t.read(3)).toMatchObject({ ok: true });
+    const crop = await t.crop();
+    if (restart) await t.restart();
+    expect(await t.crop()).toBe(crop);
+    expect(await t.label('5')).toMatchObject({ ok: true });
+    expect(t.taught).toEqual([{ face: '5', roll: 3, pixels: await t.pixels(3), box: boxOf(3), view: 'any' }]);
+  });
+
+  it('over many rolls the frames on disk are the last 8 rolls\', no more; after a restart the newest is labelled from its own frame', async () => {
+    const t = await table();
+    for (let n = 1; n <= 20; n++) expect(await t.read(n)).toMatchObject({ ok: true });
+    await t.restart();
+    const kept = t.index().frames;
+    expect(kept.map((f) => f.at)).toEqual([20, 19, 18, 17, 16, 15, 14, 13]);
+    expect(OFFERED_KEPT).toBe(8);
+    // Only the files the index names, each the camera's JPEG as it came.
+    expect(readdirSync(t.framesDir).sort()).toEqual(['frames.json', ...kept.map((f) => f.file)].sort());
+    for (const f of kept) expect(statSync(path.join(t.framesDir, f.file)).size).toBe(f.bytes);
+    expect(await t.label('1')).toMatchObject({ ok: true });
+    expect(t.taught).toEqual([expect.objectContaining({ roll: 20, pixels: await t.pixels(20) })]);
+  });
+
+  it('a torn frame file: the Teach tab says which file and to roll again, the server starts, and the other roll\'s frame still labels', async () => {
+    const t = await table();
+    await t.read(1);
+    await t.send({ type: 'dice/confirm' });
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.read(2);
+    let torn = '', statBytes = 0;
+    await t.restart(() => {
+      const entry = t.index().frames.find((f) => f.at === 1)!;
+      torn = path.join(t.framesDir, entry.file);
+      statBytes = entry.bytes;
+      writeFileSync(torn, readFileSync(torn).subarray(0, 300));
+    });
+    expect(t.logger().lines).toContainEqual({ level: 'warn', message: `camera: the frame of a roll read before the restart, ${torn} could not be read back (300 bytes that are not the ${statBytes} written: torn or changed); its dice cannot be labelled nor taught` });
+    // The roll read last labels from its frame, as before the restart.
+    expect(await t.label('3')).toMatchObject({ ok: true });
+    expect(t.taught).toEqual([expect.objectContaining({ roll: 2, pixels: await t.pixels(2) })]);
+    // BACK twice: roll 1 is pending again; its frame was torn.
+    await t.send({ type: 'undo' });
+    await t.send({ type: 'undo' });
+    expect(t.roll()?.dice[0]).toMatchObject({ face: faceOf(1), box: boxOf(1) });
+    const answer = await t.label('2');
+    expect(answer).toMatchObject({ ok: false, code: 'calibration/no-crop' });
+    expect((answer as { message: string }).message).toMatch(new RegExp(`^the camera frame of this roll was kept over the restart but ${torn.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be read back \\(300 bytes that are not the ${statBytes} written: torn or changed\\); roll again$`));
+    expect(t.taught).toHaveLength(1);
+    // The torn file is named no more, the good one still is.
+    expect(existsSync(torn)).toBe(false);
+    expect(t.index().frames.map((f) => f.at)).toEqual([2]);
+  });
+
+  it('a roll made final before a restart, brought back by BACK after it, mended and used again: its checked die is taught from its own frame', async () => {
+    const t = await table();
+    await t.read(1); // the camera reads a 2
+    await t.send({ type: 'dice/correct', index: 0, face: '3' }); // a mis-tap "corrects" it to 3
+    await t.send({ type: 'dice/confirm' });
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.read(2); // the used roll is final: its 3 taught
+    await vi.waitFor(() => expect(t.taught.map((x) => `${x.face} from ${x.roll}`)).toEqual(['3 from 1']));
+    await t.restart();
+    await t.send({ type: 'undo' });
+    await t.send({ type: 'undo' });
+    expect(t.roll()?.dice[0]).toMatchObject({ face: '3', corrected: true });
+    await t.send({ type: 'dice/correct', index: 0, face: '2' });
+    await t.send({ type: 'dice/confirm' });
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.read(4);
+    await vi.waitFor(() => expect(t.taught.map((x) => `${x.face} from ${x.roll}`)).toEqual(['3 from 1', '2 from 1']));
+    expect(t.taught[1]!.pixels).toBe(await t.pixels(1));
+  });
+});
+
+describe('a camera pipeline without a data folder for its frames', () => {
+  it('keeps its rolls\' frames in memory only, as before; given a folder, a new pipeline on it has them', async () => {
+    const logger = collectingLogger();
+    const dataDir = scratchDir('clew-roll-frames-pipeline-');
+    const session = await TableSession.open({ dataDir, games: raceOnly, initialGame: { game: RACE, options: {} }, onCorrupt: 'recover', compactEvery: 1000, logger, now: Date.now });
+    let jpeg = await encodeJpeg(frameOf(5), 90);
+    const source: CameraSource = { kind: 'fake', start: async () => {}, stop: async () => {}, frames: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<CameraFrame>>(() => {}) }) }), status: () => ({ kind: 'fake', ok: true, message: 'ok' }), latest: () => ({ jpeg, at: 5 }) };
+    const pipeline = (framesDir?: string) =>
+      new CameraPipeline({
+        source, kind: 'camera', session, games: raceOnly, logger,
+        decode: decodeImage,
+        stream: async () => ({ push: async () => null, readNow: async (image) => [{ set: 'd6', face: faceOf(numberOf(image)), confidence: 0.99, box: boxOf(numberOf(image)), uncertain: false }], reset: () => {} }),
+        ...(framesDir ? { framesDir } : {}),
+      });
+    try {
+      const before = readdirSync(dataDir).sort();
+      const first = pipeline();
+      expect(await first.readNow()).toMatchObject({ ok: true });
+      const roll = session.table.roll!;
+      expect(first.frameFor(roll)?.at).toBe(5);
+      await first.stop();
+      expect(readdirSync(dataDir).sort()).toEqual(before);
+      const again = pipeline();
+      await again.restoreFrames();
+      expect(again.frameFor(roll)).toBeNull();
+      expect(again.lostFrameFor(roll)).toBeNull();
+
+      const framesDir = path.join(dataDir, 'roll-frames', 'camera');
+      const kept = pipeline(framesDir);
+      jpeg = await encodeJpeg(frameOf(6), 90);
+      expect(await kept.readNow()).toMatchObject({ ok: true });
+      await kept.stop();
+      const after = pipeline(framesDir);
+      await after.restoreFrames();
+      expect(hash(after.frameFor(session.table.roll!)!.image.data)).toBe(hash((await decodeImage(jpeg)).data));
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('the frames on disk (RollFrames)', () => {
+  it('stay within their count and bytes, the oldest forgotten first; a frame alone over the bytes is not written', async () => {
+    const dir = scratchDir('clew-roll-frames-bytes-');
+    const logger = collectingLogger();
+    const frames = new RollFrames(dir, logger, { frames: 8, bytes: 3500 });
+    const reading = { set: 'd6' as const, face: '1', confidence: 1, box: [0, 0, 1, 1] as Box, uncertain: false };
+    for (let n = 1; n <= 30; n++) frames.keep({ at: n, readings: [reading], jpeg: new Uint8Array(1000).fill(n) });
+    frames.keep({ at: 31, readings: [reading], jpeg: new Uint8Array(4000) });
+    await frames.saved();
+    const index = JSON.parse(readFileSync(path.join(dir, 'frames.json'), 'utf8')) as { frames: { file: string; at: number }[] };
+    expect(index.frames.map((f) => f.at)).toEqual([30, 29, 28]);
+    expect(readdirSync(dir).sort()).toEqual(['frames.json', ...index.frames.map((f) => f.file)].sort());
+    expect(logger.lines).toContainEqual({ level: 'info', message: "camera: a roll's frame of 4000 bytes is over the 3500 kept on disk: not kept over a restart" });
+    // Read back at the next start, newest first; a file nobody names (a cut write's) is removed.
+    writeFileSync(path.join(dir, '000099.jpg'), 'x');
+    writeFileSync(path.join(dir, '000100.jpg.tmp-1-1'), 'x');
+    const again = new RollFrames(dir, logger, { frames: 8, bytes: 3500 });
+    const restored = await again.load(async (jpeg) => ({ width: 1, height: 1, data: jpeg.subarray(0, 3) }));
+    expect(restored.map((f) => ('image' in f ? f.image.data[0] : f.problem))).toEqual([30, 29, 28]);
+    expect(readdirSync(dir).sort()).toEqual(['frames.json', ...index.frames.map((f) => f.file)].sort());
+  });
+
+  it('a torn index is said by name and kept aside; its frames are not kept', async () => {
+    const dir = scratchDir('clew-roll-frames-index-');
+    const logger = collectingLogger();
+    const frames = new RollFrames(dir, logger, { frames: 8 });
+    frames.keep({ at: 1, readings: [], jpeg: new Uint8Array(10) });
+    await frames.saved();
+    writeFileSync(path.join(dir, 'frames.json'), '{"frames": [{"file": "0000');
+    const again = new RollFrames(dir, logger, { frames: 8 });
+    expect(await again.load(async () => ({ width: 1, height: 1, data: new Uint8Array(3) }))).toEqual([]);
+    expect(logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/^camera: .*roll-frames-index-.*\/frames\.json is not an index of roll frames \(.+\); the frames of the rolls read before the restart are not kept \(kept as frames\.json\.corrupt-\d+\)$/) });
+    expect(readdirSync(dir).filter((n) => n.endsWith('.jpg'))).toEqual([]);
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * The frames of the last rolls a camera gave the table, kept over a restart: the *Teach* tab
+ * labels a die of the pending roll by cutting it from the frame the roll was read from, and a
+ * used roll's checked dice are taught from it (calibration.ts, played-rolls.ts, crop.ts, through
+ * CameraPipeline.frameFor). Kept only in memory, a roll read before a restart could no longer be
+ * labelled nor taught ("the camera frame of this roll is no longer available").
+ *
+ * Kept in one folder per camera (`<data>/roll-frames/<camera>/`): each frame as the JPEG the
+ * camera sent, as the empty tray is (tray.ts) — decoded again by the same decoder it gives the very
+ * pixels the roll was read from, with no encoding on the way (a 640×640 frame as PNG took about
+ * 30 ms to encode and 0.9 MB here; its JPEG is written as it came, 80 KB) — and `frames.json`,
+ * which names them, newest first, with what was read in each (the dice `frameFor` matches a roll
+ * to), their byte count and SHA-256. Each file is written whole, flushed and renamed
+ * (writeFileAtomic); a frame before the index that names it, and files the index no longer names
+ * are removed after it, so a cut leaves at worst a file nobody names, removed at the next start.
+ * A frame file that is missing, torn or not the bytes written (checked by its hash: a cut JPEG
+ * may still decode) is reported by name and is no frame: that roll answers the Teach tab so, and
+ * the other frames stay. An index that cannot be read is reported by name and kept aside as
+ * `frames.json.corrupt-<ms>`; the frames start afresh.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
+import type { DieReading, RgbImage } from '../../vision/types.js';
+import { writeFileAtomic } from './log.js';
+import type { Logger } from './logger.js';
+
+export const ROLL_FRAMES_INDEX = 'frames.json';
+
+/**
+ * The most bytes of frames kept on disk for one camera; the oldest go first beyond it. Eight
+ * frames of the largest a phone sends by default (800 KB, `device.camera.phone.maxBytes`) are
+ * 6.4 MB, and a Pi camera's 1280×960 JPEG a few hundred KB: 16 MB keeps the eight rolls BACK can
+ * reach in any ordinary setup, and bounds what a phone allowed larger frames (up to 5 MB) or a
+ * camera's odd huge frame can take of an SD card.
+ */
+export const ROLL_FRAMES_MAX_BYTES = 16 * 1024 * 1024;
+
+/** A roll's frame as the camera sent it, with what was read in it. */
+export interface RollFrame {
+  at: number;
+  readings: DieReading[];
+  jpeg: Uint8Array;
+}
+
+/** A frame read back at the start: its pixels, or why it could not be (naming its file). */
+export type RestoredFrame = { at: number; readings: DieReading[] } & ({ image: RgbImage } | { problem: string });
+
+interface Entry {
+  file: string;
+  at: number;
+  bytes: number;
+  sha256: string;
+  readings: DieReading[];
+}
+
+const box = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+const READING = z.object({
+  set: z.enum(DICE_SET_IDS as [DiceSetId, ...DiceSetId[]]),
+  face: z.string(),
+  confidence: z.number(),
+  box,
+  color: z.string().optional(),
+  uncertain: z.boolean(),
+  guessed: z.boolean().optional(),
+  diceInPicture: z.number().optional(),
+});
+const FILE_NAME = /^\d{6,}\.jpg$/;
+const INDEX_SHAPE = z.strictObject({
+  frames: z.array(
+    z.strictObject({
+      file: z.string().regex(FILE_NAME),
+      at: z.number(),
+      bytes: z.number().int().min(0),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      readings: z.array(READING),
+    }),
+  ),
+});
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+export class RollFrames {
+  /** The frames on disk, newest first, as the index names them once the writes so far are done. */
+  private entries: Entry[] = [];
+  /** The number of the next frame file (never one a frame on disk has). */
+  private next = 1;
+  /** The writes, one after another. */
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly dir: string,
+    private readonly logger: Logger,
+    private readonly limits: { frames: number; bytes?: number },
+  ) {}
+
+  private get index(): string {
+    return path.join(this.dir, ROLL_FRAMES_INDEX);
+  }
+
+  /**
+   * The frames kept before the start, newest first, decoded by `decode` (the pipeline's own);
+   * files no frame of the index names (a cut write's, a torn index's) are removed.
+   */
+  async load(decode: (jpeg: Uint8Array) => Promise<RgbImage>): Promise<RestoredFrame[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const kept = await this.readIndex();
+    const restored: RestoredFrame[] = [];
+    for (const entry of kept) {
+      const file = path.join(this.dir, entry.file);
+      try {
+        const jpeg = new Uint8Array(await readFile(file));
+        if (jpeg.length !== entry.bytes || sha256(jpeg) !== entry.sha256) throw new Error(`${jpeg.length} bytes that are not the ${entry.bytes} written: torn or changed`);
+        restored.push({ at: entry.at, readings: entry.readings, image: await decode(jpeg) });
+        this.entries.push(entry);
+      } catch (error) {
+        const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : (error as Error).message;
+        const problem = `${file} could not be read back (${why})`;
+        this.logger.warn(`camera: the frame of a roll read before the restart, ${problem}; its dice cannot be labelled nor taught`);
+        restored.push({ at: entry.at, readings: entry.readings, problem });
+      }
+    }
+    const named = new Set(this.entries.map((e) => e.file));
+    for (const name of names) {
+      const number = FILE_NAME.test(name) ? Number.parseInt(name, 10) : NaN;
+      if (number >= this.next) this.next = number + 1;
+      if (name === ROLL_FRAMES_INDEX || name.startsWith(`${ROLL_FRAMES_INDEX}.corrupt-`) || named.has(name)) continue;
+      await rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
+    }
+    // The broken frames are named no more (their files were removed above).
+    if (this.entries.length !== kept.length) this.writeIndex();
+    return restored;
+  }
+
+  /** The index's frames; none where there is no index or it is not one (said, and kept aside). */
+  private async readIndex(): Promise<Entry[]> {
+    let text: string;
+    try {
+      text = await readFile(this.index, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`camera: ${this.index} could not be read (${(error as Error).message}); the frames of the rolls read before the restart are not kept`);
+      return [];
+    }
+    try {
+      const result = INDEX_SHAPE.safeParse(JSON.parse(text));
+      if (!result.success) throw new Error(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+      return result.data.frames as Entry[];
+    } catch (error) {
+      const aside = `${this.index}.corrupt-${Date.now()}`;
+      this.logger.warn(`camera: ${this.index} is not an index of roll frames (${(error as Error).message}); the frames of the rolls read before the restart are not kept (kept as ${path.basename(aside)})`);
+      await rename(this.index, aside).catch((e: unknown) => this.logger.warn(`camera: ${this.index} could not be put aside: ${(e as Error).message}`));
+      return [];
+    }
+  }
+
+  /**
+   * A roll's frame, newest: written after the writes before it, so the caller (the frame path) never
+   * waits; the oldest frames beyond the limits are forgotten and their files removed.
+   */
+  keep(frame: RollFrame): void {
+    const maxBytes = this.limits.bytes ?? ROLL_FRAMES_MAX_BYTES;
+    if (frame.jpeg.length > maxBytes) {
+      this.logger.info(`camera: a roll's frame of ${frame.jpeg.length} bytes is over the ${maxBytes} kept on disk: not kept over a restart`);
+      return;
+    }
+    const file = `${String(this.next++).padStart(6, '0')}.jpg`;
+    this.writing = this.writing
+      .then(async () => {
+        const entry: Entry = { file, at: frame.at, bytes: frame.jpeg.length, sha256: sha256(frame.jpeg), readings: frame.readings };
+        await mkdir(this.dir, { recursive: true });
+        await writeFileAtomic(path.join(this.dir, entry.file), frame.jpeg);
+        const before = this.entries;
+        this.entries = bounded([entry, ...before], this.limits.frames, maxBytes);
+        await this.writeIndexNow(before);
+      })
+      .catch((error: unknown) => this.logger.warn(`camera: the frame of a roll could not be kept in ${this.dir}: ${(error as Error).message}`));
+  }
+
+  private writeIndex(): void {
+    this.writing = this.writing.then(() => this.writeIndexNow([])).catch((error: unknown) => this.logger.warn(`camera: could not write ${this.index}: ${(error as Error).message}`));
+  }
+
+  /** The index as the entries are now; then the files of `before` it no longer names are removed. */
+  private async writeIndexNow(before: Entry[]): Promise<void> {
+    await writeFileAtomic(this.index, JSON.stringify({ frames: this.entries }) + '\n');
+    const named = new Set(this.entries.map((e) => e.file));
+    for (const gone of before) if (!named.has(gone.file)) await rm(path.join(this.dir, gone.file), { force: true });
+  }
+
+  /** Settles when the frames kept so far are on disk. */
+  saved(): Promise<void> {
+    return this.writing;
+  }
+}
+
+/** The newest `frames` entries, as many as stay within `bytes` together. */
+function bounded(entries: Entry[], frames: number, bytes: number): Entry[] {
+  const kept: Entry[] = [];
+  let total = 0;
+  for (const e of entries.slice(0, frames)) {
+    if (total + e.bytes > bytes) break;
+    kept.push(e);
+    total += e.bytes;
+  }
+  return kept;
+}
