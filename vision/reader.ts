@@ -14,7 +14,7 @@ import { squareCrop } from './image/crop.js';
 import { shiftBox, withoutFlatBars } from './image/padding.js';
 import { overheadUp, upAngle, uprightCrop } from './image/upright.js';
 import { boxArea, intersection, overlap } from './locate/boxes.js';
-import { bodyColour, dieColor, GUESSED_BOX_SCORE, locateDice, nearestColor, type LocateOptions, type TrayFit, type TrayReference } from './locate/index.js';
+import { bodyColour, dieColor, GUESSED_BOX_SCORE, locateDice, nearestColor, type Lab, type LocateOptions, type TrayFit, type TrayReference } from './locate/index.js';
 import { hasHue, isGreyImage } from './locate/grey.js';
 import { differingShares } from './locate/tray-reference.js';
 import { learnEmptyTray } from './empty-tray.js';
@@ -486,7 +486,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
    * of the first reading's (IoU ≥ SAME_BOX: the same crop, give or take a pixel) takes that
    * reading instead of being read again, so the second way pays only for the dice it sees otherwise.
    */
-  const readLocated = (image: RgbImage, locate: LocateOptions, opts: ReadOptions, second?: { first: readonly DetailedReading[]; tray: TrayReference }): DetailedReading[] => {
+  const readLocated = (image: RgbImage, locate: LocateOptions, opts: ReadOptions, colours: FrameColours | undefined, second?: { first: readonly DetailedReading[]; tray: TrayReference }): DetailedReading[] => {
     let located = locateDice(image, locate);
     const first = second?.first ?? [];
     if (second) {
@@ -500,7 +500,10 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const todo = boxes.flatMap((_, i) => (same[i] ? [] : [i]));
     // The colour look: a picture's dice, or a frame's while it holds few enough dice (ReadOptions).
     const look = opts.picture === true || (opts.colourLookUpTo !== undefined && boxes.length <= opts.colourLookUpTo);
+    // The dice's colours while the reading threads read them (forward-pool.ts `meanwhile`).
+    const coloured = colours ? classifier.meanwhile(() => colours.measure(boxes)) : undefined;
     const fresh = classifyFramed(todo.map((i) => frameDie(image, boxes[i]!, opts.view)), todo.map((i) => boxes[i]!), opts, image, look);
+    coloured?.();
     let next = 0;
     const readings = boxes.map((box, i): DetailedReading => {
       const k = same[i];
@@ -526,8 +529,9 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     // is the middle an overhead camera's dice turn round. Boxes are given in the frame's pixels.
     const { image, offset } = withoutFlatBars(picture);
     const locate = { ...(await locateOptions()), ...(opts.expect ? { expectedDice: opts.expect.slots.length } : {}), ...(opts.picture ? { lookCloserWhenNone: true } : {}) };
+    const colours = opts.palette && opts.palette.length > 0 ? new FrameColours(image, opts.palette) : undefined;
     let readings: DetailedReading[];
-    if (!opts.tray) readings = fitRoll(readLocated(image, locate, opts), opts.expect);
+    if (!opts.tray) readings = fitRoll(readLocated(image, locate, opts, colours), opts.expect);
     else {
       let fitted = false;
       const onTray = (fit: TrayFit) => {
@@ -536,18 +540,18 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
       };
       // Small dice may be found closer, against the empty tray at twice the size (locate.ts).
       let closer: TrayReference | undefined;
-      readings = fitRoll(readLocated(image, { ...locate, tray: opts.tray, onTray, onLookedCloser: (tray) => (closer = tray) }, opts), opts.expect);
+      readings = fitRoll(readLocated(image, { ...locate, tray: opts.tray, onTray, onLookedCloser: (tray) => (closer = tray) }, opts, colours), opts.expect);
       // Not on a tray the modelled locator sees dice in when it is empty (a busy printed cloth): on
       // eval:dice-like trays on printed cloths it chose the modelled reading wrongly there
       // (docs/notes/vision-locate.md, "A busy cloth's modelled reading").
       if (fitted && opts.modelledToo !== false && !opts.tray.modelledSees) {
         // The tray modelled at the size the dice were found at, so both readings see them alike.
         const at = closer ? { locate: { ...locate, maxSide: closer.maxSide, lookCloser: false }, tray: closer } : { locate, tray: opts.tray };
-        const modelled = fitRoll(readLocated(image, at.locate, opts, { first: readings, tray: at.tray }), opts.expect);
+        const modelled = fitRoll(readLocated(image, at.locate, opts, colours, { first: readings, tray: at.tray }), opts.expect);
         if (trayReadingScore(modelled) > trayReadingScore(readings)) readings = modelled;
       }
     }
-    if (opts.palette && opts.palette.length > 0) nameColours(image, readings, opts.palette, opts.expect);
+    if (colours) nameColours(colours, readings, opts.expect);
     if (offset[0] !== 0 || offset[1] !== 0) for (const r of readings) r.box = shiftBox(r.box, offset);
     return readings;
   };
@@ -727,18 +731,46 @@ function stripProbabilities<T extends { probabilities: Record<string, number>; b
 }
 
 /**
+ * A frame's dice colours, measured once a box: while its dice are read where there are reading
+ * threads (a 25-dice frame's colours took about 7 ms after the net, while the other thread
+ * waited), and named after. The same numbers as measured after the reading.
+ */
+class FrameColours {
+  private grey: boolean | undefined;
+  private readonly bodies = new Map<string, Lab>();
+  constructor(readonly image: RgbImage, readonly palette: string[]) {}
+  /** Whether the frame is grey while the palette has hues (`hueUnseen`). */
+  hueUnseen(): boolean {
+    return (this.grey ??= hueUnseen(this.image, this.palette));
+  }
+  /** The die body's white-balanced colour in `box` (`bodyColour`). */
+  body(box: Box): Lab {
+    const key = box.join(',');
+    let lab = this.bodies.get(key);
+    if (!lab) this.bodies.set(key, (lab = bodyColour(this.image, box)));
+    return lab;
+  }
+  /** Measures the boxes' colours ahead of naming them; nothing where none will be named. */
+  measure(boxes: readonly Box[]): void {
+    if (this.palette.length === 1 || this.hueUnseen()) return;
+    for (const box of boxes) this.body(box);
+  }
+}
+
+/**
  * Each die's colour from the palette: one by one, or, where the game's slots name colours and as
  * many dice were read as it asks for, fitted to them (`fitColours`); a die whose colour that fit
  * settled against a near rival is marked "check". None in a grey picture whose palette has hues
  * (`hueUnseen`).
  */
-function nameColours(image: RgbImage, readings: DieReading[], palette: string[], expect: RollExpectation | undefined): void {
-  if (hueUnseen(image, palette)) return;
+function nameColours(colours: FrameColours, readings: DieReading[], expect: RollExpectation | undefined): void {
+  const { palette } = colours;
+  if (colours.hueUnseen()) return;
   if (palette.length === 1 || !expect) {
-    for (const r of readings) r.color = dieColor(image, r.box, palette);
+    for (const r of readings) r.color = palette.length === 1 ? dieColor(colours.image, r.box, palette) : nearestColor(colours.body(r.box), palette);
     return;
   }
-  const bodies = readings.map((r) => bodyColour(image, r.box));
+  const bodies = readings.map((r) => colours.body(r.box));
   const fit = fitColours(bodies, expect.slots, palette, COLOUR_MARGIN);
   readings.forEach((r, i) => {
     r.color = fit ? fit.colors[i]! : nearestColor(bodies[i]!, palette);

@@ -140,6 +140,42 @@ describe('a pool of two threads with the shipped net', () => {
     expect(Buffer.from(again.logits.buffer).equals(Buffer.from(shipped.logits.buffer))).toBe(true);
   });
 
+  it('work given meanwhile is done once, at the next shared pass, and the pass reads as one thread does however long it takes', () => {
+    const here = netForward(net, SIZE);
+    const x = images('pool:meanwhile', 25);
+    const expected = here(x, 25);
+    let done = 0;
+    const finish = pool.meanwhile(() => {
+      done++;
+      // Long enough for the worker to claim every chunk this thread would have read.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    });
+    expect(done).toBe(0);
+    const got = pool.forward(net)(x, 25);
+    expect(done).toBe(1);
+    expect(Buffer.from(got.logits.buffer).equals(Buffer.from(expected.logits.buffer))).toBe(true);
+    expect(Buffer.from(got.embeddings.buffer).equals(Buffer.from(expected.embeddings.buffer))).toBe(true);
+    finish();
+    pool.forward(net)(x, 25);
+    expect(done).toBe(1);
+  });
+
+  it('work given meanwhile waits for its owner where no pass is shared (a batch of one chunk), and what it throws reaches its owner, not the pass', () => {
+    let done = 0;
+    const finish = pool.meanwhile(() => done++);
+    pool.forward(net)(images('pool:small', 3), 3);
+    expect(done).toBe(0);
+    finish();
+    expect(done).toBe(1);
+    const x = images('pool:throws', 25);
+    const failing = pool.meanwhile(() => {
+      throw new Error('no colours');
+    });
+    const got = pool.forward(net)(x, 25);
+    expect(Buffer.from(got.logits.buffer).equals(Buffer.from(netForward(net, SIZE)(x, 25).logits.buffer))).toBe(true);
+    expect(failing).toThrow('no colours');
+  });
+
   it('1,000 images later, as many tensors here and in the worker as before', async () => {
     const shared = pool.forward(net);
     const x = images('pool:leak', 25);

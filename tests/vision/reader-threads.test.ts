@@ -51,6 +51,22 @@ describe('two reading threads', () => {
     }
   });
 
+  it('name the dice colours as one thread does (measured while the other thread reads): one by one, fitted to a roll\'s coloured dice, against the empty tray', async () => {
+    const rolled = renderScene(createRng('threads:colours'), { dice: 6, dieSize: [40, 80], sets: ['d6'], empty: true });
+    const palette = ['white', 'red', 'blue', 'green', 'yellow', 'black'];
+    const slots = { slots: palette.map((color) => ({ set: 'd6' as const, color })) };
+    const tray = two.learnTray(rolled.empty!);
+    for (const opts of [{ palette }, { palette, expect: slots }, { palette, tray }, { palette: ['red'] }]) {
+      for (const frame of [rolled.image, frames[0]!]) {
+        const a = await one.readDetailed(frame, { sets: ['d6'], ...opts });
+        const b = await two.readDetailed(frame, { sets: ['d6'], ...opts });
+        expect(a.length).toBeGreaterThan(0);
+        expect(a.every((d) => d.color !== undefined)).toBe(true);
+        expect(b).toEqual(a);
+      }
+    }
+  });
+
   it('read crops as one thread does, before and after teaching the same dice', async () => {
     const images = crops.map((c) => c.image);
     expect(await two.readCropsDetailed(images, { sets: ['d6', 'worm'] })).toEqual(await one.readCropsDetailed(images, { sets: ['d6', 'worm'] }));

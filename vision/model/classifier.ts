@@ -58,6 +58,11 @@ export interface Classifier {
   shareNet(net: tf.LayersModel): Promise<void>;
   /** Drops the reading threads' copies of `net`; call it before disposing a shared net. */
   unshareNet(net: tf.LayersModel): void;
+  /**
+   * Work to do while the reading threads read the next batch (forward-pool.ts `meanwhile`); the
+   * function returned does it now if it is not done yet. With one thread it is done then.
+   */
+  meanwhile(task: () => void): () => void;
   dispose(): void;
 }
 
@@ -163,6 +168,15 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
       await pool?.share(net).catch(() => undefined);
     },
     unshareNet: (net) => pool?.forget(net),
+    meanwhile: (task) => {
+      if (pool) return pool.meanwhile(task);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        task();
+      };
+    },
     dispose() {
       if (disposed) return;
       disposed = true;

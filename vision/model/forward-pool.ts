@@ -84,6 +84,15 @@ export interface ForwardPool {
   workerTensors(): Promise<number[]>;
   /** `net`'s forward pass, shared among the threads when they all hold it. */
   forward(net: tf.LayersModel): Forward;
+  /**
+   * Work of this thread's own that need not wait for the net (a frame's dice colours): done at the
+   * next shared pass, after the workers are woken and before this thread claims a chunk, so the
+   * workers claim the chunks this thread would have read meanwhile, instead of this thread doing
+   * it after the pass and the workers idling. The function returned does it now where no shared
+   * pass has yet (one thread, a small batch), and throws what it threw; call it before using what
+   * `task` makes.
+   */
+  meanwhile(task: () => void): () => void;
   dispose(): void;
 }
 
@@ -177,6 +186,14 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
     workers.push(w);
   }
 
+  /** Tasks for this thread's next shared pass (`meanwhile`). */
+  let tasks: Meanwhile[] = [];
+  const runTasks = () => {
+    const now = tasks;
+    tasks = [];
+    for (const t of now) t.run();
+  };
+
   /** Waits until a worker has finished chunk `k` of pass `p`; false when it did not in time. */
   const finished = (k: number, p: number): boolean => {
     const deadline = performance.now() + timeoutMs;
@@ -261,6 +278,7 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
         Atomics.store(control, CONTROL.claim, claimWord(pass, chunks, 0));
         Atomics.add(control, CONTROL.wake, 1);
         Atomics.notify(control, CONTROL.wake);
+        runTasks();
         const logits = new Float32Array(count * classes);
         const embeddings = new Float32Array(count * dim);
         const mine = new Set<number>();
@@ -293,6 +311,15 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
         return { logits, embeddings };
       };
     },
+    meanwhile(task) {
+      const t = new Meanwhile(task);
+      tasks.push(t);
+      return () => {
+        tasks = tasks.filter((other) => other !== t);
+        t.run();
+        t.rethrow();
+      };
+    },
     dispose() {
       if (disposed) return;
       disposed = true;
@@ -305,4 +332,26 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
     },
   };
   return pool;
+}
+
+/**
+ * A task done once, whoever asks first. What it throws is kept for its owner: thrown inside a pass,
+ * it would leave the workers' chunks of that pass unread while this thread moved on.
+ */
+class Meanwhile {
+  private done = false;
+  private failure: { error: unknown } | undefined;
+  constructor(private readonly task: () => void) {}
+  run(): void {
+    if (this.done) return;
+    this.done = true;
+    try {
+      this.task();
+    } catch (error) {
+      this.failure = { error };
+    }
+  }
+  rethrow(): void {
+    if (this.failure) throw this.failure.error;
+  }
 }
