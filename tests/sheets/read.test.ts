@@ -19,12 +19,12 @@ import { photoPencil } from '../../vision/sheet/cells.js';
 import { coveredCells, darkBars } from '../../vision/sheet/cover.js';
 import { SheetReadError } from '../../vision/sheet/errors.js';
 import { evaluate } from '../../vision/sheet/evaluate.js';
-import { measurePhoto } from '../../vision/sheet/measure.js';
+import { measurePhoto, measureRegistered } from '../../vision/sheet/measure.js';
 import { registerPhoto } from '../../vision/sheet/photo.js';
-import { readSheetPhoto } from '../../vision/sheet/read.js';
+import { boardColour, readSheetPhoto } from '../../vision/sheet/read.js';
 import { sheetLayout } from '../../shared/games/worm-and-cozy/sheet-layout.js';
 import { synthSheetPhoto, type SynthOptions, type SynthPhoto } from '../../vision/sheet/synth/index.js';
-import type { OnSheet } from '../../vision/sheet/synth/objects.js';
+import type { OnSheet, PenColour } from '../../vision/sheet/synth/objects.js';
 import { heicPhoto } from '../support/heic.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -175,7 +175,7 @@ describe('a pen, a marker or a cover lying on the sheet', () => {
     expect(pen, JSON.stringify(r.uncertain)).toHaveLength(1);
     expect(r.uncertain[0]).toBe(pen[0]);
     expect(pen[0]!.affectsScore).toBe(true);
-    expect(pen[0]!.what).toMatch(/^(\w+\d+, )+\w+\d+ lie under a pen or another long dark object on the sheet: the printed grid is not seen through it, so what is drawn there is not known/);
+    expect(pen[0]!.what).toMatch(/^(\w+\d+, )+\w+\d+ lie under a pen or another long object on the sheet: the printed grid is not seen through it, so what is drawn there is not known/);
     // The cells along its middle, and every cell read wrong, are among them: nothing changes the score unasked.
     const asked = new Set(pen[0]!.cells);
     for (const cell of ['E6', 'F6', 'D7', 'C8']) expect(asked.has(cell), cell).toBe(true);
@@ -216,6 +216,47 @@ describe('a pen, a marker or a cover lying on the sheet', () => {
       }),
     );
     expect(found).toEqual([0, 1]);
+  });
+
+  it.each<[PenColour, string]>([
+    ['grey', 'as dark as pencil, found by its width and its straight edges'],
+    ['yellow', 'hardly darker than pencil, found by its colour'],
+  ])('a %s pen with a cap and clip lying across the board (%s): the cells under it are asked about, as under a black one', async (colour) => {
+    // A 10 mm pen across the board at -35°, as the black pen above; it was read as pencil.
+    const p = await withObjects([{ kind: 'pen', at: [b.x + side / 2 - 5, b.y + side / 2 + 8], angle: -35, length: 135, width: 10, colour, cap: 40 }]);
+    const r = await readSheetPhoto(p.jpeg, 'clew-3');
+    const pen = r.uncertain.filter((u) => /under a pen/.test(u.what));
+    expect(pen, JSON.stringify(r.uncertain)).toHaveLength(1);
+    expect(r.uncertain[0]).toBe(pen[0]);
+    expect(pen[0]!.affectsScore).toBe(true);
+    const asked = new Set(pen[0]!.cells);
+    for (const cell of ['E6', 'F6', 'D7', 'C8']) expect(asked.has(cell), cell).toBe(true);
+    for (const cell of misread(r, p)) expect(asked.has(cell), `${cell} read wrong, not asked`).toBe(true);
+  });
+
+  it('a black pen on a worm drawn with very dark pencil is cut out of it, not missed as one crooked piece', async () => {
+    // The heavy hand, a black pen across its worms, every ink darkened as darker graphite would (bands
+    // to 0.75 and more): the pen's ink and the pencil's were one piece, and no pen was found.
+    const p = await withObjects([{ kind: 'pen', at: [b.x + side / 2, b.y + side / 2], angle: 62, length: 140, width: 8 }], { hand: { pressure: 1, bandWidth: 9.5, bandStyle: 'stroke' } });
+    const m = await measurePhoto(p.jpeg, getChapter('clew-3'));
+    const ink = m.raster.ink.ink;
+    for (let i = 0; i < ink.length; i++) ink[i] = 1 - (1 - ink[i]!) ** 1.5;
+    const bars = darkBars(m.raster, coveredCells(m.raster, photoPencil(m.cells)).typical);
+    expect(bars).toHaveLength(1);
+    // Along the pen (62° from the frame's x axis).
+    expect(Math.abs(bars[0]!.dir[0] * Math.cos((62 * Math.PI) / 180) + bars[0]!.dir[1] * Math.sin((62 * Math.PI) / 180))).toBeGreaterThan(0.98);
+  });
+
+  it('sheets without a pen: none is found, by darkness, colour or shape, on the ten test photos', async () => {
+    const found = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const p = await synthSheetPhoto(`test-${i}`, { width: 2000, height: 1500 });
+        const photo = await registerPhoto(p.jpeg, getChapter(p.truth.chapterId));
+        const m = measureRegistered(photo);
+        return darkBars(m.raster, coveredCells(m.raster, photoPencil(m.cells)).typical, boardColour(photo, m)).length;
+      }),
+    );
+    expect(found).toEqual(Array.from({ length: 10 }, () => 0));
   });
 
   it('a sheet of paper over nearly the whole board is refused as covered, not read as an empty board nor taken for blur', async () => {

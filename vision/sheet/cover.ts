@@ -4,8 +4,8 @@
  * ink map there is flat, so the cell reads as a confident "blank". The grid lines are printed where
  * the layout says (the board is rectified), so each cell's four borders are measured in short
  * segments: the grid line's ink against the ink just beside it. A cell most of whose clear segments
- * show no line is "covered?". A pen or a marker lying on it is no flat cover but a dark bar that
- * reads as pencil: `darkBars` finds those.
+ * show no line is "covered?". A pen or a marker lying on it is no flat cover but a bar (black, grey
+ * or coloured) that reads as pencil: `darkBars` finds those.
  */
 import type { BoardRaster } from './cells.js';
 import { dilate3, erode3 } from '../locate/mask.js';
@@ -274,66 +274,323 @@ function gridUnderBar(r: BoardRaster, c: [number, number], u: [number, number], 
 }
 
 /**
- * Pens and markers lying on a measured board (`typical`: the photo's grid-line contrast, from
- * `coveredCells`): long, straight, wide pieces of ink darker than pencil under which the printed
- * grid is not seen, with what each hides (its edges and shadow, found from its ink averaged along it).
+ * The board's colour at 1 px per mm, rectified over the same rectangle as the ink raster (so its
+ * pixel (x, y) is the raster's millimetre (x, y)): `rgb`, three bytes a pixel, `width` × `height`.
  */
-export function darkBars(r: BoardRaster, typical: number): DarkBar[] {
+export interface BoardColour {
+  width: number;
+  height: number;
+  rgb: Uint8Array;
+}
+
+/** A coloured pen's body: its colour is this far from the paper's (see `chromaPerMm`); pencil, print and shadow stay under 0.1. */
+const BAR_CHROMA = 0.25;
+/** A grey (metal) pen's body is as dark as pencil (ink 0.35 to 0.65 at 1 mm): at least this, found by its width and straightness instead. */
+const BAR_GREY_INK = 0.3;
+/**
+ * A pen is a bar: a rectangle this long and wide (mm) fits inside it along its axis, which no worm's
+ * pencil band does across a turn, and which cuts the pencil lines it lies across away from it.
+ * Tried every ANGLE_STEP degrees (a pen 8 mm wide keeps the rectangle inside it within that of its axis).
+ */
+const OPEN_LENGTH = 24;
+const OPEN_WIDTH = 4;
+const ANGLE_STEP = 10;
+/** A bar cut out of what it lies on is at least this wide (mm): the rendered 8 mm pens give 7 or more at 1 mm. */
+const BAR_MIN_WIDTH_CUT = 6;
+/** And at most this wide (mm: a 12 mm pen with its shadow measures up to 13.5): a finger or a hand over the board is wider, and is a cover (`coveredCells`). */
+const BAR_MAX_WIDTH_CUT = 17;
+/** A grey or coloured piece with fewer than this share of its length straight-edged (`edgeStraightness`) is drawn by hand. */
+const BAR_EDGES_STRAIGHT = 0.7;
+
+/** How far each 1 mm pixel's colour is from the paper's: (max − min) / max of its channels divided by the board's median (paper) colour, the max not under 0.3 (dark pixels' noise). */
+function chromaPerMm(c: BoardColour): Float32Array {
+  const n = c.width * c.height;
+  const paper = [0, 1, 2].map((k) => {
+    const v = new Uint8Array(n);
+    for (let i = 0; i < n; i++) v[i] = c.rgb[i * 3 + k]!;
+    v.sort();
+    // Most of the board is paper: its upper quartile is the paper's colour in this light.
+    return Math.max(16, v[Math.floor(n * 0.75)]!);
+  });
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = c.rgb[i * 3]! / paper[0]!;
+    const g = c.rgb[i * 3 + 1]! / paper[1]!;
+    const b = c.rgb[i * 3 + 2]! / paper[2]!;
+    const hi = Math.max(r, g, b);
+    out[i] = (hi - Math.min(r, g, b)) / Math.max(0.3, hi);
+  }
+  return out;
+}
+
+/** Clears the mask along the board's frame (a black line that joins whatever crosses it into one crooked piece). */
+function cutFrame(m: Uint8Array, w: number, h: number, mm: number, r: BoardRaster): void {
+  const lines = [r.originMm, r.originMm + r.columns * r.cell].flatMap((x) => [
+    [true, x],
+    [false, x],
+  ]) as [boolean, number][];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const px = (x + 0.5) * mm;
+      const py = (y + 0.5) * mm;
+      if (lines.some(([vertical, at]) => Math.abs((vertical ? px : py) - at) <= 1.2)) m[y * w + x] = 0;
+    }
+}
+
+/** Offsets (pixels) of a centred segment `length` px long along (ux, uy). */
+function segmentOffsets(length: number, ux: number, uy: number): [number, number][] {
+  const out = new Map<string, [number, number]>();
+  const half = (length - 1) / 2;
+  for (let t = -half; t <= half + 1e-9; t += 0.5) {
+    const q: [number, number] = [Math.round(t * ux), Math.round(t * uy)];
+    out.set(q.join(','), q);
+  }
+  return [...out.values()];
+}
+
+/** Binary erosion (min) or dilation (max) of a mask by a set of offsets. */
+function morphBy(m: Uint8Array, w: number, h: number, offsets: readonly [number, number][], erode: boolean): Uint8Array {
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      if (erode && !m[y * w + x]) continue;
+      let v = erode ? 1 : 0;
+      for (const [dx, dy] of offsets) {
+        const xx = x + dx;
+        const yy = y + dy;
+        const on = xx >= 0 && yy >= 0 && xx < w && yy < h && m[yy * w + xx] === 1;
+        if (erode && !on) {
+          v = 0;
+          break;
+        }
+        if (!erode && on) {
+          v = 1;
+          break;
+        }
+      }
+      out[y * w + x] = v;
+    }
+  return out;
+}
+
+/** The mask's pixels covered by an OPEN_LENGTH × OPEN_WIDTH rectangle at `angle` (degrees) lying wholly inside it. */
+function openAlong(m: Uint8Array, w: number, h: number, mm: number, angle: number): Uint8Array {
+  const a = (angle * Math.PI) / 180;
+  const along = segmentOffsets(OPEN_LENGTH / mm, Math.cos(a), Math.sin(a));
+  const across = segmentOffsets(OPEN_WIDTH / mm, -Math.sin(a), Math.cos(a));
+  const eroded = morphBy(morphBy(m, w, h, along, true), w, h, across, true);
+  return morphBy(morphBy(eroded, w, h, across, false), w, h, along, false);
+}
+
+/** A straight candidate piece: its axis and extent (mm), from its pixels' principal direction; null when not long, wide and straight enough. */
+function barShape(piece: readonly number[], w: number, mm: number): { centre: [number, number]; u: [number, number]; t: [number, number]; width: number } | null {
+  if (piece.length * mm * mm < BAR_MIN_LENGTH * BAR_MIN_WIDTH) return null;
+  let mx = 0;
+  let my = 0;
+  for (const p of piece) {
+    mx += ((p % w) + 0.5) * mm;
+    my += (Math.floor(p / w) + 0.5) * mm;
+  }
+  mx /= piece.length;
+  my /= piece.length;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (const p of piece) {
+    const dx = ((p % w) + 0.5) * mm - mx;
+    const dy = (Math.floor(p / w) + 0.5) * mm - my;
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+  }
+  const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  const u: [number, number] = [Math.cos(theta), Math.sin(theta)];
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  const ss: number[] = [];
+  for (const p of piece) {
+    const dx = ((p % w) + 0.5) * mm - mx;
+    const dy = (Math.floor(p / w) + 0.5) * mm - my;
+    const t = dx * u[0] + dy * u[1];
+    t0 = Math.min(t0, t);
+    t1 = Math.max(t1, t);
+    ss.push(-dx * u[1] + dy * u[0]);
+  }
+  const length = t1 - t0 + mm;
+  const width = (piece.length * mm * mm) / length;
+  if (length < BAR_MIN_LENGTH || width < BAR_MIN_WIDTH) return null;
+  const sMid = ss.reduce((a, b) => a + b, 0) / ss.length;
+  const straight = ss.filter((s) => Math.abs(s - sMid) <= width / 2 + 1.5).length / ss.length;
+  if (straight < BAR_STRAIGHT) return null;
+  return { centre: [mx - u[1] * sMid, my + u[0] * sMid], u, t: [t0, t1], width };
+}
+
+/**
+ * How straight a piece's two edges are: across the piece at each millimetre along it, where the mask
+ * ends on each side (gaps of up to 1.5 mm, a highlight, bridged); the share of those places where an
+ * edge lies within 1 mm of a straight line fitted to it, for the straighter edge. A crossing pencil line bumps a pen's edge in a few places; a
+ * hand-drawn band's edges wander all along.
+ */
+function edgeStraightness(m: Uint8Array, w: number, h: number, mm: number, shape: NonNullable<ReturnType<typeof barShape>>): number {
+  const [cx, cy] = shape.centre;
+  const [ux, uy] = shape.u;
+  const lo: number[] = [];
+  const hi: number[] = [];
+  const ts: number[] = [];
+  const reach = shape.width / 2 + 4;
+  const on = (t: number, s: number) => {
+    const x = Math.floor((cx + t * ux - s * uy) / mm);
+    const y = Math.floor((cy + t * uy + s * ux) / mm);
+    return x >= 0 && y >= 0 && x < w && y < h && m[y * w + x] === 1;
+  };
+  const STEP = 0.25;
+  const edge = (t: number, sign: 1 | -1) => {
+    let last = NaN;
+    let gap = 0;
+    for (let s = 0; Math.abs(s) <= reach && gap <= 1.5; s += sign * STEP) {
+      if (on(t, s)) {
+        last = s;
+        gap = 0;
+      } else gap += STEP;
+    }
+    return last;
+  };
+  for (let t = shape.t[0] + 3; t <= shape.t[1] - 3; t += 1) {
+    const a = edge(t, -1);
+    const b = edge(t, 1);
+    if (Number.isNaN(a) || Number.isNaN(b)) continue;
+    lo.push(a);
+    hi.push(b);
+    ts.push(t);
+  }
+  if (lo.length < BAR_MIN_LENGTH / 2) return 0;
+  // Each edge a straight line in t (the axis may be a degree or two off the pen's), fitted again to
+  // the 70% of places nearest the first fit, so the bumps do not tilt it.
+  const near = (v: number[]) => {
+    const fit = (keep: number[]) => {
+      const n = keep.length;
+      const mt = keep.reduce((a, i) => a + ts[i]!, 0) / n;
+      const mv = keep.reduce((a, i) => a + v[i]!, 0) / n;
+      const stt = keep.reduce((a, i) => a + (ts[i]! - mt) ** 2, 0);
+      const slope = stt > 0 ? keep.reduce((a, i) => a + (ts[i]! - mt) * (v[i]! - mv), 0) / stt : 0;
+      return v.map((x, i) => Math.abs(x - mv - slope * (ts[i]! - mt)));
+    };
+    const first = fit(v.map((_, i) => i));
+    const keep = v.map((_, i) => i).sort((a, b) => first[a]! - first[b]!).slice(0, Math.ceil(v.length * 0.7));
+    return fit(keep).map((d) => d <= 1);
+  };
+  // The better edge: a pen's shadow side fades into the paper unevenly, its lit side does not.
+  const share = (v: boolean[]) => v.filter(Boolean).length / v.length;
+  return Math.max(share(near(lo)), share(near(hi)));
+}
+
+/** Two finds of one bar (by two masks, or two angles): nearly parallel, each one's centre on the other's body. */
+function sameBar(a: DarkBar, b: DarkBar): boolean {
+  if (Math.abs(a.dir[0] * b.dir[0] + a.dir[1] * b.dir[1]) < Math.cos((20 * Math.PI) / 180)) return false;
+  const inside = (p: DarkBar, q: DarkBar) => {
+    const dx = q.centre[0] - p.centre[0];
+    const dy = q.centre[1] - p.centre[1];
+    const t = dx * p.dir[0] + dy * p.dir[1];
+    const s = -dx * p.dir[1] + dy * p.dir[0];
+    return t >= p.along[0] && t <= p.along[1] && s >= p.across[0] - 2 && s <= p.across[1] + 2;
+  };
+  return inside(a, b) || inside(b, a);
+}
+
+/**
+ * Pens and markers lying on a measured board (`typical`: the photo's grid-line contrast, from
+ * `coveredCells`; `colour`: the board's colour, without which only dark pens are looked for): long,
+ * straight, wide pieces under which the printed grid is not seen, with what each hides (its edges and
+ * shadow, found from its ink averaged along it). A black pen is darker than any pencil; a coloured one
+ * has a colour pencil has not; a grey one is as dark as pencil but wider, and straight-edged.
+ */
+export function darkBars(r: BoardRaster, typical: number, colour?: BoardColour): DarkBar[] {
   const { D, w, h, k } = inkPerMm(r);
   const mm = k / r.ppm;
-  const mask = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++) mask[i] = D[i]! >= BAR_INK ? 1 : 0;
-  const bars: DarkBar[] = [];
-  for (const piece of pieces(close3(mask, w, h), w, h)) {
-    if (piece.length * mm * mm < BAR_MIN_LENGTH * BAR_MIN_WIDTH) continue;
-    // Its axis: the principal direction of its pixels (mm).
-    let mx = 0;
-    let my = 0;
-    for (const p of piece) {
-      mx += ((p % w) + 0.5) * mm;
-      my += (Math.floor(p / w) + 0.5) * mm;
-    }
-    mx /= piece.length;
-    my /= piece.length;
-    let sxx = 0;
-    let syy = 0;
-    let sxy = 0;
-    for (const p of piece) {
-      const dx = ((p % w) + 0.5) * mm - mx;
-      const dy = (Math.floor(p / w) + 0.5) * mm - my;
-      sxx += dx * dx;
-      syy += dy * dy;
-      sxy += dx * dy;
-    }
-    const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
-    const u: [number, number] = [Math.cos(theta), Math.sin(theta)];
-    let t0 = Infinity;
-    let t1 = -Infinity;
-    const ss: number[] = [];
-    for (const p of piece) {
-      const dx = ((p % w) + 0.5) * mm - mx;
-      const dy = (Math.floor(p / w) + 0.5) * mm - my;
-      const t = dx * u[0] + dy * u[1];
-      t0 = Math.min(t0, t);
-      t1 = Math.max(t1, t);
-      ss.push(-dx * u[1] + dy * u[0]);
-    }
-    const length = t1 - t0 + mm;
-    const width = (piece.length * mm * mm) / length;
-    if (length < BAR_MIN_LENGTH || width < BAR_MIN_WIDTH) continue;
-    const sMid = ss.reduce((a, b) => a + b, 0) / ss.length;
-    const straight = ss.filter((s) => Math.abs(s - sMid) <= width / 2 + 1.5).length / ss.length;
-    if (straight < BAR_STRAIGHT) continue;
-    const centre: [number, number] = [mx - u[1] * sMid, my + u[0] * sMid];
-    const across = barProfile(r, centre, u, [t0 + 3, t1 - 3], width);
+  const found: { bar: DarkBar; piece: readonly number[]; length: number }[] = [];
+  const consider = (piece: readonly number[], edgesFrom: Uint8Array | null) => {
+    const shape = barShape(piece, w, mm);
+    if (!shape || (edgesFrom && (shape.width < BAR_MIN_WIDTH_CUT || shape.width > BAR_MAX_WIDTH_CUT))) return;
+    // Cut out of what it lies on (any mask, any angle): its edges must be a pen's, not a hand's.
+    if (edgesFrom && !(edgeStraightness(edgesFrom, w, h, mm, shape) >= BAR_EDGES_STRAIGHT)) return;
+    const { centre, u, t: [t0, t1], width } = shape;
     const gridShows = gridUnderBar(r, centre, u, [t0, t1], [-width / 2 + 1.5, width / 2 - 1.5], typical);
-    // Crossing no grid line (too short, or along one), it cannot be told from pencil.
-    if (!(gridShows < BAR_GRID_SHOWS)) continue;
-    const bar: DarkBar = { centre, dir: u, along: [t0 - across.spread, t1 + across.spread], across: across.extent, ink: across.ink, gridShows, cells: [] };
-    bar.cells = cellsUnder(r, bar);
-    bars.push(bar);
+    // Crossing no grid line (too short, or along one), it cannot be told from pencil; a grid line
+    // lighter than beside it is no line hidden but pencil either side of it.
+    if (!(Math.abs(gridShows) < BAR_GRID_SHOWS)) return;
+    const across = barProfile(r, centre, u, [t0 + 3, t1 - 3], width);
+    found.push({ bar: { centre, dir: u, along: [t0 - across.spread, t1 + across.spread], across: across.extent, ink: across.ink, gridShows, cells: [] }, piece, length: t1 - t0 });
+  };
+  // Nearly black: darker than any pencil, found whole (the thirty-ninth session's pens).
+  const dark = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) dark[i] = D[i]! >= BAR_INK ? 1 : 0;
+  for (const piece of pieces(close3(dark, w, h), w, h)) consider(piece, null);
+  // Then bars cut out of whatever they lie on, at every angle: black on dark pencil, coloured, grey.
+  const masks: { m: Uint8Array }[] = [];
+  cutFrame(dark, w, h, mm, r);
+  masks.push({ m: close3(dark, w, h) });
+  if (colour && colour.width === w && colour.height === h) {
+    const chroma = chromaPerMm(colour);
+    const m = new Uint8Array(w * h);
+    for (let i = 0; i < w * h; i++) m[i] = chroma[i]! >= BAR_CHROMA ? 1 : 0;
+    cutFrame(m, w, h, mm, r);
+    masks.push({ m: close3(m, w, h) });
   }
-  return bars;
+  const grey = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) grey[i] = D[i]! >= BAR_GREY_INK ? 1 : 0;
+  cutFrame(grey, w, h, mm, r);
+  masks.push({ m: close3(grey, w, h) });
+  for (const { m } of masks) {
+    // Only pieces big enough to hold a pen are worth the openings.
+    const big = new Uint8Array(w * h);
+    let any = false;
+    for (const piece of pieces(m, w, h))
+      if (piece.length * mm * mm >= BAR_MIN_LENGTH * BAR_MIN_WIDTH) {
+        for (const p of piece) big[p] = 1;
+        any = true;
+      }
+    if (!any) continue;
+    for (let angle = -90; angle < 90; angle += ANGLE_STEP) {
+      const opened = openAlong(big, w, h, mm, angle);
+      // The edges are measured on the mask before the opening, which would make any edge straight.
+      for (const piece of pieces(opened, w, h)) consider(piece, big);
+    }
+  }
+  // One pen is found by several masks and angles, and a rectangle across it and what lies beside it
+  // makes a shorter bar at another angle: the longest finds first, and none that lies mostly on one kept.
+  // A piece of one pen found beside it (with pencil along it, at a neighbouring angle), or split from
+  // it where something light crosses it, lies alongside a kept one: what it hides is added to the kept one's.
+  const kept: { bar: DarkBar; parts: DarkBar[] }[] = [];
+  for (const { bar, piece } of found.sort((a, b) => b.length - a.length)) {
+    const onKept = (b: DarkBar) => piece.filter((p) => inBox(b, ((p % w) + 0.5) * mm, (Math.floor(p / w) + 0.5) * mm)).length >= 0.3 * piece.length;
+    const along = kept.find((k) => alongside(k.bar, bar));
+    if (along) along.parts.push(bar);
+    else if (!kept.some((k) => sameBar(k.bar, bar) || onKept(k.bar))) kept.push({ bar, parts: [bar] });
+  }
+  return kept.map(({ bar, parts }) => ({ ...bar, cells: [...new Set(parts.flatMap((p) => cellsUnder(r, p)))].sort((a, b) => a - b) }));
+}
+
+/** Two bars of one pen: within 10° of each other, each one's middle line within the other's width, their lengths overlapping. */
+function alongside(a: DarkBar, b: DarkBar): boolean {
+  if (Math.abs(a.dir[0] * b.dir[0] + a.dir[1] * b.dir[1]) < Math.cos((10 * Math.PI) / 180)) return false;
+  const overlaps = (p: DarkBar, q: DarkBar) => {
+    const dx = q.centre[0] - p.centre[0];
+    const dy = q.centre[1] - p.centre[1];
+    const t = dx * p.dir[0] + dy * p.dir[1];
+    const s = -dx * p.dir[1] + dy * p.dir[0];
+    const half = (q.along[1] - q.along[0]) / 2;
+    return s >= p.across[0] && s <= p.across[1] && t + half >= p.along[0] && t - half <= p.along[1];
+  };
+  return overlaps(a, b) && overlaps(b, a);
+}
+
+/** Whether the point (x, y) mm lies within a bar's box (body, edges and shadow). */
+function inBox(b: DarkBar, x: number, y: number): boolean {
+  const dx = x - b.centre[0];
+  const dy = y - b.centre[1];
+  const t = dx * b.dir[0] + dy * b.dir[1];
+  const s = -dx * b.dir[1] + dy * b.dir[0];
+  return t >= b.along[0] && t <= b.along[1] && s >= b.across[0] && s <= b.across[1];
 }
 
 /** The ink across a bar, averaged along it (pencil under or beside it averages out): its body's ink, and where its edges and shadow end on each side. */

@@ -13,10 +13,10 @@ import type { ShapeName } from '../../shared/games/worm-and-cozy/state.js';
 import { assemble, DEFAULT_ASSEMBLE, type ReadCell, type Uncertain } from './assemble.js';
 import { measureCell, photoPencil, type CellMeasure } from './cells.js';
 import { classifyCells, loadCellModel } from './classify.js';
-import { clearUnderBars, coveredCells, darkBars, type DarkBar } from './cover.js';
+import { clearUnderBars, coveredCells, darkBars, type BoardColour, type DarkBar } from './cover.js';
 import { SheetReadError } from './errors.js';
-import { measureRegistered } from './measure.js';
-import { registerPhoto } from './photo.js';
+import { boardRect, measureRegistered, type MeasuredBoard } from './measure.js';
+import { registerPhoto, type RegisteredPhoto } from './photo.js';
 import { rectifyRgb } from './register.js';
 
 
@@ -53,6 +53,26 @@ export interface SheetPhotoReading {
 
 const PREVIEW_PPM = 4;
 const PREVIEW_MARGIN = 17;
+
+/**
+ * The board's colour at 1 px per mm over the ink raster's rectangle (for coloured pens): rectified at
+ * 2 px per mm and averaged in 2 × 2 blocks, so each pixel is a millimetre's mean, not one sample.
+ */
+export function boardColour(photo: RegisteredPhoto, measured: MeasuredBoard): BoardColour {
+  const k = Math.max(1, Math.round(measured.raster.ppm));
+  const width = Math.floor(measured.raster.ink.width / k);
+  const height = Math.floor(measured.raster.ink.height / k);
+  const rect = boardRect(photo.layout);
+  const fine = rectifyRgb(photo.rgb, photo.grey.width, photo.grey.height, photo.registration, { x: rect.x, y: rect.y, w: width, h: height }, 2);
+  const rgb = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      for (let c = 0; c < 3; c++) {
+        const at = (dx: number, dy: number) => fine.data[((2 * y + dy) * fine.width + 2 * x + dx) * 3 + c]!;
+        rgb[(y * width + x) * 3 + c] = (at(0, 0) + at(1, 0) + at(0, 1) + at(1, 1) + 2) >> 2;
+      }
+  return { width, height, rgb };
+}
 
 function chapterOf(chapter: string | Chapter): Chapter {
   if (typeof chapter !== 'string') {
@@ -108,11 +128,11 @@ export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapte
   // seen either, which is what is checked (cover.ts).
   let cells: CellMeasure[] = measured.cells;
   const cover = coveredCells(measured.raster, photoPencil(cells));
-  // A pen or a marker lying on it reads as a dark pencil band instead (worm cells, letters), and
-  // hides what is under it: its ink is cleared, the cells beside it read from what is seen of them,
-  // and the cells under it are asked about. (Which cells show no grid stays as measured with its ink:
+  // A pen or a marker lying on it reads as a pencil band instead (worm cells, letters), and hides
+  // what is under it (black, grey or coloured: its colour is looked at too): its ink is cleared, the
+  // cells beside it read from what is seen of them, and the cells under it are asked about. (Which cells show no grid stays as measured with its ink:
   // beside it the grid lines were left out as under pencil, and the cleared ink shows none.)
-  const bars = cover.checked ? darkBars(measured.raster, cover.typical) : [];
+  const bars = cover.checked ? darkBars(measured.raster, cover.typical, boardColour(photo, measured)) : [];
   if (bars.length) {
     clearUnderBars(measured.raster, bars);
     cells = cells.map((_, i) => measureCell(measured.raster, i % g.width, Math.floor(i / g.width)));
@@ -135,7 +155,7 @@ export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapte
   // lifted); a cover over a quarter of the board, or anything over half of it, is refused.
   if (coveredCount >= REFUSE_COVERED * readable || coveredCount + barAt.size >= REFUSE_HIDDEN * readable) {
     const hidden = coveredCount + barAt.size;
-    const pen = barAt.size ? `, ${barAt.size} of them under a pen or another long dark object lying on it` : '';
+    const pen = barAt.size ? `, ${barAt.size} of them under a pen or another long object lying on it` : '';
     throw new SheetReadError(
       'photo/covered',
       `part of the board is covered or out of the picture: the printed grid is not seen in ${hidden} of its ${readable} cells${pen} (a hand, a pen, a pencil or a sheet of paper on it, glare, or a fold?). ` +
@@ -161,7 +181,7 @@ export async function readSheetPhoto(bytes: Uint8Array, chapter: string | Chapte
       const names = c.sort((x, y) => x - y).map((i) => g.names[i]!);
       return {
         cells: names,
-        what: `${names.join(', ')} ${names.length === 1 ? 'lies' : 'lie'} under a pen or another long dark object on the sheet: the printed grid is not seen through it, so what is drawn there is not known (it was not read as pencil)`,
+        what: `${names.join(', ')} ${names.length === 1 ? 'lies' : 'lie'} under a pen or another long object on the sheet: the printed grid is not seen through it, so what is drawn there is not known (it was not read as pencil)`,
         options: ['as read', 'photograph it again'],
         affectsScore: true,
       };
