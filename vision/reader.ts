@@ -500,10 +500,19 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const todo = boxes.flatMap((_, i) => (same[i] ? [] : [i]));
     // The colour look: a picture's dice, or a frame's while it holds few enough dice (ReadOptions).
     const look = opts.picture === true || (opts.colourLookUpTo !== undefined && boxes.length <= opts.colourLookUpTo);
-    // The dice's colours while the reading threads read them (forward-pool.ts `meanwhile`).
-    const coloured = colours ? classifier.meanwhile(() => colours.measure(boxes)) : undefined;
-    const fresh = classifyFramed(todo.map((i) => frameDie(image, boxes[i]!, opts.view)), todo.map((i) => boxes[i]!), opts, image, look);
-    coloured?.();
+    // The dice's colours while the other reading threads read them (forward-pool.ts `meanwhile`):
+    // the dice read here (a die that takes the first reading's may yet be named from a box of its
+    // own: `nameColours` measures what is missing). On one thread nothing is gained ahead, and
+    // colours measured for a reading the modelled tray's may replace would be lost: named after.
+    const coloured = colours && classifier.threads > 1 ? classifier.meanwhile(() => colours.measure(todo.map((i) => boxes[i]!))) : undefined;
+    let fresh: DetailedReading[];
+    try {
+      fresh = classifyFramed(todo.map((i) => frameDie(image, boxes[i]!, opts.view)), todo.map((i) => boxes[i]!), opts, image, look);
+    } catch (error) {
+      coloured?.cancel();
+      throw error;
+    }
+    coloured?.finish();
     let next = 0;
     const readings = boxes.map((box, i): DetailedReading => {
       const k = same[i];

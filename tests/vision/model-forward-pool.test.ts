@@ -145,7 +145,7 @@ describe('a pool of two threads with the shipped net', () => {
     const x = images('pool:meanwhile', 25);
     const expected = here(x, 25);
     let done = 0;
-    const finish = pool.meanwhile(() => {
+    const task = pool.meanwhile(() => {
       done++;
       // Long enough for the worker to claim every chunk this thread would have read.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
@@ -155,17 +155,17 @@ describe('a pool of two threads with the shipped net', () => {
     expect(done).toBe(1);
     expect(Buffer.from(got.logits.buffer).equals(Buffer.from(expected.logits.buffer))).toBe(true);
     expect(Buffer.from(got.embeddings.buffer).equals(Buffer.from(expected.embeddings.buffer))).toBe(true);
-    finish();
+    task.finish();
     pool.forward(net)(x, 25);
     expect(done).toBe(1);
   });
 
   it('work given meanwhile waits for its owner where no pass is shared (a batch of one chunk), and what it throws reaches its owner, not the pass', () => {
     let done = 0;
-    const finish = pool.meanwhile(() => done++);
+    const task = pool.meanwhile(() => done++);
     pool.forward(net)(images('pool:small', 3), 3);
     expect(done).toBe(0);
-    finish();
+    task.finish();
     expect(done).toBe(1);
     const x = images('pool:throws', 25);
     const failing = pool.meanwhile(() => {
@@ -173,7 +173,16 @@ describe('a pool of two threads with the shipped net', () => {
     });
     const got = pool.forward(net)(x, 25);
     expect(Buffer.from(got.logits.buffer).equals(Buffer.from(netForward(net, SIZE)(x, 25).logits.buffer))).toBe(true);
-    expect(failing).toThrow('no colours');
+    expect(() => failing.finish()).toThrow('no colours');
+  });
+
+  it('work given meanwhile and cancelled (its read failed) is never done: not in a later read\'s pass, not when finished', () => {
+    let done = 0;
+    const task = pool.meanwhile(() => done++);
+    task.cancel();
+    pool.forward(net)(images('pool:cancelled', 25), 25);
+    task.finish();
+    expect(done).toBe(0);
   });
 
   it('1,000 images later, as many tensors here and in the worker as before', async () => {

@@ -13,7 +13,7 @@ import { loadModel } from './io.js';
 import { parseModelMeta, type ModelMeta } from './meta.js';
 import { preprocessCrops } from './preprocess.js';
 import { orientationDim, type OrientationHead } from './orientation.js';
-import { autoReaderThreads, defaultReaderThreads, startForwardPool } from './forward-pool.js';
+import { autoReaderThreads, defaultReaderThreads, startForwardPool, type MeanwhileHandle } from './forward-pool.js';
 import { closerCrop, flipCrop, perCrop, shiftCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf } from './views.js';
 
 export const DEFAULT_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
@@ -59,10 +59,10 @@ export interface Classifier {
   /** Drops the reading threads' copies of `net`; call it before disposing a shared net. */
   unshareNet(net: tf.LayersModel): void;
   /**
-   * Work to do while the reading threads read the next batch (forward-pool.ts `meanwhile`); the
-   * function returned does it now if it is not done yet. With one thread it is done then.
+   * Work to do while the reading threads read the next batch (forward-pool.ts `meanwhile`):
+   * `finish` does it now if it is not done yet (with one thread, always then), `cancel` drops it.
    */
-  meanwhile(task: () => void): () => void;
+  meanwhile(task: () => void): MeanwhileHandle;
   dispose(): void;
 }
 
@@ -171,10 +171,13 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
     meanwhile: (task) => {
       if (pool) return pool.meanwhile(task);
       let done = false;
-      return () => {
-        if (done) return;
-        done = true;
-        task();
+      return {
+        finish() {
+          if (done) return;
+          done = true;
+          task();
+        },
+        cancel: () => void (done = true),
       };
     },
     dispose() {

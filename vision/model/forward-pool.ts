@@ -25,6 +25,12 @@ import { claimChunk, claimWord, CONTROL, MAX_OUTPUTS } from './forward-protocol.
 import { netForward, type Forward, type ForwardOutput } from './views.js';
 
 
+/** A task given to `ForwardPool.meanwhile`. */
+export interface MeanwhileHandle {
+  finish(): void;
+  cancel(): void;
+}
+
 /** What a worker is started with (worker_threads' workerData). */
 export interface ForwardWorkerInit {
   modelDir: string;
@@ -88,11 +94,12 @@ export interface ForwardPool {
    * Work of this thread's own that need not wait for the net (a frame's dice colours): done at the
    * next shared pass, after the workers are woken and before this thread claims a chunk, so the
    * workers claim the chunks this thread would have read meanwhile, instead of this thread doing
-   * it after the pass and the workers idling. The function returned does it now where no shared
-   * pass has yet (one thread, a small batch), and throws what it threw; call it before using what
-   * `task` makes.
+   * it after the pass and the workers idling. `finish` does it now where no shared pass has yet
+   * (one thread, a small batch), and throws what it threw: call it before using what `task`
+   * makes. `cancel` drops it where it is not done yet (its owner failed: left queued, it would be
+   * done in another read's pass, holding what it refers to until then).
    */
-  meanwhile(task: () => void): () => void;
+  meanwhile(task: () => void): MeanwhileHandle;
   dispose(): void;
 }
 
@@ -314,10 +321,17 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
     meanwhile(task) {
       const t = new Meanwhile(task);
       tasks.push(t);
-      return () => {
-        tasks = tasks.filter((other) => other !== t);
-        t.run();
-        t.rethrow();
+      const drop = () => (tasks = tasks.filter((other) => other !== t));
+      return {
+        finish() {
+          drop();
+          t.run();
+          t.rethrow();
+        },
+        cancel() {
+          drop();
+          t.cancel();
+        },
       };
     },
     dispose() {
@@ -350,6 +364,10 @@ class Meanwhile {
     } catch (error) {
       this.failure = { error };
     }
+  }
+  /** Never to be done (its owner failed). */
+  cancel(): void {
+    this.done = true;
   }
   rethrow(): void {
     if (this.failure) throw this.failure.error;
