@@ -164,6 +164,8 @@ export class CameraPipeline {
   private loop: Promise<void> | null = null;
   private latest: CameraFrame | null = null;
   private busy = false;
+  /** READs in flight (not the frame loop's work: `busy` does not cover them). */
+  private readonly reads = new Set<Promise<Result<unknown>>>();
   private lastRead: LastRead | null = null;
   /** The frames of the last rolls this pipeline gave the table, newest first (OFFERED_KEPT of them). */
   private offered: (LastRead | LostFrame)[] = [];
@@ -212,7 +214,11 @@ export class CameraPipeline {
     await this.loop;
     // A frame being read finishes first, so nothing reaches the table after stop.
     while (this.busy) await new Promise((resolve) => setTimeout(resolve, 10));
-    await this.frames?.saved();
+    // A READ too (its roll's frame kept), so nothing reaches the frames folder after stop either.
+    while (this.reads.size > 0) await Promise.allSettled([...this.reads]);
+    // A READ pressed after (the phones are still connected while the server stops) keeps no frame
+    // on disk: the folder is the next start's.
+    await this.frames?.close();
   }
 
   /** The last decoded frame with its readings, if any. */
@@ -460,7 +466,15 @@ export class CameraPipeline {
   }
 
   /** READ: read the newest frame now, settled or not. */
-  async readNow(): Promise<Result<unknown>> {
+  readNow(): Promise<Result<unknown>> {
+    const reading = this.readNewest();
+    this.reads.add(reading);
+    const done = () => void this.reads.delete(reading);
+    reading.then(done, done);
+    return reading;
+  }
+
+  private async readNewest(): Promise<Result<unknown>> {
     const request = this.request();
     if (!request) return fail('dice/not-expected', 'the game expects no dice right now');
     const frame = this.newest();
@@ -469,7 +483,9 @@ export class CameraPipeline {
       const stream = await this.opts.stream();
       const image = await this.opts.decode(frame.jpeg);
       const readings = await stream.readNow(image, this.frameOptions(request));
-      this.lastRead = { image, readings, at: frame.at };
+      // This READ's own: the frame loop may settle another frame (this.lastRead) while the roll goes to the table.
+      const read = { image, readings, at: frame.at };
+      this.lastRead = read;
       stream.reset();
       const dice = toRolled(readings);
       if (dice.length === 0) return fail('dice/none-seen', 'no dice were found on the tray');
@@ -478,7 +494,7 @@ export class CameraPipeline {
       const pending = this.opts.session.table.roll;
       if (pending?.source === this.opts.kind && sameRoll(dice, pending.dice, pending.removed)) return ok(this.opts.session.table.version);
       const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
-      if (ack.ok) this.keepOffered(this.lastRead, frame.jpeg);
+      if (ack.ok) this.keepOffered(read, frame.jpeg);
       return ack.ok ? ok(ack.version) : fail(ack.code, ack.message);
     } catch (error) {
       return fail('camera/read-failed', `the dice could not be read: ${(error as Error).message}`);

@@ -13,10 +13,16 @@
  * to), their byte count and SHA-256. Each file is written whole, flushed and renamed
  * (writeFileAtomic); a frame before the index that names it, and files the index no longer names
  * are removed after it, so a cut leaves at worst a file nobody names, removed at the next start.
- * A frame file that is missing, torn or not the bytes written (checked by its hash: a cut JPEG
- * may still decode) is reported by name and is no frame: that roll answers the Teach tab so, and
- * the other frames stay. An index that cannot be read is reported by name and kept aside as
- * `frames.json.corrupt-<ms>`; the frames start afresh.
+ * A frame written while the index cannot be written is removed again, so frames do not pile up
+ * unnamed. A frame file that is missing, torn or not the bytes written (checked by its hash: a cut
+ * JPEG may still decode) is reported by name and is no frame: that roll answers the Teach tab so,
+ * and the other frames stay. A frame whose bytes are those written but that the decoder fails on
+ * (sharp not loading, out of memory) is reported the same way for this run and kept: the next start
+ * may decode it. Phones are told the file as it lies in the data folder (`roll-frames/camera/…`),
+ * never the server's path; the log has the full path. At the start no more frames than the limits
+ * keep are decoded, whatever the index names. An index that cannot be read is reported by name
+ * and kept aside as `frames.json.corrupt-<ms>`; the frames start afresh. Once closed (the pipeline
+ * stopped), nothing more is written: the folder is the next start's.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
@@ -89,12 +95,22 @@ export class RollFrames {
   private next = 1;
   /** The writes, one after another. */
   private writing: Promise<void> = Promise.resolve();
+  /** Closed: frames kept after are not written (a READ landing after the pipeline stopped). */
+  private closed = false;
+  /** The folder as phones are told it: its place in the data folder (`roll-frames/<camera>`), not the server's path. */
+  private readonly shown: string;
 
   constructor(
     private readonly dir: string,
     private readonly logger: Logger,
     private readonly limits: { frames: number; bytes?: number },
-  ) {}
+  ) {
+    this.shown = `${path.basename(path.dirname(dir))}/${path.basename(dir)}`;
+  }
+
+  private get maxBytes(): number {
+    return this.limits.bytes ?? ROLL_FRAMES_MAX_BYTES;
+  }
 
   private get index(): string {
     return path.join(this.dir, ROLL_FRAMES_INDEX);
@@ -106,31 +122,58 @@ export class RollFrames {
    */
   async load(decode: (jpeg: Uint8Array) => Promise<RgbImage>): Promise<RestoredFrame[]> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
-    const kept = await this.readIndex();
+    const indexed = await this.readIndex();
+    // No more than the limits keep (an index edited by hand, or limits lowered, may name hundreds:
+    // each decoded is a whole image in memory); a file named twice is one frame.
+    const once = indexed.filter((e, i) => indexed.findIndex((o) => o.file === e.file) === i);
+    const kept = bounded(once, this.limits.frames, this.maxBytes);
     const restored: RestoredFrame[] = [];
+    const lost = (entry: Entry, forLog: string, forPhones: string, after: string) => {
+      this.logger.warn(`camera: the frame of a roll read before the restart, ${path.join(this.dir, entry.file)} ${forLog}; its dice cannot be labelled nor taught${after}`);
+      restored.push({ at: entry.at, readings: entry.readings, problem: `${this.shown}/${entry.file} ${forPhones}` });
+    };
     for (const entry of kept) {
-      const file = path.join(this.dir, entry.file);
+      let jpeg: Uint8Array;
       try {
-        const jpeg = new Uint8Array(await readFile(file));
-        if (jpeg.length !== entry.bytes || sha256(jpeg) !== entry.sha256) throw new Error(`${jpeg.length} bytes that are not the ${entry.bytes} written: torn or changed`);
-        restored.push({ at: entry.at, readings: entry.readings, image: await decode(jpeg) });
-        this.entries.push(entry);
+        jpeg = new Uint8Array(await readFile(path.join(this.dir, entry.file)));
       } catch (error) {
-        const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : (error as Error).message;
-        const problem = `${file} could not be read back (${why})`;
-        this.logger.warn(`camera: the frame of a roll read before the restart, ${problem}; its dice cannot be labelled nor taught`);
-        restored.push({ at: entry.at, readings: entry.readings, problem });
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') {
+          lost(entry, 'could not be read back (missing)', 'could not be read back (missing)', '');
+          continue;
+        }
+        // Not known to be gone or changed (a permission, a failing card): kept, named still, for a
+        // start that reads it. Its message names the server's path: phones get its code.
+        lost(entry, `could not be read back (${(error as Error).message})`, `could not be read back (${code ?? 'see the server log'})`, ' for now (the file is kept)');
+        this.entries.push(entry);
+        continue;
       }
+      if (jpeg.length !== entry.bytes || sha256(jpeg) !== entry.sha256) {
+        // No longer the frame written: named no more, its file removed below.
+        const why = `could not be read back (${jpeg.length} bytes that are not the ${entry.bytes} written: torn or changed)`;
+        lost(entry, why, why, '');
+        continue;
+      }
+      try {
+        restored.push({ at: entry.at, readings: entry.readings, image: await decode(jpeg) });
+      } catch (error) {
+        // The bytes are those written: the decoder failed (sharp not loading, out of memory), not
+        // the file. Kept, named still, for a start that decodes it; its message may name paths.
+        lost(entry, `could not be decoded (${(error as Error).message})`, 'could not be decoded (the decoder failed: see the server log)', ' for now (the file is kept)');
+      }
+      this.entries.push(entry);
     }
     const named = new Set(this.entries.map((e) => e.file));
-    for (const name of names) {
+    for (const name of [...names, ...named]) {
       const number = FILE_NAME.test(name) ? Number.parseInt(name, 10) : NaN;
       if (number >= this.next) this.next = number + 1;
+    }
+    for (const name of names) {
       if (name === ROLL_FRAMES_INDEX || name.startsWith(`${ROLL_FRAMES_INDEX}.corrupt-`) || named.has(name)) continue;
       await rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
     }
-    // The broken frames are named no more (their files were removed above).
-    if (this.entries.length !== kept.length) this.writeIndex();
+    // The broken frames and those beyond the limits are named no more (their files were removed above).
+    if (this.entries.length !== indexed.length) this.writeIndex();
     return restored;
   }
 
@@ -160,7 +203,9 @@ export class RollFrames {
    * waits; the oldest frames beyond the limits are forgotten and their files removed.
    */
   keep(frame: RollFrame): void {
-    const maxBytes = this.limits.bytes ?? ROLL_FRAMES_MAX_BYTES;
+    // The pipeline stopped: the folder is the next start's (or anyone's, the data folder's lock released).
+    if (this.closed) return;
+    const maxBytes = this.maxBytes;
     if (frame.jpeg.length > maxBytes) {
       this.logger.info(`camera: a roll's frame of ${frame.jpeg.length} bytes is over the ${maxBytes} kept on disk: not kept over a restart`);
       return;
@@ -170,27 +215,48 @@ export class RollFrames {
       .then(async () => {
         const entry: Entry = { file, at: frame.at, bytes: frame.jpeg.length, sha256: sha256(frame.jpeg), readings: frame.readings };
         await mkdir(this.dir, { recursive: true });
-        await writeFileAtomic(path.join(this.dir, entry.file), frame.jpeg);
-        const before = this.entries;
-        this.entries = bounded([entry, ...before], this.limits.frames, maxBytes);
-        await this.writeIndexNow(before);
+        const written = path.join(this.dir, entry.file);
+        await writeFileAtomic(written, frame.jpeg);
+        try {
+          await this.writeIndexNow(bounded([entry, ...this.entries], this.limits.frames, maxBytes));
+        } catch (error) {
+          // No index names it, and the entries stay as they were: removed now, or every roll would
+          // leave one more file behind while the index cannot be written.
+          await rm(written, { force: true }).catch(() => undefined);
+          throw error;
+        }
       })
       .catch((error: unknown) => this.logger.warn(`camera: the frame of a roll could not be kept in ${this.dir}: ${(error as Error).message}`));
   }
 
   private writeIndex(): void {
-    this.writing = this.writing.then(() => this.writeIndexNow([])).catch((error: unknown) => this.logger.warn(`camera: could not write ${this.index}: ${(error as Error).message}`));
+    const entries = this.entries;
+    this.writing = this.writing.then(() => this.writeIndexNow(entries)).catch((error: unknown) => this.logger.warn(`camera: could not write ${this.index}: ${(error as Error).message}`));
   }
 
-  /** The index as the entries are now; then the files of `before` it no longer names are removed. */
-  private async writeIndexNow(before: Entry[]): Promise<void> {
-    await writeFileAtomic(this.index, JSON.stringify({ frames: this.entries }) + '\n');
-    const named = new Set(this.entries.map((e) => e.file));
-    for (const gone of before) if (!named.has(gone.file)) await rm(path.join(this.dir, gone.file), { force: true });
+  /**
+   * The index naming `entries`, which are the frames from then on (only once it is written: else
+   * the entries stay as they were); then the files the index no longer names are removed.
+   */
+  private async writeIndexNow(entries: Entry[]): Promise<void> {
+    await writeFileAtomic(this.index, JSON.stringify({ frames: entries }) + '\n');
+    const before = this.entries;
+    this.entries = entries;
+    const named = new Set(entries.map((e) => e.file));
+    for (const gone of before) {
+      // One left behind is named by no index: removed at the next start.
+      if (!named.has(gone.file)) await rm(path.join(this.dir, gone.file), { force: true }).catch((e: unknown) => this.logger.warn(`camera: ${gone.file} could not be removed from ${this.dir}: ${(e as Error).message}`));
+    }
   }
 
   /** Settles when the frames kept so far are on disk. */
   saved(): Promise<void> {
+    return this.writing;
+  }
+
+  /** No frame is written from now on; settles when those kept before are on disk. */
+  close(): Promise<void> {
+    this.closed = true;
     return this.writing;
   }
 }
