@@ -210,7 +210,12 @@ export async function startClew(options: StartOptions): Promise<Clew> {
         );
       }
     }
-    for (const pipeline of pipelines.values()) await pipeline.restoreFrames();
+    for (const pipeline of pipelines.values()) {
+      await pipeline.restoreFrames();
+      // A start that fails before the pipelines run still lets the index rewrite reading back may
+      // have queued finish before the data folder's lock is released (stop is safe twice).
+      cleanups.push(() => pipeline.stop());
+    }
     const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast(), {
       learnFromChecks: config.vision.enabled && config.vision.learnFromChecks,
       file: path.join(dataDir, 'dice-in-play.json'),
