@@ -323,21 +323,23 @@ function chromaPerMm(c: BoardColour): Float32Array {
   return out;
 }
 
-/** Clears the mask along the board's frame (a black line that joins whatever crosses it into one crooked piece). */
-function cutFrame(m: Uint8Array, w: number, h: number, mm: number, r: BoardRaster): void {
-  const lines = [r.originMm, r.originMm + r.columns * r.cell].flatMap((x) => [
-    [true, x],
-    [false, x],
-  ]) as [boolean, number][];
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const px = (x + 0.5) * mm;
-      const py = (y + 0.5) * mm;
-      if (lines.some(([vertical, at]) => Math.abs((vertical ? px : py) - at) <= 1.2)) m[y * w + x] = 0;
-    }
+/**
+ * Clears the mask along the board's frame (a black line that joins whatever crosses it into one
+ * crooked piece): 1.2 mm either side of its left and right lines (`columns` cells apart) and of its
+ * top and bottom ones (`rows` cells apart).
+ */
+export function cutFrame(m: Uint8Array, w: number, h: number, mm: number, r: BoardRaster): void {
+  const near = (lines: number[], at: number) => lines.some((l) => Math.abs(at - l) <= 1.2);
+  const verticals = [r.originMm, r.originMm + r.columns * r.cell];
+  const horizontals = [r.originMm, r.originMm + r.rows * r.cell];
+  const cutColumn = Uint8Array.from({ length: w }, (_, x) => (near(verticals, (x + 0.5) * mm) ? 1 : 0));
+  for (let y = 0; y < h; y++) {
+    const row = near(horizontals, (y + 0.5) * mm);
+    for (let x = 0; x < w; x++) if (row || cutColumn[x]) m[y * w + x] = 0;
+  }
 }
 
-/** Offsets (pixels) of a centred segment `length` px long along (ux, uy). */
+/** Offsets (pixels) of a segment `length` px long along (ux, uy), centred on pixel (0, 0) (to half a pixel, for an even length: an opening does not need it centred). */
 function segmentOffsets(length: number, ux: number, uy: number): [number, number][] {
   const out = new Map<string, [number, number]>();
   const half = (length - 1) / 2;
@@ -348,23 +350,18 @@ function segmentOffsets(length: number, ux: number, uy: number): [number, number
   return [...out.values()];
 }
 
-/** Binary erosion (min) or dilation (max) of a mask by a set of offsets. */
-function morphBy(m: Uint8Array, w: number, h: number, offsets: readonly [number, number][], erode: boolean): Uint8Array {
+/** Binary erosion by a structuring element (its offsets): the pixels x whose element x + offsets lies wholly inside the mask. */
+function erodeBy(m: Uint8Array, w: number, h: number, offsets: readonly [number, number][]): Uint8Array {
   const out = new Uint8Array(w * h);
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
-      if (erode && !m[y * w + x]) continue;
-      let v = erode ? 1 : 0;
+      if (!m[y * w + x]) continue;
+      let v = 1;
       for (const [dx, dy] of offsets) {
         const xx = x + dx;
         const yy = y + dy;
-        const on = xx >= 0 && yy >= 0 && xx < w && yy < h && m[yy * w + xx] === 1;
-        if (erode && !on) {
+        if (xx < 0 || yy < 0 || xx >= w || yy >= h || m[yy * w + xx] !== 1) {
           v = 0;
-          break;
-        }
-        if (!erode && on) {
-          v = 1;
           break;
         }
       }
@@ -373,13 +370,39 @@ function morphBy(m: Uint8Array, w: number, h: number, offsets: readonly [number,
   return out;
 }
 
-/** The mask's pixels covered by an OPEN_LENGTH × OPEN_WIDTH rectangle at `angle` (degrees) lying wholly inside it. */
-function openAlong(m: Uint8Array, w: number, h: number, mm: number, angle: number): Uint8Array {
+/**
+ * Binary dilation by the same element: the union of x + offsets over the mask's pixels x, so that
+ * `dilateBy(erodeBy(m, o), o)` is an opening (it lies inside m, and keeps whatever the element fits
+ * in). Spread from the set pixels: after an erosion they are few.
+ */
+function dilateBy(m: Uint8Array, w: number, h: number, offsets: readonly [number, number][]): Uint8Array {
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      if (!m[y * w + x]) continue;
+      for (const [dx, dy] of offsets) {
+        const xx = x + dx;
+        const yy = y + dy;
+        if (xx >= 0 && yy >= 0 && xx < w && yy < h) out[yy * w + xx] = 1;
+      }
+    }
+  return out;
+}
+
+/**
+ * The mask's pixels covered by an OPEN_LENGTH × OPEN_WIDTH rectangle at `angle` (degrees) lying
+ * wholly inside it: an opening by the rectangle, eroded and dilated by its two sides in turn.
+ */
+export function openAlong(m: Uint8Array, w: number, h: number, mm: number, angle: number): Uint8Array {
   const a = (angle * Math.PI) / 180;
   const along = segmentOffsets(OPEN_LENGTH / mm, Math.cos(a), Math.sin(a));
   const across = segmentOffsets(OPEN_WIDTH / mm, -Math.sin(a), Math.cos(a));
-  const eroded = morphBy(morphBy(m, w, h, along, true), w, h, across, true);
-  return morphBy(morphBy(eroded, w, h, across, false), w, h, along, false);
+  // Nothing the rectangle fits in (most angles, most masks): nothing to dilate.
+  const thin = erodeBy(m, w, h, along);
+  if (!thin.includes(1)) return thin;
+  const eroded = erodeBy(thin, w, h, across);
+  if (!eroded.includes(1)) return eroded;
+  return dilateBy(dilateBy(eroded, w, h, across), w, h, along);
 }
 
 /** A straight candidate piece: its axis and extent (mm), from its pixels' principal direction; null when not long, wide and straight enough. */
@@ -642,14 +665,31 @@ function forBox(r: BoardRaster, c: [number, number], u: [number, number], along:
   const x1 = Math.min(W - 1, Math.ceil(Math.max(...corners.map((q) => q[0])) * p));
   const y0 = Math.max(0, Math.floor(Math.min(...corners.map((q) => q[1])) * p));
   const y1 = Math.min(H - 1, Math.ceil(Math.max(...corners.map((q) => q[1])) * p));
-  for (let y = y0; y <= y1; y++)
-    for (let x = x0; x <= x1; x++) {
+  for (let y = y0; y <= y1; y++) {
+    const dy = (y + 0.5) / p - c[1];
+    // The row's pixels that can be inside (a pixel's margin either side): a slanted bar's bounding
+    // box is mostly outside it. Each one is still tested below, so the pixels and their order are those of the whole box.
+    let lo = -Infinity;
+    let hi = Infinity;
+    for (const [a, b, min, max] of [
+      [u[0], dy * u[1], along[0], along[1]],
+      [-u[1], dy * u[0], across[0], across[1]],
+    ] as const) {
+      if (Math.abs(a) < 1e-9) continue;
+      const e0 = (min - b) / a;
+      const e1 = (max - b) / a;
+      lo = Math.max(lo, Math.min(e0, e1));
+      hi = Math.min(hi, Math.max(e0, e1));
+    }
+    const xa = Math.max(x0, Math.floor((c[0] + lo) * p - 0.5) - 1);
+    const xb = Math.min(x1, Math.ceil((c[0] + hi) * p - 0.5) + 1);
+    for (let x = xa; x <= xb; x++) {
       const dx = (x + 0.5) / p - c[0];
-      const dy = (y + 0.5) / p - c[1];
       const t = dx * u[0] + dy * u[1];
       const s = -dx * u[1] + dy * u[0];
       if (t >= along[0] && t <= along[1] && s >= across[0] && s <= across[1]) f(y * W + x, t, s);
     }
+  }
 }
 
 /** The cells a bar hides at least BAR_CELL_SHARE of. */

@@ -65,12 +65,14 @@ export function boardColour(photo: RegisteredPhoto, measured: MeasuredBoard): Bo
   const rect = boardRect(photo.layout);
   const fine = rectifyRgb(photo.rgb, photo.grey.width, photo.grey.height, photo.registration, { x: rect.x, y: rect.y, w: width, h: height }, 2);
   const rgb = new Uint8Array(width * height * 3);
+  const src = fine.data;
+  const stride = fine.width * 3;
   for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      for (let c = 0; c < 3; c++) {
-        const at = (dx: number, dy: number) => fine.data[((2 * y + dy) * fine.width + 2 * x + dx) * 3 + c]!;
-        rgb[(y * width + x) * 3 + c] = (at(0, 0) + at(1, 0) + at(0, 1) + at(1, 1) + 2) >> 2;
-      }
+    for (let i = 0; i < width * 3; i++) {
+      // Byte i of the row is channel i % 3 of pixel i / 3; its 2 × 2 block starts at byte i + 3 · (i / 3) of row 2y.
+      const o = 2 * y * stride + i + 3 * Math.floor(i / 3);
+      rgb[y * width * 3 + i] = (src[o]! + src[o + 3]! + src[o + stride]! + src[o + stride + 3]! + 2) >> 2;
+    }
   return { width, height, rgb };
 }
 
