@@ -103,11 +103,14 @@ describe('dice CLI', () => {
     const cx = (u[0]! + u[2]!) / 2, cy = (u[1]! + u[3]!) / 2, half = (1.5 * Math.max(u[2]! - u[0]!, u[3]! - u[1]!)) / 2;
     const two = path.join(tmp, 'two-dice.png');
     await sharp(path.join(fixtures, 'frame.jpg')).extract({ left: Math.round(cx - half), top: Math.round(cy - half), width: Math.round(2 * half), height: Math.round(2 * half) }).png().toFile(two);
-    const r = dice('--set', 'd6', '--json', '--crop', two, crop(0));
+    // And the whole frame, its dice 4 % of its side.
+    const frame = path.join(fixtures, 'frame.jpg');
+    const r = dice('--set', 'd6', '--json', '--crop', two, frame, crop(0));
     expect(r.status).toBe(0);
-    const [many, one] = r.lines;
+    const [many, tray, one] = r.lines;
     expect(many).toMatchObject({ file: two, dice: 2, uncertain: true });
     expect(many!.confidence as number).toBeLessThanOrEqual(0.5);
+    expect(tray).toMatchObject({ file: frame, dice: 2, uncertain: true });
     expect(one).not.toHaveProperty('dice');
     const plain = dice('--set', 'd6', '--crop', two);
     expect(plain.stdout.trim()).toMatch(/, please confirm; the picture shows 2 dice: read it without --crop to read each\)$/);

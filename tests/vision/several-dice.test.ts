@@ -11,6 +11,7 @@ import { createRng } from '../../shared/rng.js';
 import { squareAround } from '../../vision/image/crop.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import { cropRect } from '../../vision/image/image.js';
+import { resize } from '../../vision/image/resize.js';
 import { readAsOneOfSeveral, wholeDiceIn, WHOLE_DIE_SIDE, type FoundInPicture } from '../../vision/image/several-dice.js';
 import { loadDiceReader, type ClewDiceReader } from '../../vision/reader.js';
 import { renderCropDetail, renderScene } from '../../vision/synth/index.js';
@@ -34,6 +35,23 @@ describe('counting the whole dice a picture of one die shows', () => {
     const fifth = WHOLE_DIE_SIDE * 100;
     expect(wholeDiceIn(found(100, 100, { box: [5, 5, 5 + fifth, 5 + fifth] }, { box: [50, 50, 50 + fifth, 50 + fifth] }))).toBe(2);
     expect(wholeDiceIn(found(100, 100, { box: [5, 5, 5 + fifth, 5 + fifth] }, { box: [50, 50, 49.5 + fifth, 49.5 + fifth] }))).toBe(1);
+  });
+
+  it('where nothing of a fifth was found, small dice a second look found count: outline-found, marked, die-shaped, under a tenth, clear of the edges', () => {
+    // A 960 × 540 tray photo: its two dice 40 px (4 % of its side), found only by the look for small dice.
+    const tray = (...small: { box: Box; score?: number; marked?: boolean; fromPips?: boolean }[]): FoundInPicture => ({ ...found(960, 540), small: small.map((d) => ({ score: 0.7, marked: true, ...d })) });
+    expect(wholeDiceIn(tray({ box: [300, 200, 340, 240] }, { box: [520, 260, 561, 300] }))).toBe(2);
+    expect(wholeDiceIn(tray({ box: [300, 200, 340, 240] }, { box: [520, 260, 561, 300] }, { box: [700, 100, 738, 139] }))).toBe(3);
+    // Not dice: a piece with no marks seen inside (a lone pip), a faint region, a long one (a stick,
+    // a shadow), one inferred from pips, one the picture cuts.
+    const one: { box: Box } = { box: [300, 200, 340, 240] };
+    expect(wholeDiceIn(tray(one, { box: [520, 260, 561, 300], marked: false }))).toBe(0);
+    expect(wholeDiceIn(tray(one, { box: [520, 260, 561, 300], score: 0.3 }))).toBe(0);
+    expect(wholeDiceIn(tray(one, { box: [520, 260, 600, 300] }))).toBe(0);
+    expect(wholeDiceIn(tray(one, { box: [520, 260, 561, 300], fromPips: true }))).toBe(0);
+    expect(wholeDiceIn(tray(one, { box: [0, 260, 40, 300] }))).toBe(0);
+    // A tenth of the picture or more is a close die's pips' size (11–15 %), however large the picture.
+    expect(wholeDiceIn({ ...found(400, 300), small: [{ box: [100, 100, 145, 145], score: 0.8, marked: true }, { box: [200, 100, 245, 145], score: 0.8, marked: true }] })).toBe(0);
   });
 
   it('a reading of a picture of n ≥ 2 dice is marked, its confidence at most 1/n; fewer leave it as it was', () => {
@@ -100,6 +118,24 @@ describe('the reader, a picture read as one die', () => {
       expect(r!.diceInPicture, `picture ${k}`).toBeUndefined();
       expect(r!.face, `picture ${k}`).toBe('3');
     }
+  });
+
+  it('a whole real tray photo read as one die (its dice 4 % of its side) says it shows 2 dice; a close crop of one die enlarged to a photo\'s size does not', async () => {
+    const frames = await Promise.all(['frame.jpg', 'frame-2.jpg'].map(async (f) => decodeImage(readFileSync(path.join(fixtures, f)))));
+    for (const r of await reader.readCrops(frames, { sets: ['d6'], view: 'any' })) {
+      expect(r.diceInPicture).toBe(2);
+      expect(r.uncertain).toBe(true);
+      expect(r.confidence).toBeLessThanOrEqual(0.5);
+    }
+    // Its pips are a tenth of the picture or more, which a look for small dice does not count.
+    const rows = readFileSync(path.join(fixtures, 'labels.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const crops = await Promise.all(rows.map(async ([f]) => decodeImage(readFileSync(path.join(fixtures, f!)))));
+    const enlarged = crops.map((c) => resize(c, c.width * 4, c.height * 4));
+    const readings = await reader.readCrops(enlarged, { sets: ['d6'], view: 'any' });
+    readings.forEach((r, i) => {
+      expect(r.diceInPicture, rows[i]![0]).toBeUndefined();
+      expect(r.face, rows[i]![0]).toBe(rows[i]![1]);
+    });
   });
 
   it('framed whole (the picture is the die, as the caller says) nothing is counted', async () => {

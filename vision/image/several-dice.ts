@@ -5,15 +5,22 @@
  * capped at one in n, and says how many dice the picture shows (docs/notes/vision-model.md,
  * "Pictures of several dice read as one").
  *
- * Pure, and it reuses what the framing's locator found (`Framed.found`): no second look.
+ * Pure, and it reuses what the framing's locator found (`Framed.found`), including its second
+ * look for small dice, which the framing takes only in a large picture with nothing of a fifth.
  */
 import type { LocatedDie } from '../locate/index.js';
+import type { Box } from '../types.js';
 
 /** What the locator found in a picture of one die, in the coordinates of the picture it looked in. */
 export interface FoundInPicture {
   dice: readonly LocatedDie[];
   width: number;
   height: number;
+  /**
+   * A second look for small dice (down to a fortieth of the longer side), taken only where the
+   * first found nothing of a fifth and the picture is large (framing.ts): a whole tray's dice.
+   */
+  small?: readonly LocatedDie[];
 }
 
 /**
@@ -30,17 +37,32 @@ export const WHOLE_DIE_SIDE = 0.2;
 /**
  * How many whole dice the picture shows: dice found from their outline (not inferred from pips),
  * at least `WHOLE_DIE_SIDE` of the picture's longer side, and clear of its edges (a neighbour the
- * picture cuts is not whole). Two or more: the picture is not of one die.
+ * picture cuts is not whole). Two or more: the picture is not of one die. Fewer, and the look for
+ * small dice (`found.small`: a whole tray photo, its dice a few hundredths of its side) counts its
+ * dice under a tenth of the side (a close die's pips are more) with their marks seen inside, a
+ * die-like score and a die's squarish box, clear of the edges; two or more of those count instead.
  */
 export function wholeDiceIn(found: FoundInPicture): number {
   const { width, height } = found;
+  const clear = ([x0, y0, x1, y1]: Box) => x0 >= 1 && y0 >= 1 && x1 <= width - 1 && y1 <= height - 1;
   const least = WHOLE_DIE_SIDE * Math.max(width, height);
-  return found.dice.filter(({ box: [x0, y0, x1, y1], fromPips }) => {
-    if (fromPips) return false;
-    if (Math.max(x1 - x0, y1 - y0) < least) return false;
-    return x0 >= 1 && y0 >= 1 && x1 <= width - 1 && y1 <= height - 1;
-  }).length;
+  const whole = found.dice.filter(({ box, fromPips }) => !fromPips && sideOf(box) >= least && clear(box)).length;
+  if (whole >= 2 || !found.small) return whole;
+  // Under a tenth only: a close die's pips are 11–15 % of the picture, however large it is.
+  const under = SMALL_DIE_BELOW * Math.max(width, height);
+  const small = found.small.filter(({ box, fromPips, marked, score }) => !fromPips && marked === true && score >= SMALL_DIE_SCORE && sideOf(box) < under && squareish(box) && clear(box)).length;
+  return small >= 2 ? small : whole;
 }
+
+/** Small dice counted are under this share of the picture's longer side (what the first look sees, framing.ts). */
+export const SMALL_DIE_BELOW = 0.1;
+
+/** Least locator score of a small die counted (a die-like region, not a stain). */
+export const SMALL_DIE_SCORE = 0.5;
+
+const sideOf = ([x0, y0, x1, y1]: Box) => Math.max(x1 - x0, y1 - y0);
+/** A die seen from any side has a box no longer than about 1.6 × its width. */
+const squareish = ([x0, y0, x1, y1]: Box) => Math.max(x1 - x0, y1 - y0) <= 1.6 * Math.min(x1 - x0, y1 - y0);
 
 /**
  * A reading of a picture that shows `dice` whole dice: kept as it is for fewer than two; else

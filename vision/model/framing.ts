@@ -64,6 +64,16 @@ const MIN_LOCATED_SIDE = 0.2;
 const MIN_SMALLER_SIDE = 0.1;
 
 /**
+ * The look for small dice (counted by several-dice.ts): dice down to this share of the picture's
+ * longer side and this many pixels (the locator's own least die), up to the first look's tenth,
+ * and only where that is well under what the first look saw (a picture of some 190 px or more):
+ * in a smaller one the second look would find what the first did, a close die's pips.
+ */
+const SMALL_DIE_SIDE = 0.025;
+const SMALL_DIE_PIXELS = 14;
+const SMALL_LOOK_BELOW = 0.75;
+
+/**
  * `located.scale`: the `squareCrop` scale for a die found inside the picture (the reader passes
  * the scale it frames a frame's located dice at); the picture itself, framed whole, keeps
  * `squareCrop`'s own.
@@ -104,7 +114,14 @@ function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, 
   // No closer look: a picture of one die is a close-up; a die it does not show whole is too big
   // or cut, not too small.
   const dice = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer), edgeRegions: true, lookCloser: false });
-  const found: FoundInPicture = { dice, width: image.width, height: image.height };
+  // A large picture with no die of a fifth in it may be a whole tray (its dice a few hundredths of
+  // its side), which only a look for small dice counts; a picture whose die was found needs none.
+  const noneOfAFifth = !dice.some((d) => !d.fromPips && side(d.box) >= MIN_LOCATED_SIDE * longer);
+  const smallSide = Math.max(SMALL_DIE_PIXELS, SMALL_DIE_SIDE * longer);
+  const small = noneOfAFifth && smallSide <= SMALL_LOOK_BELOW * Math.max(8, MIN_SMALLER_SIDE * longer)
+    ? locateDice(image, { ...locate, minSize: smallSide, maxSize: MIN_SMALLER_SIDE * longer, edgeRegions: true, lookCloser: false })
+    : undefined;
+  const found: FoundInPicture = { dice, width: image.width, height: image.height, ...(small ? { small } : {}) };
   const central = dice
     .filter((d) => d.box[0] <= cx && cx <= d.box[2] && d.box[1] <= cy && cy <= d.box[3])
     .sort((a, b) => b.score - a.score);
