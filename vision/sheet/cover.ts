@@ -5,7 +5,8 @@
  * the layout says (the board is rectified), so each cell's four borders are measured in short
  * segments: the grid line's ink against the ink just beside it. A cell most of whose clear segments
  * show no line is "covered?". A pen or a marker lying on it is no flat cover but a bar (black, grey
- * or coloured) that reads as pencil: `darkBars` finds those.
+ * or coloured, or as light as the paper with only its edges and shadow to see) that reads as pencil:
+ * `darkBars` finds those.
  */
 import type { BoardRaster } from './cells.js';
 import { dilate3, erode3 } from '../locate/mask.js';
@@ -525,7 +526,8 @@ function sameBar(a: DarkBar, b: DarkBar): boolean {
  * `coveredCells`; `colour`: the board's colour, without which only dark pens are looked for): long,
  * straight, wide pieces under which the printed grid is not seen, with what each hides (its edges and
  * shadow, found from its ink averaged along it). A black pen is darker than any pencil; a coloured one
- * has a colour pencil has not; a grey one is as dark as pencil but wider, and straight-edged.
+ * has a colour pencil has not; a grey one is as dark as pencil but wider, and straight-edged; a white
+ * or cream one hides the printed grid along a straight band (`paleBars`).
  */
 export function darkBars(r: BoardRaster, typical: number, colour?: BoardColour): DarkBar[] {
   const { D, w, h, k } = inkPerMm(r);
@@ -590,7 +592,167 @@ export function darkBars(r: BoardRaster, typical: number, colour?: BoardColour):
     if (along) along.parts.push(bar);
     else if (!kept.some((k) => sameBar(k.bar, bar) || onKept(k.bar))) kept.push({ bar, parts: [bar] });
   }
+  // A pen as light as the paper (white, cream) is in none of the masks: found by the grid it hides.
+  for (const bar of paleBars(r, typical)) if (!kept.some((k) => sameBar(k.bar, bar) || alongside(k.bar, bar))) kept.push({ bar, parts: [bar] });
   return kept.map(({ bar, parts }) => ({ ...bar, cells: [...new Set(parts.flatMap((p) => cellsUnder(r, p)))].sort((a, b) => a - b) }));
+}
+
+/*
+ * A white or cream pen: its colour is the paper's and its ink only two faint edges and a shadow, but
+ * it hides the printed grid as any pen does. Where it lies across an inner grid line the line is
+ * missing over a stretch of its width / sin(angle); graphite lets the grid through (0.27 or more of
+ * the typical contrast under the darkest rendered pencil), a finger or a hand hides a wider stretch.
+ * So: the inner grid lines sampled every millimetre, their gaps, and a straight chain of gaps, one at
+ * every grid line the chain crosses, all of one width.
+ */
+
+/** A grid sample shows no line when its contrast is under this share of the typical. */
+const PALE_HIDDEN = 0.2;
+/** One sample this long (mm) that shows a little of the line (noise, a pen's seam) does not end a gap. */
+const PALE_BRIDGE = 1;
+/**
+ * A pale pen is the paper's lightness beside the line over much of its width (0.02 to 0.1 at its
+ * middle; its edges and shadow more); graphite dark enough to hide the grid is far darker (0.5 and
+ * more): this share of a gap's samples have ink beside the line under PALE_CLEAN_INK.
+ */
+const PALE_CLEAN_SHARE = 0.3;
+const PALE_CLEAN_INK = 0.15;
+/** A gap is at least this long (mm) along its grid line. */
+const PALE_MIN_GAP = 4;
+/** A chain's gaps lie within this (mm) of the line through two of them, and then of the axis fitted to those (a cap's end, wider, shifts its gap). */
+const PALE_ON_AXIS = 3;
+const PALE_ON_FITTED = 4;
+/**
+ * Its gaps' widths (length × sin of the crossing angle) stay within this ratio of their median, which
+ * is PALE_MIN_WIDTH to BAR_MAX_WIDTH_CUT mm: only the pen's middle hides the line wholly (its rounded
+ * sides let some through), 5 to 9 mm of a 10 mm pen.
+ */
+const PALE_WIDTH_SPREAD = 2;
+const PALE_MIN_WIDTH = 4;
+/** Of its gaps (the end ones aside) at least this share are so: a pencil line across the pen's edge shortens one. */
+const PALE_WIDTH_SHARE = 0.8;
+/** Beyond its hidden middle a pen reaches this far (mm) each side: its sides and its shadow. */
+const PALE_SIDES = 2.5;
+
+interface GridGap {
+  x: number;
+  y: number;
+  length: number;
+  vertical: boolean;
+}
+
+/** The stretches of the inner grid lines (1 mm samples, crossings left out) where the line is not seen. */
+function gridGaps(r: BoardRaster, typical: number): GridGap[] {
+  const gaps: GridGap[] = [];
+  const limit = PALE_HIDDEN * typical;
+  for (const vertical of [true, false]) {
+    const count = vertical ? r.columns : r.rows;
+    const span = (vertical ? r.rows : r.columns) * r.cell;
+    for (let k = 1; k < count; k++) {
+      const at = r.originMm + k * r.cell;
+      let first = NaN;
+      let last = NaN;
+      let clean = 0;
+      const close = () => {
+        if (last - first + 1 >= PALE_MIN_GAP && clean >= PALE_CLEAN_SHARE * (last - first + 1)) {
+          const mid = r.originMm + (first + last + 1) / 2;
+          gaps.push({ x: vertical ? at : mid, y: vertical ? mid : at, length: last - first + 1, vertical });
+        }
+        first = NaN;
+      };
+      for (let a = 0; a + 1 <= span; a++) {
+        // The crossing line's own ink is no gap nor a line seen: skipped, a run goes on across it.
+        const inCell = a - Math.floor(a / r.cell) * r.cell;
+        if (inCell < END_MM || inCell + 1 > r.cell - END_MM) continue;
+        const seg = segment(r, vertical, at, r.originMm + a, r.originMm + a + 1);
+        // Not its sides' difference too: a slanted pen's edge and shadow lie across the line.
+        if (seg.contrast < limit) {
+          if (Number.isNaN(first)) {
+            first = a;
+            clean = 0;
+          }
+          last = a;
+          if (seg.side - seg.lopsided / 2 < PALE_CLEAN_INK) clean++;
+        } else if (!Number.isNaN(first) && a - last > PALE_BRIDGE) close();
+      }
+      if (!Number.isNaN(first)) close();
+    }
+  }
+  return gaps;
+}
+
+/** White and cream pens: straight chains of grid gaps 4 to 17 mm wide, with no grid line seen between their ends. */
+function paleBars(r: BoardRaster, typical: number): DarkBar[] {
+  const gaps = gridGaps(r, typical);
+  if (gaps.length < 4 || gaps.length > 300) return [];
+  const onAxis = (u: [number, number], c: [number, number], within: number) => gaps.filter((g) => Math.abs(-(g.x - c[0]) * u[1] + (g.y - c[1]) * u[0]) <= within);
+  const candidates: DarkBar[] = [];
+  for (let i = 0; i < gaps.length; i++)
+    for (let j = i + 1; j < gaps.length; j++) {
+      const a = gaps[i]!;
+      const b = gaps[j]!;
+      const d = Math.hypot(b.x - a.x, b.y - a.y);
+      if (d < 8) continue;
+      const near = onAxis([(b.x - a.x) / d, (b.y - a.y) / d], [a.x, a.y], PALE_ON_AXIS);
+      if (near.length < 4) continue;
+      // The axis fitted to their middles.
+      const mx = near.reduce((s, g) => s + g.x, 0) / near.length;
+      const my = near.reduce((s, g) => s + g.y, 0) / near.length;
+      let sxx = 0;
+      let syy = 0;
+      let sxy = 0;
+      for (const g of near) {
+        sxx += (g.x - mx) ** 2;
+        syy += (g.y - my) ** 2;
+        sxy += (g.x - mx) * (g.y - my);
+      }
+      const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+      const u: [number, number] = [Math.cos(theta), Math.sin(theta)];
+      const c: [number, number] = [mx, my];
+      const members = onAxis(u, c, PALE_ON_FITTED);
+      // The inner grid lines the axis crosses steeply, in order along it, each with its gap or none:
+      // the longest run of crossings that all have theirs is a straight band with the grid missing all
+      // along it; the crossings either side of it show the grid.
+      const crossings: { t: number; width: number }[] = [];
+      for (const vertical of [true, false]) {
+        const du = vertical ? u[0] : u[1];
+        if (Math.abs(du) < 0.42) continue;
+        const count = vertical ? r.columns : r.rows;
+        for (let k = 1; k < count; k++) {
+          const at = r.originMm + k * r.cell;
+          const t = (at - (vertical ? c[0] : c[1])) / du;
+          const gap = members.find((g) => g.vertical === vertical && Math.abs((vertical ? g.x : g.y) - at) < 0.5);
+          crossings.push({ t, width: gap ? gap.length * Math.abs(du) : NaN });
+        }
+      }
+      crossings.sort((p, q) => p.t - q.t);
+      let best: [number, number] = [0, -1];
+      for (let s = 0, e = 0; s < crossings.length; s = e + 1) {
+        for (e = s; e < crossings.length && !Number.isNaN(crossings[e]!.width); e++);
+        if (e - s > best[1] - best[0] + 1) best = [s, e - 1];
+      }
+      const run = crossings.slice(best[0], best[1] + 1);
+      if (run.length < 4) continue;
+      const t0 = run[0]!.t;
+      const t1 = run[run.length - 1]!.t;
+      if (t1 - t0 < BAR_MIN_LENGTH) continue;
+      // The end crossings aside: a pen's end, or its cap's, may cross a line with part of its width.
+      const widths = run.slice(1, -1).map((x) => x.width).sort((p, q) => p - q);
+      const width = widths[Math.floor(widths.length / 2)]!;
+      if (width < PALE_MIN_WIDTH || width > BAR_MAX_WIDTH_CUT) continue;
+      if (widths.filter((x) => x * PALE_WIDTH_SPREAD >= width && x <= width * PALE_WIDTH_SPREAD).length < PALE_WIDTH_SHARE * widths.length) continue;
+      // Its ends reach at most the second crossing beyond: a cap (a shade darker, with its clip) or a
+      // rounded end may leave the next one half seen, or too inked to count as a gap.
+      const before = crossings[best[0] - 2]?.t ?? t0 - 2 * r.cell;
+      const after = crossings[best[1] + 2]?.t ?? t1 + 2 * r.cell;
+      const half = width / 2 + PALE_SIDES;
+      candidates.push({ centre: c, dir: u, along: [before, after], across: [-half, half], ink: 0, gridShows: 0, cells: [] });
+    }
+  // One pen is found from many pairs of its gaps: the longest first, and none on a kept one.
+  const out: DarkBar[] = [];
+  for (const bar of candidates.sort((p, q) => q.along[1] - q.along[0] - (p.along[1] - p.along[0])))
+    if (!out.some((k) => sameBar(k, bar))) out.push(bar);
+  return out;
 }
 
 /** Two bars of one pen: within 10° of each other, each one's middle line within the other's width, their lengths overlapping. */
