@@ -23,6 +23,7 @@ import { TableSession } from '../../web/server/session.js';
 import type { Phone } from '../support/phone.js';
 import { raceOnly, RACE } from '../support/games.js';
 import { scratchDir } from '../support/scratch.js';
+import { settableCamera } from '../support/settable-camera.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const W = 160, H = 120;
@@ -47,17 +48,8 @@ afterEach(async () => {
 });
 
 async function table() {
-  let current: CameraFrame | null = null;
   const jpegs = new Map<number, Uint8Array>();
-  // A camera whose newest frame the test sets (READ reads it); it sends no frames of its own.
-  const camera: CameraSource = {
-    kind: 'fake',
-    start: async () => {},
-    stop: async () => {},
-    status: () => ({ kind: 'fake', ok: true, message: 'ok' }),
-    latest: () => current,
-    frames: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<CameraFrame>>(() => {}), return: async () => ({ done: true as const, value: undefined }) }) }),
-  };
+  const { camera, show } = settableCamera();
   const stream = {
     push: async () => null,
     readNow: async (image: RgbImage) => [{ set: 'd6' as const, face: faceOf(numberOf(image)), confidence: 0.99, box: boxOf(numberOf(image)), uncertain: false }],
@@ -110,7 +102,7 @@ async function table() {
     async read(n: number) {
       const jpeg = await encodeJpeg(frameOf(n), 90);
       jpegs.set(n, jpeg);
-      current = { jpeg, at: n };
+      show({ jpeg, at: n });
       return send({ type: 'dice/read' });
     },
     /** The pixels roll `n`'s frame decodes to. */

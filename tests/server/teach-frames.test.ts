@@ -10,14 +10,13 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CameraSource } from '../../device/select.js';
-import type { CameraFrame } from '../../device/types.js';
 import { decodeImage, encodeJpeg } from '../../vision/image/index.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { RgbImage } from '../../vision/types.js';
 import type { RollStream } from '../../web/server/camera.js';
 import type { Phone } from '../support/phone.js';
 import { scratchDir } from '../support/scratch.js';
+import { settableCamera } from '../support/settable-camera.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const solid = (r: number, g: number, b: number): RgbImage => {
@@ -34,16 +33,7 @@ afterEach(async () => {
 });
 
 async function table() {
-  let current: CameraFrame | null = null;
-  // A camera whose newest frame the test sets (READ reads it); it sends no frames of its own.
-  const camera: CameraSource = {
-    kind: 'fake',
-    start: async () => {},
-    stop: async () => {},
-    status: () => ({ kind: 'fake', ok: true, message: 'ok' }),
-    latest: () => current,
-    frames: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<CameraFrame>>(() => {}), return: async () => ({ done: true as const, value: undefined }) }) }),
-  };
+  const { camera, show: showFrame } = settableCamera();
   const stream: RollStream = {
     push: async () => null,
     readNow: async (image) => [{ set: 'd6', face: colourOf(image) === 'red' ? '2' : '5', confidence: 0.99, box: [10, 10, 40, 40], uncertain: false }],
@@ -97,7 +87,7 @@ async function table() {
     return ack;
   };
   const show = async (colour: 'red' | 'blue', at: number) => {
-    current = { jpeg: await encodeJpeg(colour === 'red' ? solid(220, 20, 20) : solid(20, 20, 220), 90), at };
+    showFrame({ jpeg: await encodeJpeg(colour === 'red' ? solid(220, 20, 20) : solid(20, 20, 220), 90), at });
   };
   const crop = async (index: number) => {
     const res = await fetch(`${s.url}/api/camera/crop?index=${index}`);
