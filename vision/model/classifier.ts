@@ -13,7 +13,7 @@ import { loadModel } from './io.js';
 import { parseModelMeta, type ModelMeta } from './meta.js';
 import { preprocessCrops } from './preprocess.js';
 import { orientationDim, type OrientationHead } from './orientation.js';
-import { autoReaderThreads, defaultReaderThreads, startForwardPool, type MeanwhileHandle } from './forward-pool.js';
+import { autoReaderThreads, defaultReaderThreads, Meanwhile, startForwardPool, type MeanwhileHandle } from './forward-pool.js';
 import { closerCrop, flipCrop, perCrop, shiftCrop, predictEachTurn, predictTurns, secondLookTurns, turnsOf } from './views.js';
 
 export const DEFAULT_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
@@ -168,18 +168,7 @@ export async function loadClassifier(options: LoadClassifierOptions = {}): Promi
       await pool?.share(net).catch(() => undefined);
     },
     unshareNet: (net) => pool?.forget(net),
-    meanwhile: (task) => {
-      if (pool) return pool.meanwhile(task);
-      let done = false;
-      return {
-        finish() {
-          if (done) return;
-          done = true;
-          task();
-        },
-        cancel: () => void (done = true),
-      };
-    },
+    meanwhile: (task) => pool?.meanwhile(task) ?? new Meanwhile(task).handle(),
     dispose() {
       if (disposed) return;
       disposed = true;

@@ -321,18 +321,7 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
     meanwhile(task) {
       const t = new Meanwhile(task);
       tasks.push(t);
-      const drop = () => (tasks = tasks.filter((other) => other !== t));
-      return {
-        finish() {
-          drop();
-          t.run();
-          t.rethrow();
-        },
-        cancel() {
-          drop();
-          t.cancel();
-        },
-      };
+      return t.handle(() => (tasks = tasks.filter((other) => other !== t)));
     },
     dispose() {
       if (disposed) return;
@@ -352,7 +341,7 @@ export async function startForwardPool(options: ForwardPoolOptions): Promise<For
  * A task done once, whoever asks first. What it throws is kept for its owner: thrown inside a pass,
  * it would leave the workers' chunks of that pass unread while this thread moved on.
  */
-class Meanwhile {
+export class Meanwhile {
   private done = false;
   private failure: { error: unknown } | undefined;
   constructor(private readonly task: () => void) {}
@@ -365,11 +354,18 @@ class Meanwhile {
       this.failure = { error };
     }
   }
-  /** Never to be done (its owner failed). */
-  cancel(): void {
-    this.done = true;
-  }
-  rethrow(): void {
-    if (this.failure) throw this.failure.error;
+  /** Its owner's handle; `leave` takes it out of whatever queue holds it. */
+  handle(leave: () => void = () => {}): MeanwhileHandle {
+    return {
+      finish: () => {
+        leave();
+        this.run();
+        if (this.failure) throw this.failure.error;
+      },
+      cancel: () => {
+        leave();
+        this.done = true; // never to be done: its owner failed
+      },
+    };
   }
 }
