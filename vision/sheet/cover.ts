@@ -512,10 +512,7 @@ function edgeStraightness(m: Uint8Array, w: number, h: number, mm: number, shape
 function sameBar(a: DarkBar, b: DarkBar): boolean {
   if (Math.abs(a.dir[0] * b.dir[0] + a.dir[1] * b.dir[1]) < Math.cos((20 * Math.PI) / 180)) return false;
   const inside = (p: DarkBar, q: DarkBar) => {
-    const dx = q.centre[0] - p.centre[0];
-    const dy = q.centre[1] - p.centre[1];
-    const t = dx * p.dir[0] + dy * p.dir[1];
-    const s = -dx * p.dir[1] + dy * p.dir[0];
+    const [t, s] = barCoords(p, q.centre[0], q.centre[1]);
     return t >= p.along[0] && t <= p.along[1] && s >= p.across[0] - 2 && s <= p.across[1] + 2;
   };
   return inside(a, b) || inside(b, a);
@@ -759,22 +756,23 @@ function paleBars(r: BoardRaster, typical: number): DarkBar[] {
 function alongside(a: DarkBar, b: DarkBar): boolean {
   if (Math.abs(a.dir[0] * b.dir[0] + a.dir[1] * b.dir[1]) < Math.cos((10 * Math.PI) / 180)) return false;
   const overlaps = (p: DarkBar, q: DarkBar) => {
-    const dx = q.centre[0] - p.centre[0];
-    const dy = q.centre[1] - p.centre[1];
-    const t = dx * p.dir[0] + dy * p.dir[1];
-    const s = -dx * p.dir[1] + dy * p.dir[0];
+    const [t, s] = barCoords(p, q.centre[0], q.centre[1]);
     const half = (q.along[1] - q.along[0]) / 2;
     return s >= p.across[0] && s <= p.across[1] && t + half >= p.along[0] && t - half <= p.along[1];
   };
   return overlaps(a, b) && overlaps(b, a);
 }
 
-/** Whether the point (x, y) mm lies within a bar's box (body, edges and shadow). */
-function inBox(b: DarkBar, x: number, y: number): boolean {
+/** The point (x, y) mm in a bar's frame: along its axis from its centre, and across it. */
+function barCoords(b: DarkBar, x: number, y: number): [t: number, s: number] {
   const dx = x - b.centre[0];
   const dy = y - b.centre[1];
-  const t = dx * b.dir[0] + dy * b.dir[1];
-  const s = -dx * b.dir[1] + dy * b.dir[0];
+  return [dx * b.dir[0] + dy * b.dir[1], -dx * b.dir[1] + dy * b.dir[0]];
+}
+
+/** Whether the point (x, y) mm lies within a bar's box (body, edges and shadow). */
+function inBox(b: DarkBar, x: number, y: number): boolean {
+  const [t, s] = barCoords(b, x, y);
   return t >= b.along[0] && t <= b.along[1] && s >= b.across[0] && s <= b.across[1];
 }
 

@@ -199,7 +199,7 @@ export class CameraPipeline {
     if (!this.frames) return;
     const restored = await this.frames.load(this.opts.decode);
     // Older than any frame of this run.
-    this.offered = [...this.offered, ...restored.map((f) => ('image' in f ? { image: f.image, readings: f.readings, at: f.at } : { readings: f.readings, problem: f.problem }))].slice(0, OFFERED_KEPT);
+    this.offered = [...this.offered, ...restored].slice(0, OFFERED_KEPT);
   }
 
   start(): void {
