@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CameraSource } from '../../device/select.js';
+import type { PhoneCamera } from '../../device/camera/phone.js';
 import type { CameraFrame } from '../../device/types.js';
 import { decodeImage, encodeJpeg } from '../../vision/image/index.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
@@ -47,11 +48,43 @@ afterEach(async () => {
   server = undefined;
 });
 
+/**
+ * A phone's camera whose frames the test sends (each read by the frame loop, which settles it at
+ * once); a restarted server reads the frames sent after it restarted.
+ */
+function sentCamera(): { camera: CameraSource; send(frame: CameraFrame): void } {
+  let waiting: ((next: IteratorResult<CameraFrame>) => void) | null = null;
+  const camera: CameraSource = {
+    kind: 'fake-phone',
+    start: async () => {},
+    stop: async () => {},
+    status: () => ({ kind: 'fake-phone', ok: true, message: 'ok' }),
+    latest: () => null,
+    frames: () => ({
+      [Symbol.asyncIterator]: () => ({
+        next: () => new Promise<IteratorResult<CameraFrame>>((resolve) => (waiting = resolve)),
+        return: async () => ({ done: true as const, value: undefined }),
+      }),
+    }),
+  };
+  return {
+    camera,
+    send: (frame) => {
+      if (!waiting) throw new Error('the phone camera is not being read');
+      const resolve = waiting;
+      waiting = null;
+      resolve({ done: false, value: frame });
+    },
+  };
+}
+
 async function table() {
   const jpegs = new Map<number, Uint8Array>();
   const { camera, show } = settableCamera();
+  const phone = sentCamera();
   const stream = {
-    push: async () => null,
+    // Only the phone's camera sends frames to the loop (the table's camera is read by READ only).
+    push: async (image: RgbImage) => [{ set: 'd6' as const, face: faceOf(numberOf(image)), confidence: 0.99, box: boxOf(numberOf(image)), uncertain: false }],
     readNow: async (image: RgbImage) => [{ set: 'd6' as const, face: faceOf(numberOf(image)), confidence: 0.99, box: boxOf(numberOf(image)), uncertain: false }],
     reset: () => {},
   };
@@ -73,7 +106,7 @@ async function table() {
   const dataDir = scratchDir('clew-roll-frames-');
   let referee: Phone;
   const start = async () => {
-    server = await startTestServer({ dataDir, config: { vision: { enabled: true, learnFromChecks: true } }, adapters: { camera }, start: { loadReader: async () => reader, rollStream: () => stream } });
+    server = await startTestServer({ dataDir, config: { vision: { enabled: true, learnFromChecks: true } }, adapters: { camera, phoneCamera: phone.camera as unknown as PhoneCamera }, start: { loadReader: async () => reader, rollStream: () => stream } });
     referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
     await referee.snapshot((x) => x.version === server!.clew.session.table.version);
   };
@@ -98,12 +131,19 @@ async function table() {
       await start();
     },
     send,
-    /** The camera shows roll `n` (at time `n`) and READ is pressed. */
-    async read(n: number) {
+    /** The camera shows roll `n` (at time `n`, or `at`) and READ is pressed. */
+    async read(n: number, at = n) {
       const jpeg = await encodeJpeg(frameOf(n), 90);
       jpegs.set(n, jpeg);
-      show({ jpeg, at: n });
+      show({ jpeg, at });
       return send({ type: 'dice/read' });
+    },
+    /** A phone's camera sends roll `n` at time `at`; settles when the table has it. */
+    async phoneRolls(n: number, at: number) {
+      const jpeg = await encodeJpeg(frameOf(n), 90);
+      jpegs.set(n, jpeg);
+      await vi.waitFor(() => phone.send({ jpeg, at }), { timeout: 10_000 });
+      await referee.snapshot((x) => x.roll?.source === 'phone-camera' && x.roll.dice[0]?.face === faceOf(n) && x.version === server!.clew.session.table.version);
     },
     /** The pixels roll `n`'s frame decodes to. */
     pixels: async (n: number) => hash((await decodeImage(jpegs.get(n)!)).data),
@@ -195,6 +235,86 @@ describe('the frames of the last rolls, kept over a restart', () => {
     await t.read(4);
     await vi.waitFor(() => expect(t.taught.map((x) => `${x.face} from ${x.roll}`)).toEqual(['3 from 1', '2 from 1']));
     expect(t.taught[1]!.pixels).toBe(await t.pixels(1));
+  });
+});
+
+describe('the frames of a run are timed after those kept from before the restart', () => {
+  // The camera's clock starts again near 0 in each process (performance.now()): here the test's
+  // frames carry the same time before and after the restart, as a clock may by chance.
+  /** The frame times on disk once `count` frames are there (the writes come after the roll reached the phones). */
+  const at = async (t: Awaited<ReturnType<typeof table>>, count: number) => {
+    await vi.waitFor(() => expect(t.index().frames).toHaveLength(count), { timeout: 10_000 });
+    return t.index().frames.map((f) => f.at);
+  };
+
+  it('a die labelled in a roll read before the restart is not taken for the die of a new roll in the same box at the same clock time', async () => {
+    const t = await table();
+    await t.read(3);
+    expect(await t.label('5')).toMatchObject({ ok: true });
+    await t.send({ type: 'dice/confirm' });
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.read(4);
+    await t.restart();
+    // The roll read before, brought back by BACK: its die is still the die labelled (its frame keeps its time).
+    await t.send({ type: 'undo' });
+    await t.send({ type: 'undo' });
+    expect(t.roll()?.dice[0]).toMatchObject({ face: faceOf(3), box: boxOf(3) });
+    expect(await t.label('5')).toMatchObject({ ok: false, code: 'calibration/already-labelled' });
+    // A new roll of the same die in the same box, its frame at the same clock time: another die.
+    await t.read(4);
+    await t.read(3);
+    expect(await t.label('5')).toMatchObject({ ok: true });
+    expect(t.taught.map((x) => `${x.face} from ${x.roll}`)).toEqual(['5 from 3', '5 from 3']);
+  });
+
+  it('a die checked in play in a new roll is taught, though a die in the same box at the same clock time was labelled before the restart', async () => {
+    const t = await table();
+    await t.read(3);
+    expect(await t.label('5')).toMatchObject({ ok: true });
+    await t.read(4);
+    await t.restart();
+    await t.read(3);
+    await t.send({ type: 'dice/correct', index: 0, face: '2' });
+    await t.send({ type: 'dice/confirm' });
+    await t.send({ type: 'button', button: 'NEXT' });
+    await t.read(5); // the used roll is final: its checked die taught
+    await vi.waitFor(() => expect(t.taught.map((x) => `${x.face} from ${x.roll}`)).toEqual(['5 from 3', '2 from 3']), { timeout: 10_000 });
+  });
+
+  it('on disk the rolls of each run come after those of the runs before, newest first, whatever the clock says', async () => {
+    const t = await table();
+    await t.read(5);
+    await t.read(6);
+    await t.restart();
+    await t.read(1);
+    await t.read(2);
+    const first = await at(t, 4);
+    expect(first.slice(2)).toEqual([6, 5]);
+    expect(first[1]).toBeGreaterThan(6);
+    expect(first[0]).toBeGreaterThan(first[1]!);
+    // A roll read right after a second restart, at the clock's time 0, still comes after them all.
+    await t.restart();
+    await t.read(7, 0);
+    const second = await at(t, 5);
+    expect(second.slice(1)).toEqual(first);
+    expect(second[0]).toBeGreaterThan(first[0]!);
+    // And the Teach tab labels each from its own frame.
+    expect(await t.label('2')).toMatchObject({ ok: true });
+    expect(t.taught).toEqual([expect.objectContaining({ roll: 7, pixels: await t.pixels(7) })]);
+  });
+
+  it("a phone camera's frames are timed after the table camera's kept frames too: a Teach label names a die by time and box, whichever camera's", async () => {
+    const t = await table();
+    await t.read(3);
+    expect(await t.label('5')).toMatchObject({ ok: true });
+    await t.restart();
+    await t.phoneRolls(4, 1);
+    await t.phoneRolls(3, 3);
+    expect(await t.label('5')).toMatchObject({ ok: true });
+    expect(t.taught.map((x) => `${x.face} from ${x.roll}`)).toEqual(['5 from 3', '5 from 3']);
+    const phoneIndex = () => JSON.parse(readFileSync(path.join(t.dataDir, 'roll-frames', 'phone-camera', 'frames.json'), 'utf8')) as { frames: { at: number }[] };
+    await vi.waitFor(() => expect(phoneIndex().frames).toHaveLength(2), { timeout: 10_000 });
+    expect(Math.min(...phoneIndex().frames.map((f) => f.at))).toBeGreaterThan(3);
   });
 });
 
@@ -433,6 +553,71 @@ describe('the frames on disk (RollFrames)', () => {
     // The next start, with a decoder that works, has the frame.
     const next = new RollFrames(dir, logger, { frames: 8 });
     expect(await next.load(async (jpeg) => ({ width: 1, height: 1, data: jpeg.subarray(0, 3) }))).toEqual([{ at: 1, readings: [one], image: { width: 1, height: 1, data: new Uint8Array(3).fill(7) } }]);
+  });
+
+  it('keep the latest frame time given to them, also once its frame is forgotten or was too big to write: a label may still name it', async () => {
+    const dir = scratchDir('clew-roll-frames-latest-');
+    const logger = collectingLogger();
+    const decode = async (jpeg: Uint8Array) => ({ width: 1, height: 1, data: jpeg.subarray(0, 3) });
+    const frames = new RollFrames(dir, logger, { frames: 2, bytes: 3000 });
+    for (let n = 1; n <= 3; n++) frames.keep({ at: n, readings: [one], jpeg: new Uint8Array(1000).fill(n) });
+    frames.keep({ at: 40, readings: [one], jpeg: new Uint8Array(4000) }); // over the bytes: not written
+    await frames.saved();
+    expect(frames.latest).toBe(40);
+    const index = () => JSON.parse(readFileSync(path.join(dir, 'frames.json'), 'utf8')) as { frames: { file: string; at: number }[]; latest?: number };
+    expect(index()).toMatchObject({ frames: [{ at: 3 }, { at: 2 }], latest: 40 });
+    // Every frame file lost: the frames are forgotten, their latest time is not, start after start.
+    for (const f of index().frames) rmSync(path.join(dir, f.file));
+    const again = new RollFrames(dir, logger, { frames: 2, bytes: 3000 });
+    expect((await again.load(decode)).every((f) => 'problem' in f)).toBe(true);
+    await again.saved();
+    expect(index()).toEqual({ frames: [], latest: 40 });
+    const third = new RollFrames(dir, logger, { frames: 2, bytes: 3000 });
+    await third.load(decode);
+    expect(third.latest).toBe(40);
+    // A folder with no index has none.
+    const none = new RollFrames(scratchDir('clew-roll-frames-none-'), logger, { frames: 2 });
+    expect(await none.load(decode)).toEqual([]);
+    expect(none.latest).toBeNull();
+  });
+
+  it('an index written before the latest time was kept (the previous version) still loads: its frames\' latest time stands in, and a pipeline on it times its frames after it', async () => {
+    const dataDir = scratchDir('clew-roll-frames-old-');
+    const framesDir = path.join(dataDir, 'roll-frames', 'camera');
+    const logger = collectingLogger();
+    const written = new RollFrames(framesDir, logger, { frames: 8 });
+    const jpegs = new Map<number, Uint8Array>();
+    for (const n of [4, 9, 7]) {
+      jpegs.set(n, await encodeJpeg(frameOf(n), 90));
+      written.keep({ at: n, readings: [{ set: 'd6', face: faceOf(n), confidence: 0.99, box: boxOf(n), uncertain: false }], jpeg: jpegs.get(n)! });
+    }
+    await written.saved();
+    // As the previous version wrote it: the frames, newest first, and nothing else.
+    const file = path.join(framesDir, 'frames.json');
+    const { frames } = JSON.parse(readFileSync(file, 'utf8')) as { frames: unknown[] };
+    writeFileSync(file, JSON.stringify({ frames }) + '\n');
+    const session = await TableSession.open({ dataDir, games: raceOnly, initialGame: { game: RACE, options: {} }, onCorrupt: 'recover', compactEvery: 1000, logger, now: Date.now });
+    const jpeg = await encodeJpeg(frameOf(2), 90);
+    const pipeline = new CameraPipeline({
+      source: { kind: 'fake', start: async () => {}, stop: async () => {}, frames: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<CameraFrame>>(() => {}) }) }), status: () => ({ kind: 'fake', ok: true, message: 'ok' }), latest: () => ({ jpeg, at: 1 }) } as CameraSource,
+      kind: 'camera', session, games: raceOnly, logger, decode: decodeImage, framesDir,
+      stream: async () => ({ push: async () => null, readNow: async (image) => [{ set: 'd6', face: faceOf(numberOf(image)), confidence: 0.99, box: boxOf(numberOf(image)), uncertain: false }], reset: () => {} }),
+    });
+    try {
+      expect(await pipeline.restoreFrames()).toBe(9);
+      const rollOf = (n: number) => ({ dice: [{ set: 'd6', face: faceOf(n), box: boxOf(n) }] }) as unknown as Parameters<CameraPipeline['frameFor']>[0];
+      for (const n of [4, 9, 7]) expect(hash(pipeline.frameFor(rollOf(n))!.image.data), `roll ${n}`).toBe(hash((await decodeImage(jpegs.get(n)!)).data));
+      expect(pipeline.frameFor(rollOf(9))!.at).toBe(9);
+      // The camera's clock says 1: the frame comes after every frame kept.
+      expect(await pipeline.readNow()).toMatchObject({ ok: true });
+      expect(pipeline.frameFor(session.table.roll!)!.at).toBeGreaterThan(9);
+      await pipeline.stop();
+      const index = JSON.parse(readFileSync(file, 'utf8')) as { frames: { at: number }[]; latest: number };
+      expect(index.frames.map((f) => f.at).slice(1)).toEqual([7, 9, 4]);
+      expect(index.latest).toBe(index.frames[0]!.at);
+    } finally {
+      await session.close();
+    }
   });
 
   it('an index naming more frames than the limits keep (the limits lowered, or edited by hand): only those kept are decoded, the rest forgotten', async () => {

@@ -134,6 +134,10 @@ export function withViewLearning(camera: CameraStatus, learning: ViewLearnerStat
 export interface LastRead {
   image: RgbImage;
   readings: DieReading[];
+  /**
+   * The frame's time, after every frame time kept from before the restart (`timeFramesAfter`):
+   * with a die's box it names the die a Teach label was given to (calibration.ts), also over restarts.
+   */
   at: number;
 }
 
@@ -171,6 +175,11 @@ export class CameraPipeline {
   private offered: (LastRead | LostFrame)[] = [];
   /** The same frames on disk, with `framesDir`. */
   private readonly frames: RollFrames | null;
+  /**
+   * Added to the source's frame times (monotonic, from near 0 in each process) to time this run's
+   * frames after every frame time kept from before the restart (`timeFramesAfter`).
+   */
+  private timeBase = 0;
   private wake: (() => void) | null = null;
   private problem: string | null = null;
   /** The empty tray this camera's frames are compared with, and how the last frame read fitted it. */
@@ -193,13 +202,34 @@ export class CameraPipeline {
 
   /**
    * The frames of the rolls given to the table before the restart, read back from `framesDir`
-   * (before `start`): a roll read before it is labelled and taught from its frame as before.
+   * (before `start`): a roll read before it is labelled and taught from its frame as before, by its
+   * frame time as before. Says the latest frame time kept in the folder (null: none), after which
+   * this run's frames are timed; with more than one camera, give each the latest of all
+   * (`timeFramesAfter`): a Teach label names a die by frame time and box, whichever camera's.
    */
-  async restoreFrames(): Promise<void> {
-    if (!this.frames) return;
+  async restoreFrames(): Promise<number | null> {
+    if (!this.frames) return null;
     const restored = await this.frames.load(this.opts.decode);
     // Older than any frame of this run.
     this.offered = [...this.offered, ...restored].slice(0, OFFERED_KEPT);
+    const latest = this.frames.latest;
+    if (latest !== null) this.timeFramesAfter(latest);
+    return latest;
+  }
+
+  /**
+   * This run's frames are timed after `time` (a frame time kept from before the restart): the
+   * source's clock starts again near 0 in each process, so a new frame could have had the time of
+   * an old one, and a die of it in the same box was taken for the die labelled before. Call before
+   * `start`; the source's times are monotonic and never below 0 (performance.now()).
+   */
+  timeFramesAfter(time: number): void {
+    this.timeBase = Math.max(this.timeBase, time + 1);
+  }
+
+  /** A frame's time in this run (LastRead.at). */
+  private timeOf(frame: CameraFrame): number {
+    return this.timeBase + frame.at;
   }
 
   start(): void {
@@ -438,7 +468,7 @@ export class CameraPipeline {
     this.frameEvidence = null;
     const readings = await stream.push(image, frame.at, this.frameOptions(request));
     if (readings) {
-      this.lastRead = { image, readings, at: frame.at };
+      this.lastRead = { image, readings, at: this.timeOf(frame) };
       if (await this.offer(this.lastRead, frame.jpeg)) this.learnFrom(this.frameEvidence);
       if (readings.length === 0) this.opts.onSettledEmpty?.({ jpeg: frame.jpeg, image });
     }
@@ -484,7 +514,7 @@ export class CameraPipeline {
       const image = await this.opts.decode(frame.jpeg);
       const readings = await stream.readNow(image, this.frameOptions(request));
       // This READ's own: the frame loop may settle another frame (this.lastRead) while the roll goes to the table.
-      const read = { image, readings, at: frame.at };
+      const read = { image, readings, at: this.timeOf(frame) };
       this.lastRead = read;
       stream.reset();
       const dice = toRolled(readings);

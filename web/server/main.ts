@@ -210,12 +210,17 @@ export async function startClew(options: StartOptions): Promise<Clew> {
         );
       }
     }
+    const keptUntil: number[] = [];
     for (const pipeline of pipelines.values()) {
-      await pipeline.restoreFrames();
+      const latest = await pipeline.restoreFrames();
+      if (latest !== null) keptUntil.push(latest);
       // A start that fails before the pipelines run still lets the index rewrite reading back may
       // have queued finish before the data folder's lock is released (stop is safe twice).
       cleanups.push(() => pipeline.stop());
     }
+    // A Teach label names a die by frame time and box, whichever camera took it: every camera's
+    // frames of this run are timed after all those kept, not only its own.
+    if (keptUntil.length > 0) for (const pipeline of pipelines.values()) pipeline.timeFramesAfter(Math.max(...keptUntil));
     const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast(), {
       learnFromChecks: config.vision.enabled && config.vision.learnFromChecks,
       file: path.join(dataDir, 'dice-in-play.json'),

@@ -23,6 +23,12 @@
  * keep are decoded, whatever the index names. An index that cannot be read is reported by name
  * and kept aside as `frames.json.corrupt-<ms>`; the frames start afresh. Once closed (the pipeline
  * stopped), nothing more is written: the folder is the next start's.
+ *
+ * The index also keeps `latest`, the latest frame time any frame given to it has had, kept when
+ * that frame is forgotten: a frame's time (with a die's box) names the die a Teach label was given
+ * to, also in the label memory over restarts (calibration.ts), and the camera's clock starts again
+ * near 0 at a restart, so the pipeline times the new run's frames after it (CameraPipeline
+ * `timeFramesAfter`). An index written before it was kept has none: its frames' latest time stands in.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
@@ -62,6 +68,12 @@ interface Entry {
   readings: DieReading[];
 }
 
+/** What the index holds; `latest` is absent from an index written before it was kept. */
+interface Index {
+  frames: Entry[];
+  latest?: number;
+}
+
 const box = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 const READING = z.object({
   set: z.enum(DICE_SET_IDS as [DiceSetId, ...DiceSetId[]]),
@@ -84,6 +96,7 @@ const INDEX_SHAPE = z.strictObject({
       readings: z.array(READING),
     }),
   ),
+  latest: z.number().optional(),
 });
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -99,6 +112,8 @@ export class RollFrames {
   private closed = false;
   /** The folder as phones are told it: its place in the data folder (`roll-frames/<camera>`), not the server's path. */
   private readonly shown: string;
+  /** The latest frame time given to this folder, this run or before (null: none yet). */
+  private latestAt: number | null = null;
 
   constructor(
     private readonly dir: string,
@@ -116,13 +131,20 @@ export class RollFrames {
     return path.join(this.dir, ROLL_FRAMES_INDEX);
   }
 
+  /** The latest frame time given to this folder, this run or before (read by `load`); null: none. */
+  get latest(): number | null {
+    return this.latestAt;
+  }
+
   /**
    * The frames kept before the start, newest first, decoded by `decode` (the pipeline's own);
    * files no frame of the index names (a cut write's, a torn index's) are removed.
    */
   async load(decode: (jpeg: Uint8Array) => Promise<RgbImage>): Promise<RestoredFrame[]> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
-    const indexed = await this.readIndex();
+    const { frames: indexed, latest } = await this.readIndex();
+    // Every frame the index names counts, those beyond the limits or broken too: a label may name them.
+    this.noteTime(Math.max(latest ?? -Infinity, ...indexed.map((e) => e.at)));
     // No more than the limits keep (an index edited by hand, or limits lowered, may name hundreds:
     // each decoded is a whole image in memory); a file named twice is one frame.
     const once = indexed.filter((e, i) => indexed.findIndex((o) => o.file === e.file) === i);
@@ -172,30 +194,35 @@ export class RollFrames {
       if (name === ROLL_FRAMES_INDEX || name.startsWith(`${ROLL_FRAMES_INDEX}.corrupt-`) || named.has(name)) continue;
       await rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
     }
-    // The broken frames and those beyond the limits are named no more (their files were removed above).
-    if (this.entries.length !== indexed.length) this.writeIndex();
+    // The broken frames and those beyond the limits are named no more (their files were removed
+    // above); an index from before `latest` was kept gets it.
+    if (this.entries.length !== indexed.length || (latest === undefined && this.latestAt !== null)) this.writeIndex();
     return restored;
   }
 
-  /** The index's frames; none where there is no index or it is not one (said, and kept aside). */
-  private async readIndex(): Promise<Entry[]> {
+  /** The index; no frames where there is no index or it is not one (said, and kept aside). */
+  private async readIndex(): Promise<Index> {
     let text: string;
     try {
       text = await readFile(this.index, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`camera: ${this.index} could not be read (${(error as Error).message}); the frames of the rolls read before the restart are not kept`);
-      return [];
+      return { frames: [] };
     }
     try {
       const result = INDEX_SHAPE.safeParse(JSON.parse(text));
       if (!result.success) throw new Error(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-      return result.data.frames as Entry[];
+      return result.data as Index;
     } catch (error) {
       const aside = `${this.index}.corrupt-${Date.now()}`;
       this.logger.warn(`camera: ${this.index} is not an index of roll frames (${(error as Error).message}); the frames of the rolls read before the restart are not kept (kept as ${path.basename(aside)})`);
       await rename(this.index, aside).catch((e: unknown) => this.logger.warn(`camera: ${this.index} could not be put aside: ${(e as Error).message}`));
-      return [];
+      return { frames: [] };
     }
+  }
+
+  private noteTime(at: number): void {
+    if (Number.isFinite(at) && (this.latestAt === null || at > this.latestAt)) this.latestAt = at;
   }
 
   /**
@@ -205,9 +232,12 @@ export class RollFrames {
   keep(frame: RollFrame): void {
     // The pipeline stopped: the folder is the next start's (or anyone's, the data folder's lock released).
     if (this.closed) return;
+    this.noteTime(frame.at);
     const maxBytes = this.maxBytes;
     if (frame.jpeg.length > maxBytes) {
       this.logger.info(`camera: a roll's frame of ${frame.jpeg.length} bytes is over the ${maxBytes} kept on disk: not kept over a restart`);
+      // Its time is, all the same: a label given to its dice is remembered by it.
+      this.writeIndex();
       return;
     }
     const file = `${String(this.next++).padStart(6, '0')}.jpg`;
@@ -229,9 +259,9 @@ export class RollFrames {
       .catch((error: unknown) => this.logger.warn(`camera: the frame of a roll could not be kept in ${this.dir}: ${(error as Error).message}`));
   }
 
+  /** The index as the frames are once the writes before are done. */
   private writeIndex(): void {
-    const entries = this.entries;
-    this.writing = this.writing.then(() => this.writeIndexNow(entries)).catch((error: unknown) => this.logger.warn(`camera: could not write ${this.index}: ${(error as Error).message}`));
+    this.writing = this.writing.then(() => this.writeIndexNow(this.entries)).catch((error: unknown) => this.logger.warn(`camera: could not write ${this.index}: ${(error as Error).message}`));
   }
 
   /**
@@ -239,7 +269,8 @@ export class RollFrames {
    * the entries stay as they were); then the files the index no longer names are removed.
    */
   private async writeIndexNow(entries: Entry[]): Promise<void> {
-    await writeFileAtomic(this.index, JSON.stringify({ frames: entries }) + '\n');
+    const index: Index = { frames: entries, ...(this.latestAt !== null ? { latest: this.latestAt } : {}) };
+    await writeFileAtomic(this.index, JSON.stringify(index) + '\n');
     const before = this.entries;
     this.entries = entries;
     const named = new Set(entries.map((e) => e.file));
