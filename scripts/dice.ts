@@ -4,8 +4,9 @@
  *
  *   frames:  {"file":…,"dice":[{"face":"4","confidence":0.97,"box":[x0,y0,x1,y1],"color":"red","uncertain":false}]}
  *   --crop:  {"file":…,"face":"4","confidence":0.97,"uncertain":false}   (each image is one die)
- *            {"file":…,"face":"4","confidence":0.5,"uncertain":true,"dice":2}   (a picture that shows
- *            two or more whole dice: read, but marked, its confidence at most 1/dice; --framing locate)
+ *            {"file":…,"face":"4","confidence":0.5,"uncertain":true,"diceInPicture":2}   (a picture that
+ *            shows two or more whole dice: read, but marked, its confidence at most 1/diceInPicture;
+ *            --framing locate). Not "dice": that key, an array, is what marks a frame's line.
  *   errors:  {"file":…,"error":"…"}   (that file only; the others are still read; exit code 1)
  *
  * "color" is left out where the picture is grey (a monochrome camera) and the palette has colours
@@ -51,7 +52,7 @@ const program = new Command()
     before === undefined ? value : fail(`--set is given twice ("${before}", then "${value}"): name every set in one --set, comma-separated`),
   )
   .option('--json', 'one JSON object per line')
-  .option('--crop', 'each image is one die (already cropped); one that shows several whole dice is read but marked, with how many ("dice")')
+  .option('--crop', 'each image is one die (already cropped); one that shows several whole dice is read but marked, with how many ("diceInPicture")')
   .option('--calibration <dir>', 'apply a calibration from labelled crops DIR/<face>/*.jpg')
   .option('--calibrate <how>', 'with --calibration: net (adapt the whole net, about 10 s) or head (refit the last layer only, about 1 s)', 'net')
   .option('--tray <file>', 'a picture of the empty tray from the same camera: frames of its size are compared with it')
@@ -155,7 +156,7 @@ for (const file of files) {
     const readOptions = { sets: sets as DiceSetId[], palette, view: opts.view as CameraView };
     if (opts.crop) {
       const [r] = await reader.readCrops([image], readOptions);
-      line = { file, ...(several ? { set: r!.set } : {}), face: r!.face, confidence: round(r!.confidence), ...(r!.color ? { color: r!.color } : {}), uncertain: r!.uncertain, ...(r!.diceInPicture ? { dice: r!.diceInPicture } : {}) };
+      line = { file, ...(several ? { set: r!.set } : {}), face: r!.face, confidence: round(r!.confidence), ...(r!.color ? { color: r!.color } : {}), uncertain: r!.uncertain, ...(r!.diceInPicture ? { diceInPicture: r!.diceInPicture } : {}) };
     } else {
       let fit: TrayFit | undefined;
       const dice = await reader.read(image, { ...readOptions, picture: true, ...(tray ? { tray, onTray: (f: TrayFit) => (fit = f) } : {}) });
@@ -182,7 +183,7 @@ for (const file of files) {
     process.stdout.write(`${file}: error: ${String(line.error)}\n`);
   } else if (opts.crop) {
     // A picture of several dice read as one: said, with what to do instead.
-    const many = line.dice ? `; the picture shows ${String(line.dice)} dice: read it without --crop to read each` : '';
+    const many = line.diceInPicture ? `; the picture shows ${String(line.diceInPicture)} dice: read it without --crop to read each` : '';
     process.stdout.write(`${file}: ${String(line.face)} (${(100 * Number(line.confidence)).toFixed(1)}%${line.uncertain ? ', please confirm' : ''}${many})\n`);
   } else {
     const dice = line.dice as { face: string; confidence: number; color?: string; uncertain: boolean; set?: string }[];

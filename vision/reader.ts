@@ -643,7 +643,7 @@ export async function loadDiceReader(options: LoadDiceReaderOptions = {}): Promi
     const { image, offset } = pictureBox ? withoutFlatBars(picture) : { image: picture, offset: [0, 0] as [number, number] };
     const box = pictureBox && shiftBox(pictureBox, offset, -1);
     const others = pictureOthers?.map((b) => shiftBox(b, offset, -1));
-    const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}, { scale: locatedScale }).crop;
+    const framedCrop = box ? frameDie(image, box, view) : frameDieImage(image, framing, framing === 'locate' ? await locateOptions() : {}, { scale: locatedScale }, { count: false }).crop;
     // Taught crops are upright (an upright model adapts on them unturned): a die read in view
     // 'any' is taught in the turn the orientation head finds upright. A picture of one die given
     // without a view is taught in the up the set's pictures taught so share, where they share one:

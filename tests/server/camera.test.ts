@@ -17,6 +17,7 @@ import { cropRect } from '../../vision/image/image.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading } from '../../vision/types.js';
 import { readOptions, sameRoll, toRolled, VIEW_CHECK_EVERY, withViewLearning } from '../../web/server/camera.js';
+import type { DiceReadJson } from '../../web/server/http.js';
 import { cozyDiceRequest } from '../../shared/games/worm-and-cozy/dice.js';
 import { DEFAULT_CHAPTER_ID, loadChapter } from '../../shared/games/worm-and-cozy/chapters.js';
 import { registryLookup } from '../../web/server/main.js';
@@ -316,7 +317,7 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     }
   });
 
-  it('a picture read as one die (crop=1) that shows two says so ("dice": 2) and is marked, as `npm run dice -- --crop` says it', async () => {
+  it('a picture read as one die (crop=1) that shows two says so ("diceInPicture": 2, never "dice", which marks a frame’s answer) and is marked, as `npm run dice -- --crop` says it', async () => {
     server = await startTestServer({ config: { vision: { enabled: true } }, start: { loadReader } });
     // The real frame of the tests' fixtures cut round its two labelled dice, a half again as wide.
     const fixtures = path.join(import.meta.dirname, '..', 'fixtures', 'dice-real');
@@ -327,13 +328,15 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     const post = (body: Uint8Array) => fetch(`${server!.url}/api/dice/read?set=d6&crop=1`, { method: 'POST', body, headers: { 'content-type': 'image/jpeg' } });
     const res = await post(two);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { dice?: number; uncertain: boolean; confidence: number };
-    expect(body).toMatchObject({ dice: 2, uncertain: true });
+    const body = (await res.json()) as DiceReadJson;
+    // A client tells a frame's answer by its "dice" array: a crop's answer must not have one.
+    if ('dice' in body) throw new Error(`a crop's answer read as a frame's: ${JSON.stringify(body)}`);
+    expect(body).toMatchObject({ diceInPicture: 2, uncertain: true });
     expect(body.confidence).toBeLessThanOrEqual(0.5);
     // One die's picture has no such field.
     const one = await post(await readFile(path.join(fixtures, 'crops', (await readdir(path.join(fixtures, 'crops')))[0]!)));
     expect(one.status).toBe(200);
-    expect(Object.keys((await one.json()) as object)).not.toContain('dice');
+    expect(Object.keys((await one.json()) as object)).not.toContain('diceInPicture');
   });
 
   it('the replay camera’s settled roll becomes the pending roll, once', async () => {

@@ -96,7 +96,7 @@ describe('dice CLI', () => {
     expect(frame.stdout.trim()).toBe(`${crop(2)}: no dice found (a die the picture cuts is not read; for a picture of one die, use --crop)`);
   });
 
-  it('--crop: a picture that shows several dice is read but marked, and says how many ("dice"), exit 0; one die\'s picture has no such field', async () => {
+  it('--crop: a picture that shows several dice is read but marked, and says how many ("diceInPicture", not "dice": that key, an array, marks a frame\'s line), exit 0; one die\'s picture has no such field', async () => {
     // The real frame cut round its two labelled dice, half as wide again as they lie.
     const [a, b] = readFileSync(path.join(fixtures, 'frame.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number));
     const u = [Math.min(a![0]!, b![0]!), Math.min(a![1]!, b![1]!), Math.max(a![2]!, b![2]!), Math.max(a![3]!, b![3]!)];
@@ -108,9 +108,11 @@ describe('dice CLI', () => {
     const r = dice('--set', 'd6', '--json', '--crop', two, frame, crop(0));
     expect(r.status).toBe(0);
     const [many, tray, one] = r.lines;
-    expect(many).toMatchObject({ file: two, dice: 2, uncertain: true });
+    expect(many).toMatchObject({ file: two, diceInPicture: 2, uncertain: true });
+    expect(many).not.toHaveProperty('dice');
     expect(many!.confidence as number).toBeLessThanOrEqual(0.5);
-    expect(tray).toMatchObject({ file: frame, dice: 2, uncertain: true });
+    expect(tray).toMatchObject({ file: frame, diceInPicture: 2, uncertain: true });
+    expect(one).not.toHaveProperty('diceInPicture');
     expect(one).not.toHaveProperty('dice');
     const plain = dice('--set', 'd6', '--crop', two);
     expect(plain.stdout.trim()).toMatch(/, please confirm; the picture shows 2 dice: read it without --crop to read each\)$/);

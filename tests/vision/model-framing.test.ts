@@ -2,10 +2,14 @@
  * Framing a picture of one die (vision/model/framing.ts): a die inferred from its pips is never
  * the picture's framing.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { locateDice } from '../../vision/locate/index.js';
 import { squareCrop } from '../../vision/image/crop.js';
+import { decodeImage } from '../../vision/image/decode.js';
+import { resize } from '../../vision/image/resize.js';
 import { frameDieImage } from '../../vision/model/framing.js';
 import { renderScene } from '../../vision/synth/index.js';
 import type { Box, RgbImage } from '../../vision/types.js';
@@ -89,5 +93,25 @@ describe('frameDieImage', () => {
     expect(atBox.crop.data).toEqual(squareCrop(picture, atBox.box).data);
     const whole = frameDieImage(picture, 'whole', {}, { scale: 1.15 * 1.45 });
     expect(whole.crop.data).toEqual(squareCrop(picture, [0, 0, picture.width, picture.height]).data);
+  });
+
+  const fixtures = path.resolve(import.meta.dirname, '../fixtures/dice-real');
+
+  it('a picture framed only for its crop (taught, or from a labelled folder) is not looked at for small dice, and says nothing of the dice it shows', async () => {
+    // The real tray frame, 960 × 540: read as one die, its dice are counted by a second look.
+    const frame = await decodeImage(readFileSync(path.join(fixtures, 'frame.jpg')));
+    const read = frameDieImage(frame, 'locate');
+    expect(read.found?.small?.length).toBeGreaterThan(0);
+    const taught = frameDieImage(frame, 'locate', {}, {}, { count: false });
+    expect(taught.found).toBeUndefined();
+    expect(taught.box).toEqual(read.box);
+    expect(taught.crop.data).toEqual(read.crop.data);
+  });
+
+  it('takes no look for small dice where the first look found a die of any size (a close die\'s pips of a tenth, enlarged to a photo\'s size)', async () => {
+    const crop = await decodeImage(readFileSync(path.join(fixtures, 'crops', 'WIN_20221210_14_47_18_Pro-die-1.jpg')));
+    const framed = frameDieImage(resize(crop, crop.width * 6, crop.height * 6), 'locate');
+    expect(framed.found!.dice.filter((d) => !d.fromPips).length).toBeGreaterThan(0);
+    expect(framed.found!.small).toBeUndefined();
   });
 });

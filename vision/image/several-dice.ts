@@ -5,11 +5,12 @@
  * capped at one in n, and says how many dice the picture shows (docs/notes/vision-model.md,
  * "Pictures of several dice read as one").
  *
- * Pure, and it reuses what the framing's locator found (`Framed.found`), including its second
- * look for small dice, which the framing takes only in a large picture with nothing of a fifth.
+ * Pure but for `showsMarks` (which the framing asks of the small dice it finds), and it reuses
+ * what the framing's locator found (`Framed.found`), including its second look for small dice,
+ * which the framing takes only in a large picture where its first look found no die.
  */
 import type { LocatedDie } from '../locate/index.js';
-import type { Box } from '../types.js';
+import type { Box, RgbImage } from '../types.js';
 
 /** What the locator found in a picture of one die, in the coordinates of the picture it looked in. */
 export interface FoundInPicture {
@@ -18,7 +19,8 @@ export interface FoundInPicture {
   height: number;
   /**
    * A second look for small dice (down to a fortieth of the longer side), taken only where the
-   * first found nothing of a fifth and the picture is large (framing.ts): a whole tray's dice.
+   * first found no die from its outline and the picture is large (framing.ts), kept where they
+   * show a face's marks (`showsMarks`): a whole tray's dice.
    */
   small?: readonly LocatedDie[];
 }
@@ -36,23 +38,77 @@ export const WHOLE_DIE_SIDE = 0.2;
 
 /**
  * How many whole dice the picture shows: dice found from their outline (not inferred from pips),
- * at least `WHOLE_DIE_SIDE` of the picture's longer side, and clear of its edges (a neighbour the
- * picture cuts is not whole). Two or more: the picture is not of one die. Fewer, and the look for
- * small dice (`found.small`: a whole tray photo, its dice a few hundredths of its side) counts its
- * dice under a tenth of the side (a close die's pips are more) with their marks seen inside, a
- * die-like score and a die's squarish box, clear of the edges; two or more of those count instead.
+ * at least `WHOLE_DIE_SIDE` of the picture's longer side, clear of its edges (a neighbour the
+ * picture cuts is not whole), and boxes that overlap by more than `ONE_DIE_OVERLAP` of the smaller
+ * taken as one die (a busy face's numeral or icon pieces in a tight close-up). Two or more: the
+ * picture is not of one die. Fewer, and the look for small dice (`found.small`: a whole tray photo,
+ * its dice a few hundredths of its side) counts its dice (`smallDiceIn`); two or more count instead.
  */
 export function wholeDiceIn(found: FoundInPicture): number {
   const { width, height } = found;
-  const clear = ([x0, y0, x1, y1]: Box) => x0 >= 1 && y0 >= 1 && x1 <= width - 1 && y1 <= height - 1;
-  const least = WHOLE_DIE_SIDE * Math.max(width, height);
-  const whole = found.dice.filter(({ box, fromPips }) => !fromPips && sideOf(box) >= least && clear(box)).length;
+  const longer = Math.max(width, height);
+  // The locator measures at its working size (640 px): in a larger picture the box of a die the
+  // edge cuts can end a few pixels short of the edge.
+  const margin = Math.max(1, EDGE_MARGIN * longer);
+  const clear = ([x0, y0, x1, y1]: Box) => x0 >= margin && y0 >= margin && x1 <= width - margin && y1 <= height - margin;
+  const least = WHOLE_DIE_SIDE * longer;
+  const whole = oneEach(found.dice.filter(({ box, fromPips }) => !fromPips && sideOf(box) >= least && clear(box))).length;
   if (whole >= 2 || !found.small) return whole;
-  // Under a tenth only: a close die's pips are 11–15 % of the picture, however large it is.
-  const under = SMALL_DIE_BELOW * Math.max(width, height);
-  const small = found.small.filter(({ box, fromPips, marked, score }) => !fromPips && marked === true && score >= SMALL_DIE_SCORE && sideOf(box) < under && squareish(box) && clear(box)).length;
+  const small = smallDiceIn(found, clear);
   return small >= 2 ? small : whole;
 }
+
+/**
+ * The small dice of a tray: each found from its outline with its marks seen inside, a die-like
+ * score and a die's squarish box, under a tenth of the side and clear of the edges; not a piece of
+ * anything larger found (a marbled die's patches, a glyph's parts, the pips of a die the first look
+ * found or inferred); one each where boxes overlap; and of one size, as a tray's dice are (the
+ * largest group within `SAME_SIZE` of each other). None on a printed cloth, whose blots are found
+ * at every size. Marks that a glare spot lacks the framing checks (`showsMarks`).
+ */
+function smallDiceIn(found: FoundInPicture, clear: (box: Box) => boolean): number {
+  const longer = Math.max(found.width, found.height);
+  const small = found.small ?? [];
+  const everything = [...found.dice, ...small];
+  const seen = everything.filter((d) => !d.fromPips);
+  if (seen.length >= CLOTH_FINDS && Math.max(...seen.map((d) => sideOf(d.box))) >= CLOTH_SPREAD * Math.min(...seen.map((d) => sideOf(d.box)))) return 0;
+  const under = SMALL_DIE_BELOW * longer;
+  // Not a die inferred from pips: two close dice whose pips it grouped make a box 2.4–7 × theirs
+  // (the real frames), as a worm face's pieces' inferred die does theirs.
+  const pieceOf = (d: LocatedDie) => seen.some((f) => sideOf(f.box) > PIECE_SMALLER * sideOf(d.box) && overlap(d.box, f.box) > 0.5 * area(d.box));
+  const dice = oneEach(small.filter((d) => !d.fromPips && d.marked === true && d.score >= SMALL_DIE_SCORE && sideOf(d.box) < under && squareish(d.box) && clear(d.box) && !pieceOf(d)));
+  let tray: readonly LocatedDie[] = [];
+  for (const d of dice) {
+    const like = dice.filter((e) => sideOf(e.box) >= sideOf(d.box) && sideOf(e.box) <= SAME_SIZE * sideOf(d.box));
+    if (like.length > tray.length) tray = like;
+  }
+  return tray.length;
+}
+
+/**
+ * Whether a small find shows a face's marks: of the inner 60 % of its box (the die's face, off its
+ * outline), at least `MARKED_SHARE` differs from that part's median brightness by more than
+ * `MARK_CONTRAST` levels. A glare spot or a pale blob on a dark cloth is even inside (0.4 % of
+ * it, where a small die's pips are some 25 %), though the locator's edges round it pass for marks.
+ */
+export function showsMarks(image: RgbImage, [x0, y0, x1, y1]: Box): boolean {
+  const w = x1 - x0, h = y1 - y0;
+  const ix0 = Math.max(0, Math.round(x0 + 0.2 * w)), ix1 = Math.min(image.width, Math.round(x1 - 0.2 * w));
+  const iy0 = Math.max(0, Math.round(y0 + 0.2 * h)), iy1 = Math.min(image.height, Math.round(y1 - 0.2 * h));
+  const levels: number[] = [];
+  for (let y = iy0; y < iy1; y++) {
+    for (let x = ix0; x < ix1; x++) {
+      const i = 3 * (y * image.width + x);
+      levels.push((image.data[i]! + image.data[i + 1]! + image.data[i + 2]!) / 3);
+    }
+  }
+  if (levels.length === 0) return false;
+  const median = [...levels].sort((a, b) => a - b)[Math.floor((levels.length - 1) / 2)]!;
+  return levels.filter((v) => Math.abs(v - median) > MARK_CONTRAST).length >= MARKED_SHARE * levels.length;
+}
+
+const MARK_CONTRAST = 20;
+const MARKED_SHARE = 0.03;
 
 /** Small dice counted are under this share of the picture's longer side (what the first look sees, framing.ts). */
 export const SMALL_DIE_BELOW = 0.1;
@@ -60,7 +116,41 @@ export const SMALL_DIE_BELOW = 0.1;
 /** Least locator score of a small die counted (a die-like region, not a stain). */
 export const SMALL_DIE_SCORE = 0.5;
 
+/**
+ * A box this close to the picture's edge, as a share of its longer side (at least 1 px), is cut
+ * by it: the locator measures at 640 px, so in a picture of 1,280 px a cut die's box ends up to
+ * 2–3 px short of the edge.
+ */
+export const EDGE_MARGIN = 0.005;
+
+/** Two finds overlapping by more than this share of the smaller are one die (its pieces). */
+export const ONE_DIE_OVERLAP = 0.08;
+
+/** Dice of one tray are within this ratio of each other's size (a die is no longer than 1.6 × its width, however it lies). */
+export const SAME_SIZE = 1.6;
+
+/** A small find mostly inside one more than this much larger is a piece of it. */
+const PIECE_SMALLER = 1.3;
+
+
+/**
+ * A printed cloth: this many finds or more, the largest this many times the smallest. A tray's
+ * dice are found at one size.
+ */
+const CLOTH_FINDS = 5;
+const CLOTH_SPREAD = 2.5;
+
 const sideOf = ([x0, y0, x1, y1]: Box) => Math.max(x1 - x0, y1 - y0);
+const area = ([x0, y0, x1, y1]: Box) => Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+const overlap = (a: Box, b: Box) => Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+/** One find for each die: of finds overlapping by more than `ONE_DIE_OVERLAP` of the smaller, the likeliest. */
+function oneEach(finds: readonly LocatedDie[]): LocatedDie[] {
+  const kept: LocatedDie[] = [];
+  for (const d of [...finds].sort((a, b) => b.score - a.score)) {
+    if (!kept.some((k) => overlap(k.box, d.box) > ONE_DIE_OVERLAP * Math.min(area(k.box), area(d.box)))) kept.push(d);
+  }
+  return kept;
+}
 /** A die seen from any side has a box no longer than about 1.6 × its width. */
 const squareish = ([x0, y0, x1, y1]: Box) => Math.max(x1 - x0, y1 - y0) <= 1.6 * Math.min(x1 - x0, y1 - y0);
 

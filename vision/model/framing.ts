@@ -8,7 +8,7 @@
 import { withoutFilledCorners } from '../image/filled-corners.js';
 import { squareCrop } from '../image/crop.js';
 import { shiftBox, withoutFlatBars } from '../image/padding.js';
-import type { FoundInPicture } from '../image/several-dice.js';
+import { showsMarks, type FoundInPicture } from '../image/several-dice.js';
 import { locateDice, type LocateOptions } from '../locate/index.js';
 import type { Box, RgbImage } from '../types.js';
 
@@ -73,12 +73,22 @@ const SMALL_DIE_SIDE = 0.025;
 const SMALL_DIE_PIXELS = 14;
 const SMALL_LOOK_BELOW = 0.75;
 
+/** What the framing is for. */
+export interface FramingPurpose {
+  /**
+   * False: only the crop is wanted (a picture taught, a labelled folder), so the dice it shows are
+   * not counted: no look for small dice (a second locator run, tens of milliseconds in a large
+   * picture) and no `found`.
+   */
+  count?: boolean;
+}
+
 /**
  * `located.scale`: the `squareCrop` scale for a die found inside the picture (the reader passes
  * the scale it frames a frame's located dice at); the picture itself, framed whole, keeps
  * `squareCrop`'s own.
  */
-export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', locate: LocateOptions = {}, located: { scale?: number } = {}): Framed {
+export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', locate: LocateOptions = {}, located: { scale?: number } = {}, purpose: FramingPurpose = {}): Framed {
   // Flat bars at the picture's edges (a crop cut past its photo, padding to a square) are no
   // part of the die's surroundings: the picture inside them is framed, and boxes are given back
   // in the picture's own coordinates.
@@ -87,8 +97,10 @@ export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', lo
   // came is framed too, for the reader to fall back on.
   const { image, wedges } = withoutFilledCorners(inside);
   // A picture turned on a grown canvas is not cut tight round its die: the canvas grew round it.
-  const painted = frameInside(image, mode, locate, located, wedges === 0);
-  const asCame = wedges > 0 ? frameInside(inside, mode, locate, located, false) : null;
+  const count = purpose.count !== false;
+  const painted = frameInside(image, mode, locate, located, wedges === 0, count);
+  // Only the painted picture's finds are counted (`found`): the picture as it came is not looked at twice.
+  const asCame = wedges > 0 ? frameInside(inside, mode, locate, located, false, false) : null;
   const framed: Framed = asCame ? { ...painted, unpainted: { crop: asCame.crop, box: asCame.box } } : painted;
   if (offset[0] === 0 && offset[1] === 0) return framed;
   const shifted = (part: { crop: RgbImage; box: Box }) => ({ ...part, box: shiftBox(part.box, offset) });
@@ -101,7 +113,7 @@ export function frameDieImage(picture: RgbImage, mode: FramingMode = 'whole', lo
   };
 }
 
-function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, located: { scale?: number }, offerTight: boolean): Framed {
+function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, located: { scale?: number }, offerTight: boolean, count: boolean): Framed {
   const whole: Box = [0, 0, image.width, image.height];
   const framedWhole = (): Framed => ({ crop: squareCrop(image, whole), box: whole, located: false });
   if (mode !== 'locate') return framedWhole();
@@ -114,14 +126,17 @@ function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, 
   // No closer look: a picture of one die is a close-up; a die it does not show whole is too big
   // or cut, not too small.
   const dice = locateDice(image, { ...locate, minSize: Math.max(8, MIN_SMALLER_SIDE * longer), edgeRegions: true, lookCloser: false });
-  // A large picture with no die of a fifth in it may be a whole tray (its dice a few hundredths of
-  // its side), which only a look for small dice counts; a picture whose die was found needs none.
-  const noneOfAFifth = !dice.some((d) => !d.fromPips && side(d.box) >= MIN_LOCATED_SIDE * longer);
+  // A large picture in which the first look found no die at all may be a whole tray (its dice a few
+  // hundredths of its side), which only a look for small dice counts. Not where it found one, of
+  // any size: a picture whose die was found needs none, and what a second look finds beside a die
+  // of a tenth to a fifth is mostly pieces of it, or a close die's pips (the Catan crops enlarged).
+  const nothingFound = !dice.some((d) => !d.fromPips);
   const smallSide = Math.max(SMALL_DIE_PIXELS, SMALL_DIE_SIDE * longer);
-  const small = noneOfAFifth && smallSide <= SMALL_LOOK_BELOW * Math.max(8, MIN_SMALLER_SIDE * longer)
-    ? locateDice(image, { ...locate, minSize: smallSide, maxSize: MIN_SMALLER_SIDE * longer, edgeRegions: true, lookCloser: false })
+  // Only what shows a face's marks is kept: a glare spot is found as a die-like blob.
+  const small = count && nothingFound && smallSide <= SMALL_LOOK_BELOW * Math.max(8, MIN_SMALLER_SIDE * longer)
+    ? locateDice(image, { ...locate, minSize: smallSide, maxSize: MIN_SMALLER_SIDE * longer, edgeRegions: true, lookCloser: false }).filter((d) => showsMarks(image, d.box))
     : undefined;
-  const found: FoundInPicture = { dice, width: image.width, height: image.height, ...(small ? { small } : {}) };
+  const found: { found?: FoundInPicture } = count ? { found: { dice, width: image.width, height: image.height, ...(small ? { small } : {}) } } : {};
   const central = dice
     .filter((d) => d.box[0] <= cx && cx <= d.box[2] && d.box[1] <= cy && cy <= d.box[3])
     .sort((a, b) => b.score - a.score);
@@ -132,11 +147,11 @@ function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, 
   const best = seen.find((d) => side(d.box) >= MIN_LOCATED_SIDE * longer);
   // A die found inside fits its box as a frame's located die does: framed as loosely (`located`).
   const frame = (box: Box) => squareCrop(image, box, located.scale !== undefined ? { scale: located.scale } : {});
-  if (best) return { crop: frame(best.box), box: best.box, located: true, found };
+  if (best) return { crop: frame(best.box), box: best.box, located: true, ...found };
   const smaller = seen.find((d) => d.marked === true);
-  if (smaller) return { ...framedWhole(), smaller: { crop: frame(smaller.box), box: smaller.box }, found };
-  if (!offerTight) return { ...framedWhole(), found };
+  if (smaller) return { ...framedWhole(), smaller: { crop: frame(smaller.box), box: smaller.box }, ...found };
+  if (!offerTight) return { ...framedWhole(), ...found };
   const short = Math.min(image.width, image.height);
   const square: Box = [(image.width - short) / 2, (image.height - short) / 2, (image.width + short) / 2, (image.height + short) / 2];
-  return { ...framedWhole(), tight: { crop: frame(square), box: square }, found };
+  return { ...framedWhole(), tight: { crop: frame(square), box: square }, ...found };
 }

@@ -49,7 +49,7 @@ async function readFace(set: DiceSetId, face: string, dir: string, framing: Fram
     } catch (error) {
       throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    out.push({ set, face, file, image, crop: frameDieImage(image, framing).crop });
+    out.push({ set, face, file, image, crop: frameDieImage(image, framing, {}, {}, { count: false }).crop });
   }
   return out;
 }

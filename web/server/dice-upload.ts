@@ -42,7 +42,7 @@ export async function readUpload(
     if (!r) return { ok: false, status: 422, code: 'dice/none-seen', message: 'no die could be read in the image' };
     return {
       ok: true,
-      json: { file: options.file, ...(several ? { set: r.set } : {}), face: r.face, confidence: round(r.confidence), ...(r.color ? { color: r.color } : {}), uncertain: r.uncertain, ...(r.diceInPicture ? { dice: r.diceInPicture } : {}) },
+      json: { file: options.file, ...(several ? { set: r.set } : {}), face: r.face, confidence: round(r.confidence), ...(r.color ? { color: r.color } : {}), uncertain: r.uncertain, ...(r.diceInPicture ? { diceInPicture: r.diceInPicture } : {}) },
     };
   }
   const readings = await reader.read(image, { ...read, picture: true });

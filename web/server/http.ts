@@ -15,7 +15,11 @@ import { KeyedBuckets } from './rate-limit.js';
 /** The dice command line's JSON for one image, as `npm run dice -- --json` prints it. */
 export type DiceReadJson =
   | { file: string; dice: { set?: DiceSetId; face: string; confidence: number; box: [number, number, number, number]; color?: string; uncertain: boolean }[] }
-  | { file: string; set?: DiceSetId; face: string; confidence: number; color?: string; uncertain: boolean };
+  /**
+   * `crop=1`: one die. `diceInPicture`: the picture shows that many whole dice (two or more), so
+   * the reading is marked and capped (several-dice.ts); never `dice`, which marks a frame's answer.
+   */
+  | { file: string; set?: DiceSetId; face: string; confidence: number; color?: string; uncertain: boolean; diceInPicture?: number };
 
 export type CropResult = { ok: true; jpeg: Uint8Array } | { ok: false; status: number; code: ErrorCode; message: string };
 
