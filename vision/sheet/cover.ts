@@ -605,8 +605,14 @@ export function darkBars(r: BoardRaster, typical: number, colour?: BoardColour):
 
 /** A grid sample shows no line when its contrast is under this share of the typical. */
 const PALE_HIDDEN = 0.2;
-/** One sample this long (mm) that shows a little of the line (noise, a pen's seam) does not end a gap. */
+/**
+ * Samples (1 mm, measured) that show the line between hidden ones do not end a gap: one that shows
+ * it (noise, a pen's seam), or up to PALE_BRIDGE_FAINT that show it faintly, under PALE_FAINT of the
+ * typical (a pale pen's shading beside a crossing it hides: 0.26 to 0.48).
+ */
 const PALE_BRIDGE = 1;
+const PALE_BRIDGE_FAINT = 2;
+const PALE_FAINT = 0.5;
 /**
  * A pale pen is the paper's lightness beside the line over much of its width (0.02 to 0.1 at its
  * middle; its edges and shadow more); graphite dark enough to hide the grid is far darker (0.5 and
@@ -628,17 +634,34 @@ const PALE_WIDTH_SPREAD = 2;
 const PALE_MIN_WIDTH = 4;
 /** Of its gaps (the end ones aside) at least this share are so: a pencil line across the pen's edge shortens one. */
 const PALE_WIDTH_SHARE = 0.8;
-/** Beyond its hidden middle a pen reaches this far (mm) each side: its sides and its shadow. */
+/** Beyond its hidden middle a pen reaches at least this far (mm) each side: its sides and its shadow. */
 const PALE_SIDES = 2.5;
+/**
+ * Its sides are where the two faint edges and the shadow are, on its ink averaged along it: the
+ * hidden width is 52 to 105% of the pen's (its rounded sides show the line a little), so each edge
+ * is looked for up to PALE_EDGE_BEYOND mm beyond half the hidden width, and its shadow followed
+ * while the ink stays BAR_EDGE_INK above the paper beyond it, for at most PALE_SHADOW mm.
+ */
+const PALE_EDGE_BEYOND = 5;
+const PALE_SHADOW = 3;
+/** Two pieces of a chain broken at one crossing (the line seen there: a highlight, a seam) are one pen when their widths are within this ratio. */
+const PALE_JOIN_RATIO = 1.5;
+/**
+ * A box reaches this far (cells) beyond its chain's end crossings: the next crossing showed the line,
+ * so the pen ends before it (at most 13 mm on, at any angle) or overlaps it by less than a gap.
+ */
+const PALE_END_CELLS = 1.5;
 
 interface GridGap {
   x: number;
   y: number;
   length: number;
   vertical: boolean;
+  /** Ink beside the line is the paper's over enough of it (PALE_CLEAN_SHARE): a pale pen's body, not its darker cap nor graphite. */
+  clean: boolean;
 }
 
-/** The stretches of the inner grid lines (1 mm samples, crossings left out) where the line is not seen. */
+/** The stretches of the inner grid lines (1 mm samples, crossings left out) where the line is not seen, with the line seen either side. */
 function gridGaps(r: BoardRaster, typical: number): GridGap[] {
   const gaps: GridGap[] = [];
   const limit = PALE_HIDDEN * typical;
@@ -647,13 +670,22 @@ function gridGaps(r: BoardRaster, typical: number): GridGap[] {
     const span = (vertical ? r.rows : r.columns) * r.cell;
     for (let k = 1; k < count; k++) {
       const at = r.originMm + k * r.cell;
+      // Positions (mm along the line) and measured-sample counts: the samples skipped at crossings
+      // are neither seen nor hidden, so neither the bridge nor the clean share counts them (a pen
+      // over a crossing would be cut there, or its share thinned by samples never measured).
       let first = NaN;
       let last = NaN;
+      let n = -1;
+      let firstN = 0;
+      let lastN = 0;
       let clean = 0;
-      const close = () => {
-        if (last - first + 1 >= PALE_MIN_GAP && clean >= PALE_CLEAN_SHARE * (last - first + 1)) {
+      let clear = 0;
+      // A gap must have the line seen on both sides of it: one that runs to the board's frame is the
+      // edge of something lying over the board's edge (a sheet of paper), not a pen across the line.
+      const close = (atEnd: boolean) => {
+        if (firstN > 0 && !atEnd && last - first + 1 >= PALE_MIN_GAP) {
           const mid = r.originMm + (first + last + 1) / 2;
-          gaps.push({ x: vertical ? at : mid, y: vertical ? mid : at, length: last - first + 1, vertical });
+          gaps.push({ x: vertical ? at : mid, y: vertical ? mid : at, length: last - first + 1, vertical, clean: clean >= PALE_CLEAN_SHARE * (lastN - firstN + 1) });
         }
         first = NaN;
       };
@@ -661,95 +693,192 @@ function gridGaps(r: BoardRaster, typical: number): GridGap[] {
         // The crossing line's own ink is no gap nor a line seen: skipped, a run goes on across it.
         const inCell = a - Math.floor(a / r.cell) * r.cell;
         if (inCell < END_MM || inCell + 1 > r.cell - END_MM) continue;
+        n++;
         const seg = segment(r, vertical, at, r.originMm + a, r.originMm + a + 1);
         // Not its sides' difference too: a slanted pen's edge and shadow lie across the line.
         if (seg.contrast < limit) {
           if (Number.isNaN(first)) {
             first = a;
+            firstN = n;
             clean = 0;
           }
           last = a;
+          lastN = n;
+          clear = 0;
           if (seg.side - seg.lopsided / 2 < PALE_CLEAN_INK) clean++;
-        } else if (!Number.isNaN(first) && a - last > PALE_BRIDGE) close();
+        } else if (!Number.isNaN(first)) {
+          if (seg.contrast >= PALE_FAINT * typical) clear++;
+          if (n - lastN > (clear ? PALE_BRIDGE : PALE_BRIDGE_FAINT)) close(false);
+        }
       }
-      if (!Number.isNaN(first)) close();
+      if (!Number.isNaN(first)) close(true);
     }
   }
   return gaps;
 }
 
-/** White and cream pens: straight chains of grid gaps 4 to 17 mm wide, with no grid line seen between their ends. */
+/** White and cream pens: straight chains of grid gaps 4 to 17 mm wide, with no grid line seen between their ends but at one crossing. */
 function paleBars(r: BoardRaster, typical: number): DarkBar[] {
-  const gaps = gridGaps(r, typical);
+  const all = gridGaps(r, typical);
+  const gaps = all.filter((g) => g.clean);
   if (gaps.length < 4 || gaps.length > 300) return [];
-  const onAxis = (u: [number, number], c: [number, number], within: number) => gaps.filter((g) => Math.abs(-(g.x - c[0]) * u[1] + (g.y - c[1]) * u[0]) <= within);
-  const candidates: DarkBar[] = [];
+  const onAxis = (list: GridGap[], u: [number, number], c: [number, number], within: number) => list.filter((g) => Math.abs(-(g.x - c[0]) * u[1] + (g.y - c[1]) * u[0]) <= within);
+  const candidates: { bar: DarkBar; hidden: number }[] = [];
   for (let i = 0; i < gaps.length; i++)
     for (let j = i + 1; j < gaps.length; j++) {
       const a = gaps[i]!;
       const b = gaps[j]!;
       const d = Math.hypot(b.x - a.x, b.y - a.y);
       if (d < 8) continue;
-      const near = onAxis([(b.x - a.x) / d, (b.y - a.y) / d], [a.x, a.y], PALE_ON_AXIS);
+      const near = onAxis(gaps, [(b.x - a.x) / d, (b.y - a.y) / d], [a.x, a.y], PALE_ON_AXIS);
       if (near.length < 4) continue;
-      // The axis fitted to their middles.
-      const mx = near.reduce((s, g) => s + g.x, 0) / near.length;
-      const my = near.reduce((s, g) => s + g.y, 0) / near.length;
-      let sxx = 0;
-      let syy = 0;
-      let sxy = 0;
-      for (const g of near) {
-        sxx += (g.x - mx) ** 2;
-        syy += (g.y - my) ** 2;
-        sxy += (g.x - mx) * (g.y - my);
-      }
-      const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
-      const u: [number, number] = [Math.cos(theta), Math.sin(theta)];
-      const c: [number, number] = [mx, my];
-      const members = onAxis(u, c, PALE_ON_FITTED);
-      // The inner grid lines the axis crosses steeply, in order along it, each with its gap or none:
-      // the longest run of crossings that all have theirs is a straight band with the grid missing all
-      // along it; the crossings either side of it show the grid.
-      const crossings: { t: number; width: number }[] = [];
-      for (const vertical of [true, false]) {
-        const du = vertical ? u[0] : u[1];
-        if (Math.abs(du) < 0.42) continue;
-        const count = vertical ? r.columns : r.rows;
-        for (let k = 1; k < count; k++) {
-          const at = r.originMm + k * r.cell;
-          const t = (at - (vertical ? c[0] : c[1])) / du;
-          const gap = members.find((g) => g.vertical === vertical && Math.abs((vertical ? g.x : g.y) - at) < 0.5);
-          crossings.push({ t, width: gap ? gap.length * Math.abs(du) : NaN });
-        }
-      }
-      crossings.sort((p, q) => p.t - q.t);
-      let best: [number, number] = [0, -1];
-      for (let s = 0, e = 0; s < crossings.length; s = e + 1) {
-        for (e = s; e < crossings.length && !Number.isNaN(crossings[e]!.width); e++);
-        if (e - s > best[1] - best[0] + 1) best = [s, e - 1];
-      }
-      const run = crossings.slice(best[0], best[1] + 1);
-      if (run.length < 4) continue;
-      const t0 = run[0]!.t;
-      const t1 = run[run.length - 1]!.t;
-      if (t1 - t0 < BAR_MIN_LENGTH) continue;
-      // The end crossings aside: a pen's end, or its cap's, may cross a line with part of its width.
-      const widths = run.slice(1, -1).map((x) => x.width).sort((p, q) => p - q);
-      const width = widths[Math.floor(widths.length / 2)]!;
-      if (width < PALE_MIN_WIDTH || width > BAR_MAX_WIDTH_CUT) continue;
-      if (widths.filter((x) => x * PALE_WIDTH_SPREAD >= width && x <= width * PALE_WIDTH_SPREAD).length < PALE_WIDTH_SHARE * widths.length) continue;
-      // Its ends reach at most the second crossing beyond: a cap (a shade darker, with its clip) or a
-      // rounded end may leave the next one half seen, or too inked to count as a gap.
-      const before = crossings[best[0] - 2]?.t ?? t0 - 2 * r.cell;
-      const after = crossings[best[1] + 2]?.t ?? t1 + 2 * r.cell;
-      const half = width / 2 + PALE_SIDES;
-      candidates.push({ centre: c, dir: u, along: [before, after], across: [-half, half], ink: 0, gridShows: 0, cells: [] });
+      const fitted = fitAxis(near);
+      const found = paleChain(r, all, fitted.u, fitted.c, onAxis(all, fitted.u, fitted.c, PALE_ON_FITTED));
+      if (found) candidates.push(found);
     }
   // One pen is found from many pairs of its gaps: the longest first, and none on a kept one.
   const out: DarkBar[] = [];
-  for (const bar of candidates.sort((p, q) => q.along[1] - q.along[0] - (p.along[1] - p.along[0])))
-    if (!out.some((k) => sameBar(k, bar))) out.push(bar);
+  for (const { bar, hidden } of candidates.sort((p, q) => q.bar.along[1] - q.bar.along[0] - (p.bar.along[1] - p.bar.along[0])))
+    if (!out.some((k) => sameBar(k, bar))) out.push({ ...bar, across: paleSides(r, bar, hidden) });
   return out;
+}
+
+/** The line through points (mm): their mean, and their principal direction. */
+function fitAxis(points: readonly { x: number; y: number }[]): { c: [number, number]; u: [number, number] } {
+  const mx = points.reduce((s, g) => s + g.x, 0) / points.length;
+  const my = points.reduce((s, g) => s + g.y, 0) / points.length;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (const g of points) {
+    sxx += (g.x - mx) ** 2;
+    syy += (g.y - my) ** 2;
+    sxy += (g.x - mx) * (g.y - my);
+  }
+  const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  return { c: [mx, my], u: [Math.cos(theta), Math.sin(theta)] };
+}
+
+/**
+ * Along an axis, the inner grid lines it crosses steeply, in order, each with its gap (of `members`,
+ * the gaps near the axis) or none: a pen is the longest chain of crossings that have clean gaps, one
+ * crossing without (a pencil line over the pen's edge, a highlight) joining two pieces of one width;
+ * its darker cap's gaps (inked, not clean) carry it on at either end. The box is centred on the chain,
+ * its axis fitted to the chain's gaps, and reaches PALE_END_CELLS beyond its end crossings.
+ */
+function paleChain(r: BoardRaster, all: readonly GridGap[], u: [number, number], c: [number, number], members: readonly GridGap[]): { bar: DarkBar; hidden: number } | null {
+  const crossings: { t: number; gap: GridGap | undefined; width: number }[] = [];
+  for (const vertical of [true, false]) {
+    const du = vertical ? u[0] : u[1];
+    if (Math.abs(du) < 0.42) continue;
+    const count = vertical ? r.columns : r.rows;
+    for (let k = 1; k < count; k++) {
+      const at = r.originMm + k * r.cell;
+      const t = (at - (vertical ? c[0] : c[1])) / du;
+      const gap = members.find((g) => g.vertical === vertical && Math.abs((vertical ? g.x : g.y) - at) < 0.5);
+      crossings.push({ t, gap, width: gap ? gap.length * Math.abs(du) : NaN });
+    }
+  }
+  crossings.sort((p, q) => p.t - q.t);
+  const clean = (i: number) => crossings[i]?.gap?.clean === true;
+  const median = (v: number[]) => v.sort((p, q) => p - q)[Math.floor(v.length / 2)]!;
+  // Runs of consecutive clean gaps, then runs one crossing apart joined where their widths agree.
+  const runs: [number, number][] = [];
+  for (let s = 0; s < crossings.length; s++) {
+    if (!clean(s)) continue;
+    let e = s;
+    while (clean(e + 1)) e++;
+    runs.push([s, e]);
+    s = e;
+  }
+  const widthOf = ([s, e]: [number, number]) => median(crossings.slice(s, e + 1).map((x) => x.width));
+  const chains: [number, number][] = [];
+  for (const run of runs) {
+    const last = chains.at(-1);
+    // One crossing between them, or the two lines of one grid crossing (crossed at one place).
+    const between = last ? run[0] - last[1] - 1 : 0;
+    if (last && (between === 1 || (between === 2 && Math.abs(crossings[run[0] - 1]!.t - crossings[last[1] + 1]!.t) < 1))) {
+      const [w0, w1] = [widthOf(last), widthOf(run)];
+      if (Math.max(w0, w1) <= PALE_JOIN_RATIO * Math.min(w0, w1)) {
+        last[1] = run[1];
+        continue;
+      }
+    }
+    chains.push([...run]);
+  }
+  const gapsIn = ([s, e]: [number, number]) => crossings.slice(s, e + 1).filter((x) => x.gap?.clean);
+  let best: [number, number] | undefined;
+  for (const chain of chains) if (!best || gapsIn(chain).length > gapsIn(best).length) best = chain;
+  if (!best) return null;
+  const run = gapsIn(best);
+  if (run.length < 4) return null;
+  if (run.at(-1)!.t - run[0]!.t < BAR_MIN_LENGTH) return null;
+  // The end gaps aside: a pen's end, or its cap's, may cross a line with part of its width.
+  const widths = run.slice(1, -1).map((x) => x.width);
+  const width = median([...widths]);
+  if (width < PALE_MIN_WIDTH || width > BAR_MAX_WIDTH_CUT) return null;
+  if (widths.filter((x) => x * PALE_WIDTH_SPREAD >= width && x <= width * PALE_WIDTH_SPREAD).length < PALE_WIDTH_SHARE * widths.length) return null;
+  // On at either end through gaps of any ink, no wider than twice its width, one crossing without
+  // one skipped: its cap, a shade darker than the body, with a metal clip along it that shows as a
+  // line where it crosses one and cuts the gap there in two (each piece shorter, off the axis).
+  let [s, e] = best;
+  const capGap = (i: number) => crossings[i]?.gap !== undefined && crossings[i]!.width <= width * PALE_WIDTH_SPREAD;
+  for (;;) {
+    if (capGap(s - 1)) s--;
+    else if (capGap(s - 2)) s -= 2;
+    else break;
+  }
+  for (;;) {
+    if (capGap(e + 1)) e++;
+    else if (capGap(e + 2)) e += 2;
+    else break;
+  }
+  const chainGaps = crossings.slice(s, e + 1).flatMap((x) => (x.gap ? [x.gap] : []));
+  // Its axis fitted to its own clean gaps (the cap's may sit off it), centred on the chain.
+  const fitted = fitAxis(run.map((x) => x.gap!));
+  const ts = chainGaps.map((g) => (g.x - fitted.c[0]) * fitted.u[0] + (g.y - fitted.c[1]) * fitted.u[1]);
+  const t0 = Math.min(...ts);
+  const t1 = Math.max(...ts);
+  const mid = (t0 + t1) / 2;
+  const centre: [number, number] = [fitted.c[0] + mid * fitted.u[0], fitted.c[1] + mid * fitted.u[1]];
+  const half = (t1 - t0) / 2 + PALE_END_CELLS * r.cell;
+  const side = width / 2 + PALE_SIDES;
+  return { bar: { centre, dir: fitted.u, along: [-half, half], across: [-side, side], ink: 0, gridShows: 0, cells: [] }, hidden: width };
+}
+
+/**
+ * A pale bar's sides from its ink averaged along it (pencil beside it averages out): on each side, the
+ * strongest ink within PALE_EDGE_BEYOND of half its hidden width (the pen's faint edge), then out
+ * while the ink stays BAR_EDGE_INK above the paper beyond (its shadow); never nearer than the
+ * hidden width's half and PALE_SIDES.
+ */
+function paleSides(r: BoardRaster, bar: DarkBar, hidden: number): [number, number] {
+  const STEP = 0.5;
+  const reach = hidden / 2 + PALE_EDGE_BEYOND + PALE_SHADOW + 2;
+  const bins = Math.ceil((2 * reach) / STEP) + 1;
+  const sum = new Float64Array(bins);
+  const n = new Float64Array(bins);
+  // The chain's own stretch: the box reaches beyond the pen's ends.
+  const end = PALE_END_CELLS * r.cell;
+  forBox(r, bar.centre, bar.dir, [bar.along[0] + end, bar.along[1] - end], [-reach, reach], (i, _t, s) => {
+    const b = Math.round((s + reach) / STEP);
+    sum[b]! += r.ink.ink[i]!;
+    n[b]!++;
+  });
+  const at = (b: number) => (n[b]! ? sum[b]! / n[b]! : 0);
+  const bin = (s: number) => Math.round((s + reach) / STEP);
+  const least = hidden / 2 + PALE_SIDES;
+  const side = (sign: 1 | -1): number => {
+    let peak = bin(sign * (hidden / 2 - 1));
+    for (let b = peak; Math.abs(b * STEP - reach) <= hidden / 2 + PALE_EDGE_BEYOND; b += sign) if (at(b) > at(peak)) peak = b;
+    let base = Infinity;
+    for (let b = peak; b >= 0 && b < bins; b += sign) base = Math.min(base, at(b));
+    if (!(at(peak) >= base + BAR_EDGE_INK)) return least;
+    let b = peak;
+    while (Math.abs(b + sign - peak) * STEP <= PALE_SHADOW && b + sign >= 0 && b + sign < bins && at(b + sign) > base + BAR_EDGE_INK) b += sign;
+    return Math.max(least, Math.abs(b * STEP - reach) + STEP);
+  };
+  return [-side(-1), side(1)];
 }
 
 /** Two bars of one pen: within 10° of each other, each one's middle line within the other's width, their lengths overlapping. */
