@@ -8,7 +8,7 @@
  * records what it is given.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CameraSource } from '../../device/select.js';
@@ -303,6 +303,17 @@ describe('the frames of a run are timed after those kept from before the restart
     expect(t.taught).toEqual([expect.objectContaining({ roll: 7, pixels: await t.pixels(7) })]);
   });
 
+  it('a die labelled before the restart is not taken for a new roll\'s die at the same clock time though the frames kept were lost: the labels remembered time the run too', async () => {
+    const t = await table();
+    await t.read(3);
+    expect(await t.label('5')).toMatchObject({ ok: true });
+    await t.restart(() => rmSync(path.join(t.dataDir, 'roll-frames'), { recursive: true, force: true }));
+    await t.read(4);
+    await t.read(3);
+    expect(await t.label('5')).toMatchObject({ ok: true });
+    expect(t.taught.map((x) => `${x.face} from ${x.roll}`)).toEqual(['5 from 3', '5 from 3']);
+  });
+
   it("a phone camera's frames are timed after the table camera's kept frames too: a Teach label names a die by time and box, whichever camera's", async () => {
     const t = await table();
     await t.read(3);
@@ -511,6 +522,31 @@ describe('the frames on disk (RollFrames)', () => {
 
   const one = { set: 'd6' as const, face: '1', confidence: 1, box: [0, 0, 1, 1] as Box, uncertain: false };
   const jpgs = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.jpg')).sort();
+
+  it('an index that cannot be read (a failing card) leaves the folder as it is for the run, said once: no frame removed nor written; a start that reads it again has them all', async () => {
+    const dir = path.join(scratchDir('clew-roll-frames-unreadable-'), 'roll-frames', 'camera');
+    const decode = async () => ({ width: 1, height: 1, data: new Uint8Array(3) });
+    const first = new RollFrames(dir, collectingLogger(), { frames: 8 });
+    for (const n of [1, 2, 3]) first.keep({ at: 1000 + n, readings: [], jpeg: new Uint8Array([n, n, n]) });
+    await first.close();
+    // The index reads as an error (a folder in its place: EISDIR), as a failing card's may for a while.
+    const index = path.join(dir, 'frames.json');
+    renameSync(index, `${index}.away`);
+    mkdirSync(index);
+    const logger = collectingLogger();
+    const second = new RollFrames(dir, logger, { frames: 8 });
+    expect(await second.load(decode)).toEqual([]);
+    second.keep({ at: 5, readings: [], jpeg: new Uint8Array(4) });
+    second.keep({ at: 6, readings: [], jpeg: new Uint8Array(4) });
+    await second.close();
+    expect(logger.lines).toEqual([{ level: 'warn', message: expect.stringMatching(/^camera: .*\/frames\.json could not be read \(EISDIR.*\); .* \(the folder is left as it is\)$/) }]);
+    expect(jpgs(dir)).toEqual(['000001.jpg', '000002.jpg', '000003.jpg']);
+    rmSync(index, { recursive: true });
+    renameSync(`${index}.away`, index);
+    const third = new RollFrames(dir, collectingLogger(), { frames: 8 });
+    expect((await third.load(decode)).filter((r) => 'image' in r).map((r) => r.at)).toEqual([1003, 1002, 1001]);
+    expect(third.latest).toBe(1003);
+  });
 
   it('while the index cannot be written no frame file is left behind, roll after roll; once it can, frames are kept again', async () => {
     const dir = scratchDir('clew-roll-frames-noindex-');

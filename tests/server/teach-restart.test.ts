@@ -180,6 +180,51 @@ describe.skipIf(!HAS_MODEL)('what clew remembers about the labels it gave', () =
     expect(t.d6()).toMatchObject({ active: false, samples: only({ '1': 1, '5': 1 }) });
   });
 
+  it.each(modes)('a save undone (%s) takes its Teach labels with it: the same die labelled the same face again is a new label, not "labelled already"', async (_, restart) => {
+    const t = await table();
+    const roll = rollOf(FACES);
+    for (const [i, face] of FACES.entries()) expect(await t.label(roll, i, face)).toMatchObject({ ok: true });
+    expect(await t.handle('calibration/commit')).toMatchObject({ ok: true });
+    await t.restart(restart);
+    // Still the save's while it is in force.
+    expect(await t.label(roll, 0, '1')).toMatchObject({ ok: false, code: 'calibration/already-labelled' });
+    expect(await t.handle('calibration/undo')).toMatchObject({ ok: true });
+    // Nothing holds the six labels now: not pending, not in a calibration in force.
+    expect(t.d6()?.active ?? false).toBe(false);
+    expect(t.files()).toEqual([]);
+    await t.restart(restart);
+    expect(await t.label(roll, 0, '1')).toMatchObject({ ok: true });
+    expect(t.samples()).toEqual(only({ '1': 1 }));
+  });
+
+  it('a torn count of the dice in play is kept aside and counting starts afresh, each set\'s generation too: a BACK to a roll counted before takes nothing from the fresh count', async () => {
+    const t = await table();
+    const a = rollOf(['1', '2']);
+    const b = { ...rollOf(['3', '4']), dice: rollOf(['3', '4']).dice.map((d, i) => ({ ...d, box: [10 + i, 0, image.width, image.height] as Box })) };
+    t.use(a);
+    t.moveOn();
+    await t.restart(true);
+    const torn = '{"d6": {"dice": 2, "ri';
+    const file = path.join(t.dir, 'dice-in-play.json');
+    writeFileSync(file, torn);
+    await t.restart(true);
+    expect(t.logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/dice-in-play\.json is not a count of dice in play \(.+\); counting afresh \(kept as dice-in-play\.json\.corrupt-\d+\)$/) });
+    const aside = readdirSync(t.dir).filter((n) => n.startsWith('dice-in-play.json.corrupt-'));
+    expect(aside.map((n) => readFileSync(path.join(t.dir, n), 'utf8'))).toEqual([torn]);
+    t.use(b);
+    t.moveOn();
+    await t.settle();
+    expect(t.d6()?.inPlay).toMatchObject({ dice: 2 });
+    t.back(a);
+    await t.settle();
+    expect(t.d6()?.inPlay).toMatchObject({ dice: 2 });
+    // Over a restart too (the fresh generation is remembered).
+    await t.restart(true);
+    t.back(a);
+    await t.settle();
+    expect(JSON.parse(readFileSync(file, 'utf8')).d6).toMatchObject({ dice: 2 });
+  });
+
   it('a torn or hand-edited memory is reported by name, kept aside and not used; clew starts with its labels pending; a torn write\'s temporary is removed', async () => {
     const t = await table();
     const roll = rollOf(['5']);

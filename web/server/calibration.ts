@@ -109,11 +109,30 @@ export class TableCalibration {
     });
   }
 
-  private rememberLabel(key: string, given: Labelled): void {
+  /**
+   * The die's label remembered, on disk before it settles; when that fails it rejects and the die
+   * is remembered as it was (`before`), so the caller takes the new label back.
+   */
+  private async rememberLabel(key: string, given: Labelled, before: Labelled | undefined): Promise<void> {
     this.labelled.delete(key); // newest last, so the oldest are forgotten first
     this.labelled.set(key, given);
     if (this.labelled.size > LABELS_REMEMBERED) this.labelled.delete(this.labelled.keys().next().value!);
-    this.memory.changed();
+    try {
+      await this.memory.changed();
+    } catch (error) {
+      if (this.labelled.get(key) === given) {
+        if (before) this.labelled.set(key, before);
+        else this.labelled.delete(key);
+      }
+      throw error;
+    }
+  }
+
+  /** The latest frame time a remembered Teach label names (null: none): this run's frames are timed after it (main.ts). */
+  latestLabelTime(): number | null {
+    let latest: number | null = null;
+    for (const l of this.labelled.values()) if (latest === null || l.at > latest) latest = l.at;
+    return latest;
   }
 
   /** What is kept over a restart: the dice labelled, oldest first, and the final rolls. */
@@ -200,7 +219,17 @@ export class TableCalibration {
           const added = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view, others);
           // What the camera read, before any person corrected it.
           const right = (die.readAs ?? die.face) === intent.face;
-          this.rememberLabel(key, { at: last.at, box: [...die.box], face: intent.face, set: intent.set, label: added.label, right, tallied: true });
+          // Remembered on disk before the old label goes and the phone is told: acknowledged and
+          // then forgotten by a crash, a second label of the die would be a second crop (a
+          // relabel would keep the mis-tapped face too).
+          try {
+            await this.rememberLabel(key, { at: last.at, box: [...die.box], face: intent.face, set: intent.set, label: added.label, right, tallied: true }, before);
+          } catch (error) {
+            await reader.calibration.withdraw(intent.set, added.label).catch((e: unknown) => this.logger.warn(`calibration: a label that could not be remembered could not be taken back either: ${(e as Error).message}`));
+            // The error names the server's paths (in the log already): phones get its code.
+            const code = (error as NodeJS.ErrnoException).code ?? 'see the server log';
+            return fail('calibration/not-remembered', `the label could not be written to the table's disk (${code}), so it was not kept; label die ${intent.index + 1} again`);
+          }
           this.touched.add(intent.set);
           // A label no longer pending (a save took it) is named no more after a restart: nothing to withdraw.
           const replaced = before && before.label !== null ? await reader.calibration.withdraw(before.set, before.label) : undefined;
@@ -219,6 +248,7 @@ export class TableCalibration {
           if (this.fitting.has(intent.set)) return fail('calibration/busy', `the ${intent.set} calibration is being fitted already; wait for it to finish`);
           // The labels this commit takes; those given while it fits stay pending, and counted.
           const taken = this.tally.get(intent.set) ?? NO_TALLY;
+          const takenLabels = [...this.labelled].filter(([, l]) => l.set === intent.set && l.label !== null);
           this.fitting.set(intent.set, { step: 0, steps: 0 });
           this.onProgress();
           let cal;
@@ -234,6 +264,15 @@ export class TableCalibration {
             this.fitting.delete(intent.set);
           }
           this.onDisk.add(intent.set);
+          // Its Teach labels are the calibration's now: an undo of it forgets them (the dice may be labelled again).
+          let marked = 0;
+          for (const [key, l] of takenLabels) {
+            if (this.labelled.get(key) !== l) continue; // labelled again while it fitted
+            this.labelled.set(key, { ...l, label: null, saved: cal.createdAt });
+            marked++;
+          }
+          // Said in the log where it fails: the save stands, only its undo would leave the dice "labelled already" after a restart.
+          if (marked > 0) await this.memory.changed().catch(() => undefined);
           // From now on the dice in play measure the new calibration.
           this.rolls.restart(intent.set, 'save');
           const t = this.tally.get(intent.set) ?? NO_TALLY;
@@ -249,8 +288,13 @@ export class TableCalibration {
           return ok(cal.counts);
         }
         case 'calibration/undo': {
+          const undone = reader.calibration.list().find((c) => c.set === intent.set)?.createdAt;
           const now = await reader.calibration.undo(intent.set);
           if (!now) this.onDisk.delete(intent.set);
+          // The Teach labels the undone save took are no label now: their dice may be labelled again.
+          const forgotten = undone === undefined ? [] : [...this.labelled].filter(([, l]) => l.set === intent.set && l.saved === undone);
+          for (const [key] of forgotten) this.labelled.delete(key);
+          if (forgotten.length > 0) await this.memory.changed().catch(() => undefined);
           // The labels pending are still pending (and still counted); the last commit's figures go.
           const t = this.tally.get(intent.set);
           if (t) this.tally.set(intent.set, { ...t, before: null, after: null, checked: 0 });

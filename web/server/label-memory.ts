@@ -11,9 +11,16 @@
  * each change (writeFileAtomic), so the file on disk is the one before a change or the one after.
  * At the start a label whose crop is no longer pending (a save took it, newer labels of its face
  * pushed it out) is named no more: the numbering goes on from the crops on disk, so a later label
- * may take its number. A file that cannot be read, or is not such a memory (torn, edited by hand),
- * is reported by name, kept aside as `label-memory.json.corrupt-<ms>`, and the server remembers
- * afresh from there; the labels pending are the reader's and stay.
+ * may take its number. A file that cannot be read (a failing card), or is not such a memory (torn,
+ * edited by hand), is reported by name, kept aside as `label-memory.json.corrupt-<ms>` before
+ * anything is written over it, and the server remembers afresh from there; the labels pending are
+ * the reader's and stay. One that cannot be put aside either is left as it is and nothing is
+ * written this run (said once): this run's labels are not remembered over a restart.
+ *
+ * A change is acknowledged only once it is on disk: `changed` settles when a write holding it is
+ * done and rejects when that write fails, so the Teach tab refuses a label it could not remember
+ * rather than acknowledge one a crash would forget (a second label of the die would then be a
+ * second crop, not the relabel).
  */
 import { readdir, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,7 +36,11 @@ import { pendingRollSchema } from './table.js';
 
 export const LABEL_MEMORY_FILE = 'label-memory.json';
 
-/** A die labelled on the Teach tab: its frame's time and box there, the face given, the label (null: no longer pending), whether the camera had read it so. */
+/**
+ * A die labelled on the Teach tab: its frame's time and box there, the face given, the label (null:
+ * no longer pending), whether the camera had read it so; `saved`: the calibration a save made of it
+ * (its `createdAt`), so that undoing that save forgets the label (the die may be labelled again).
+ */
 export interface TeachLabel {
   at: number;
   box: Box;
@@ -37,6 +48,7 @@ export interface TeachLabel {
   face: string;
   label: number | null;
   right: boolean;
+  saved?: string;
 }
 
 /** A roll made final: what it added to each set's count (in that count's generation), and the labels its checked dice became. */
@@ -64,7 +76,7 @@ const faceOfSet = (d: { set: DiceSetId; face: string }) => DICE_SETS[d.set].face
 const SHAPE = z.strictObject({
   teach: z.array(
     z
-      .strictObject({ at: z.number(), box: z.tuple([z.number(), z.number(), z.number(), z.number()]), set: setId, face: z.string(), label: label.nullable(), right: z.boolean() })
+      .strictObject({ at: z.number(), box: z.tuple([z.number(), z.number(), z.number(), z.number()]), set: setId, face: z.string(), label: label.nullable(), right: z.boolean(), saved: z.string().optional() })
       .refine(faceOfSet, { message: 'not a face of its set', path: ['face'] }),
   ),
   finals: z.array(
@@ -87,9 +99,11 @@ const nothing = (): Remembered => ({ teach: [], finals: [], generations: {} });
 
 export class LabelMemory {
   readonly file: string;
-  /** The writes, one after another; whether one is waiting to start (it writes what is remembered then). */
+  /** The writes, one after another (never rejecting); the one waiting to start, if any (it writes what is remembered then). */
   private writing: Promise<void> = Promise.resolve();
-  private queued = false;
+  private queued: Promise<void> | null = null;
+  /** The file could be neither read nor put aside: nothing is written over it this run. */
+  private off = false;
 
   constructor(
     /** The calibration folder: the pending crops' too. */
@@ -114,7 +128,16 @@ export class LabelMemory {
     try {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`calibration: ${this.file} could not be read (${(error as Error).message}); the dice labelled before are not remembered`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { remembered: nothing(), pruned: false };
+      // Not known to be gone (a failing card, a permission): kept aside before anything is written over it.
+      const aside = `${this.file}.corrupt-${Date.now()}`;
+      try {
+        await rename(this.file, aside);
+        this.logger.warn(`calibration: ${this.file} could not be read (${(error as Error).message}); the dice labelled before are not remembered (kept as ${path.basename(aside)})`);
+      } catch (e) {
+        this.off = true;
+        this.logger.warn(`calibration: ${this.file} could not be read (${(error as Error).message}) nor put aside (${(e as Error).message}); the dice labelled before are not remembered, and those labelled until the next start will not be (the file is left as it is)`);
+      }
       return { remembered: nothing(), pruned: false };
     }
     let parsed: z.infer<typeof SHAPE>;
@@ -146,18 +169,23 @@ export class LabelMemory {
     return { remembered: { teach, finals, generations: parsed.generations }, pruned: gone > 0 };
   }
 
-  /** What is remembered changed: written whole, after any write before (one waiting writes the latest). */
-  changed(): void {
-    if (this.queued) return;
-    this.queued = true;
-    this.writing = this.writing
-      .then(async () => {
-        this.queued = false;
-        const text = JSON.stringify(this.now()) + '\n';
-        await mkdir(this.dir, { recursive: true });
-        await writeFileAtomic(this.file, text);
-      })
-      .catch((error: unknown) => this.logger.warn(`calibration: could not write ${this.file}: ${(error as Error).message}`));
+  /**
+   * What is remembered changed: written whole, after any write before (one waiting writes the
+   * latest). Settles once a write holding the change is on disk; rejects when it fails (said in
+   * the log too, so a caller that does not wait loses nothing by not catching).
+   */
+  changed(): Promise<void> {
+    if (this.off) return Promise.resolve();
+    if (this.queued) return this.queued;
+    const write = this.writing.then(async () => {
+      this.queued = null;
+      const text = JSON.stringify(this.now()) + '\n';
+      await mkdir(this.dir, { recursive: true });
+      await writeFileAtomic(this.file, text);
+    });
+    this.queued = write;
+    this.writing = write.catch((error: unknown) => this.logger.warn(`calibration: could not write ${this.file}: ${(error as Error).message}`));
+    return write;
   }
 
   /** Settles when what was remembered so far is on disk. */

@@ -228,6 +228,10 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     });
     cleanups.push(() => calibration.close());
     await calibration.load();
+    // The Teach labels remembered name dice by frame time too: a frames index lost or unreadable
+    // (or older than the labels) does not bring this run's times down onto theirs.
+    const labelledUntil = calibration.latestLabelTime();
+    if (labelledUntil !== null) for (const pipeline of pipelines.values()) pipeline.timeFramesAfter(labelledUntil);
     // Dice checked during play teach clew too (vision.learnFromChecks).
     session.onChange((table, change) => calibration.played(change.event, change.before, table));
     // The empty tray the table camera compares its frames with (a phone's camera moves: never).

@@ -11,14 +11,24 @@
  *   tab's (calibration.ts). The button box's OK may come without anybody looking, so it teaches
  *   only the corrected dice.
  * The counts are kept in a small JSON file in the data folder, so they go on over restarts; a file
- * that cannot be read is reported and the counting starts afresh. The held roll is kept on disk
- * too (`heldDir`: the roll, and the frame its checked dice are taught from), so a power cut loses
- * neither its count nor its labels: after the restart it is held again, as it was. The last rolls
- * made final are remembered over restarts too (label-memory.ts, by the owner: `kept`, `restore`),
- * so a BACK after a restart that brings one back takes back its count and its labels.
+ * that cannot be read or is not a count is reported, kept aside as `<file>.corrupt-<ms>`, and the
+ * counting starts afresh, each set's generation too (below); one that cannot be put aside is left
+ * as it is and no count is written this run. The held roll is kept on disk too (`heldDir`: the
+ * roll, and the frame its checked dice are taught from), so a power cut loses neither its count
+ * nor its labels: after the restart it is held again, as it was. The last rolls made final are
+ * remembered over restarts too (label-memory.ts, by the owner: `kept`, `restore`), so a BACK after
+ * a restart that brings one back takes back its count and its labels.
+ *
+ * A roll made final is written in this order: its count, the final roll remembered, each checked
+ * die's label and then the memory naming it (before the next die is taught), and only then the
+ * held roll removed (its folder synced). A cut leaves the roll held again (nothing of it on disk
+ * yet, or only its count: then it counts twice, the one window left), or remembered as final with
+ * its held files still there: `restore` then drops them, so it is not counted or taught twice; the
+ * dice not yet taught are not, and at most the one die being remembered leaves a crop no BACK
+ * takes back.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
@@ -76,8 +86,8 @@ export interface PlayedRollsOptions {
   onUnlabel?(set: DiceSetId, readRight: boolean): void;
   /** Labels were added (the phones are told). */
   onChange(): void;
-  /** The final rolls remembered or their counts' generations changed (`kept` says what they are now). */
-  onKeptChange?(): void;
+  /** The final rolls remembered or their counts' generations changed (`kept` says what they are now); settles once that is on disk, rejects where it could not be. */
+  onKeptChange?(): Promise<void> | void;
 }
 
 /**
@@ -148,6 +158,18 @@ function readKept<S extends z.ZodType>(file: string, shape: S): { data: z.infer<
   return { data: parsed.data };
 }
 
+/** A directory's entries made durable (a removal is, only once its directory is); best effort where a platform cannot open a directory. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => null);
+  try {
+    await handle?.sync();
+  } catch {
+    /* best effort */
+  } finally {
+    await handle?.close();
+  }
+}
+
 /** The same dice, whatever the order of their fields (a roll read back from disk has the schema's). */
 function sameDice(a: PendingRoll['dice'], b: PendingRoll['dice']): boolean {
   const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
@@ -187,6 +209,16 @@ export class PlayedRolls {
   private keeping: Promise<void> = Promise.resolve();
   /** The owner told the final rolls changed, each time after the counts written before. */
   private remembering: Promise<void> = Promise.resolve();
+  /** Each change asked of the held roll's files (`keepHeld`): a final roll's removal waiting for its labels is dropped where a newer change came meanwhile. */
+  private heldChanges = 0;
+  /** The last roll made final: its count and the memory of it written (a roll held next is written after). */
+  private finalised: Promise<unknown> = Promise.resolve();
+  /** The last final roll's held files being removed once its labels are (a newer held roll is written over them instead). */
+  private removing: Promise<void> = Promise.resolve();
+  /** The counts file held no counts at the start (missing, unreadable, not a count): counted afresh. */
+  private countedAfresh = false;
+  /** The counts file could be neither read nor put aside: nothing is written over it this run. */
+  private countsOff = false;
 
   constructor(private readonly opts: PlayedRollsOptions) {
     this.load();
@@ -213,15 +245,29 @@ export class PlayedRolls {
   /** The final rolls and generations kept before the start (`kept`), remembered again after any of this run. */
   restore(kept: { finals: readonly FinalRoll[]; generations: Generations }): void {
     this.finals = [...this.finals, ...kept.finals.map((f): HeldFinal => ({ ...f, fromBefore: true }))].slice(0, FINAL_KEPT);
+    // Counted afresh, the remembered final rolls are in no count of this run: each set's count is a
+    // new generation, so a BACK that brings one back takes nothing from it.
+    const afresh = this.countedAfresh && kept.finals.length > 0;
     for (const set of DICE_SET_IDS) {
       const g = kept.generations[set];
-      if (g !== undefined && !this.generations.has(set)) this.generations.set(set, g);
+      if (afresh) this.generations.set(set, Math.max(g ?? 0, this.generations.get(set) ?? 0) + 1);
+      else if (g !== undefined && !this.generations.has(set)) this.generations.set(set, g);
     }
+    // Made final and remembered, but cut off before its held files were removed: not held again
+    // (it would count twice and teach again); only the newest final can be it.
+    const newest = kept.finals[0];
+    if (this.held && newest && sameDice(this.held.roll.dice, newest.roll.dice)) {
+      this.held = null;
+      this.keepHeld(null);
+      this.opts.logger.info('dice in play: the roll used before the restart was made final already (its files were not yet removed): not held again');
+    }
+    if (afresh) void this.keptChanged();
   }
 
   /** Waits for the counts' and the held roll's writes so far (a test, or a clean shutdown). */
   async saved(): Promise<void> {
     await this.saving;
+    await this.removing;
     await this.keeping;
     await this.remembering;
   }
@@ -231,20 +277,31 @@ export class PlayedRolls {
    * are on disk, so a cut between the two files leaves a final roll's count not taken back (as
    * before they were kept), never one taken back from a count that lacks it.
    */
-  private keptChanged(): void {
+  private keptChanged(): Promise<void> {
     const counts = this.saving;
-    this.remembering = this.remembering
-      .then(() => counts)
-      .then(() => this.opts.onKeptChange?.())
-      .catch((error: unknown) => this.opts.logger.warn(`dice in play: the final rolls could not be remembered: ${(error as Error).message}`));
+    const told = this.remembering.then(() => counts).then(() => this.opts.onKeptChange?.());
+    this.remembering = told.catch((error: unknown) => this.opts.logger.warn(`dice in play: the final rolls could not be remembered: ${(error as Error).message}`));
+    // Settles once remembered on disk (a final roll's labels wait for it); rejects where it could not be.
+    return told;
   }
 
   private load(): void {
     const file = this.opts.file;
     if (!file) return;
     const read = readKept(file, FILE_SHAPE);
-    if ('unreadable' in read) this.opts.logger.warn(`dice in play: ${file} could not be read (${read.unreadable}); counting afresh`);
-    if ('invalid' in read) this.opts.logger.warn(`dice in play: ${file} is not a count of dice in play (${read.invalid}); counting afresh`);
+    if (!('data' in read)) this.countedAfresh = true;
+    const why = 'unreadable' in read ? `could not be read (${read.unreadable})` : 'invalid' in read ? `is not a count of dice in play (${read.invalid})` : null;
+    if (why) {
+      // Kept aside before anything is written over it (a failing card's file may read again).
+      const aside = `${file}.corrupt-${Date.now()}`;
+      try {
+        renameSync(file, aside);
+        this.opts.logger.warn(`dice in play: ${file} ${why}; counting afresh (kept as ${path.basename(aside)})`);
+      } catch (error) {
+        this.countsOff = true;
+        this.opts.logger.warn(`dice in play: ${file} ${why} and could not be put aside (${(error as Error).message}); counting afresh, and the counts are not kept until the next start (the file is left as it is)`);
+      }
+    }
     if (!('data' in read)) return;
     for (const set of DICE_SET_IDS) {
       const c = read.data[set];
@@ -254,7 +311,7 @@ export class PlayedRolls {
 
   private save(): void {
     const file = this.opts.file;
-    if (!file) return;
+    if (!file || this.countsOff) return;
     const data = JSON.stringify(Object.fromEntries(this.counted)) + '\n';
     this.saving = this.saving
       .then(() => writeFileAtomic(file, data))
@@ -280,7 +337,10 @@ export class PlayedRolls {
     if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
     if (event.type === 'confirm' && before.roll && before.roll.source !== 'manual') {
       this.held = this.hold(before.roll, event.by);
-      this.keepHeld(this.held);
+      // After the roll made final now is counted and remembered (written over its held files, which
+      // are its until then), and after the memory of a final roll a BACK took back: held on disk
+      // while the memory still names it as final, a cut would drop it at the start (`restore`).
+      this.keepHeld(this.held, Promise.all([this.finalised, this.remembering]));
     }
   }
 
@@ -292,7 +352,6 @@ export class PlayedRolls {
     const held = this.held;
     this.held = null;
     if (!held) return this.flushing;
-    this.keepHeld(null);
     const final: HeldFinal = { roll: held.roll, counted: [], labels: [] };
     for (const set of new Set(held.roll.dice.map((d) => d.set))) {
       const add = countInPlay(held.roll, set);
@@ -304,12 +363,26 @@ export class PlayedRolls {
     }
     this.finals = [final, ...this.finals].slice(0, FINAL_KEPT);
     this.save();
-    this.keptChanged();
+    // Its count first, then the final roll remembered (keptChanged waits for the count), then its labels.
+    const remembered = this.keptChanged().catch(() => undefined);
+    this.finalised = remembered;
     if (held.taught.length > 0) {
+      // Its frame read now (from disk, after a restart): a roll used meanwhile is written over the
+      // held files before this one's dice are taught.
+      const frame = held.frame();
+      const teaching: HeldRoll = { ...held, frame: () => frame };
       this.flushing = this.flushing
-        .then(() => this.learn(held, final))
+        .then(() => remembered)
+        .then(() => this.learn(teaching, final))
         .catch((error: unknown) => this.opts.logger.error(`calibration: the dice checked during play could not be learnt: ${(error as Error).message}`));
     }
+    // Off the disk only once all that is (removed first, a cut lost the roll's count and labels);
+    // a roll used meanwhile is written over it instead, once this one's count is remembered.
+    const changes = this.heldChanges;
+    this.removing = Promise.all([remembered, this.flushing]).then(() => {
+      if (changes === this.heldChanges) this.keepHeld(null);
+      return this.keeping;
+    });
     return this.flushing;
   }
 
@@ -350,15 +423,19 @@ export class PlayedRolls {
    * The held roll on disk, or none (`held` null): the frame first, then the roll that names it, so
    * a roll on disk always has its frame unless that was lost; writes and removals in order.
    */
-  private keepHeld(held: HeldRoll | null): void {
+  private keepHeld(held: HeldRoll | null, after: Promise<unknown> = Promise.resolve()): void {
     const dir = this.opts.heldDir;
     if (!dir) return;
+    this.heldChanges++;
     const rollFile = path.join(dir, HELD_ROLL), frameFile = path.join(dir, HELD_FRAME);
     this.keeping = this.keeping
+      .then(() => after)
       .then(async () => {
         if (!held) {
           await rm(rollFile, { force: true });
           await rm(frameFile, { force: true });
+          // Gone for good only once the folder is synced: else a power cut may bring it back.
+          await syncDir(dir);
           return;
         }
         await mkdir(dir, { recursive: true });
@@ -382,14 +459,14 @@ export class PlayedRolls {
     if (!dir) return;
     const rollFile = path.join(dir, HELD_ROLL), frameFile = path.join(dir, HELD_FRAME);
     const read = readKept(rollFile, HELD_SHAPE);
-    if ('missing' in read || 'unreadable' in read) {
-      if ('unreadable' in read) this.opts.logger.warn(`dice in play: ${rollFile} could not be read (${read.unreadable}); the roll used last is not counted`);
+    if ('missing' in read) {
       rmSync(frameFile, { force: true });
       return;
     }
-    if ('invalid' in read) {
+    if (!('data' in read)) {
       const aside = `${rollFile}.corrupt-${Date.now()}`;
-      this.opts.logger.warn(`dice in play: ${rollFile} is not a used roll (${read.invalid}); the roll used last is not counted (kept as ${path.basename(aside)})`);
+      const why = 'unreadable' in read ? `could not be read (${read.unreadable})` : `is not a used roll (${read.invalid})`;
+      this.opts.logger.warn(`dice in play: ${rollFile} ${why}; the roll used last is not counted (kept as ${path.basename(aside)})`);
       this.keeping = rename(rollFile, aside)
         .then(() => rm(frameFile, { force: true }))
         .catch((e: unknown) => this.opts.logger.warn(`dice in play: ${rollFile} could not be put aside: ${(e as Error).message}`));
@@ -459,13 +536,28 @@ export class PlayedRolls {
       return; // no reader, nothing to teach
     }
     let learnt = 0;
-    for (const index of held.taught) {
+    for (const [nth, index] of held.taught.entries()) {
       const die = held.roll.dice[index]!;
       // Framed as the roll was read: the same camera view, the die's up judged with the roll's other dice.
       const others: Box[] = held.roll.dice.flatMap((d, k) => (k !== index && d.box ? [d.box] : []));
       try {
         const added = await reader.calibration.add(die.set, die.face, frame.image, die.box, frame.view, others);
-        final?.labels.push({ set: die.set, face: die.face, label: added.label, readRight: (die.readAs ?? die.face) === die.face });
+        const given = { set: die.set, face: die.face, label: added.label, readRight: (die.readAs ?? die.face) === die.face };
+        final?.labels.push(given);
+        // Remembered before the next die is taught: a cut then leaves at most this one crop that
+        // a BACK after the restart cannot take back (all of them, when the memory came last).
+        if (final && this.finals.includes(final)) {
+          try {
+            await this.keptChanged();
+          } catch (error) {
+            final.labels = final.labels.filter((l) => l !== given);
+            await reader.calibration.withdraw(die.set, added.label).catch(() => undefined);
+            const left = held.taught.length - nth;
+            this.opts.logger.warn(`calibration: a die checked during play could not be remembered (${(error as Error).message}); ${left === 1 ? 'it is' : `it and the ${left - 1} after it are`} not taught`);
+            this.learning = [];
+            break;
+          }
+        }
       } catch (error) {
         this.opts.logger.warn(`calibration: die ${index + 1} of a used roll could not be learnt: ${(error as Error).message}`);
         continue;
@@ -476,8 +568,6 @@ export class PlayedRolls {
       learnt++;
     }
     if (learnt > 0) this.opts.logger.info(`calibration: ${learnt} ${learnt === 1 ? 'die' : 'dice'} checked during play added to the taught crops`);
-    // The labels a BACK would take back, remembered.
-    if (learnt > 0 && final && this.finals.includes(final)) this.keptChanged();
     this.opts.onChange();
   }
 }

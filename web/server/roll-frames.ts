@@ -20,9 +20,12 @@
  * (sharp not loading, out of memory) is reported the same way for this run and kept: the next start
  * may decode it. Phones are told the file as it lies in the data folder (`roll-frames/camera/…`),
  * never the server's path; the log has the full path. At the start no more frames than the limits
- * keep are decoded, whatever the index names. An index that cannot be read is reported by name
- * and kept aside as `frames.json.corrupt-<ms>`; the frames start afresh. Once closed (the pipeline
- * stopped), nothing more is written: the folder is the next start's.
+ * keep are decoded, whatever the index names. An index that is not one (torn, edited by hand) is
+ * reported by name and kept aside as `frames.json.corrupt-<ms>`; the frames start afresh. One that
+ * cannot be read at all (a failing card, a permission: it may read again) is reported by name and
+ * the folder is left as it is for the run: no frame is read back, none removed, none kept (said
+ * once), so a passing read error costs this run's frames over the next restart, not those kept.
+ * Once closed (the pipeline stopped), nothing more is written: the folder is the next start's.
  *
  * The index also keeps `latest`, the latest frame time any frame given to it has had, kept when
  * that frame is forgotten: a frame's time (with a die's box) names the die a Teach label was given
@@ -142,7 +145,13 @@ export class RollFrames {
    */
   async load(decode: (jpeg: Uint8Array) => Promise<RgbImage>): Promise<RestoredFrame[]> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
-    const { frames: indexed, latest } = await this.readIndex();
+    const index = await this.readIndex();
+    if (index === 'unreadable') {
+      // Its frames may be those named by an index that reads again at the next start: nothing touched.
+      this.closed = true;
+      return [];
+    }
+    const { frames: indexed, latest } = index;
     // Every frame the index names counts, those beyond the limits or broken too: a label may name them.
     this.noteTime(Math.max(latest ?? -Infinity, ...indexed.map((e) => e.at)));
     // No more than the limits keep (an index edited by hand, or limits lowered, may name hundreds:
@@ -200,14 +209,15 @@ export class RollFrames {
     return restored;
   }
 
-  /** The index; no frames where there is no index or it is not one (said, and kept aside). */
-  private async readIndex(): Promise<Index> {
+  /** The index; no frames where there is no index or it is not one (said, and kept aside); `unreadable` where it could not be read (said). */
+  private async readIndex(): Promise<Index | 'unreadable'> {
     let text: string;
     try {
       text = await readFile(this.index, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`camera: ${this.index} could not be read (${(error as Error).message}); the frames of the rolls read before the restart are not kept`);
-      return { frames: [] };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { frames: [] };
+      this.logger.warn(`camera: ${this.index} could not be read (${(error as Error).message}); the frames of the rolls read before the restart cannot be labelled nor taught, and this run's are not kept over a restart (the folder is left as it is)`);
+      return 'unreadable';
     }
     try {
       const result = INDEX_SHAPE.safeParse(JSON.parse(text));
