@@ -23,6 +23,8 @@ export interface FoundInPicture {
    * show a face's marks (`showsMarks`): a whole tray's dice.
    */
   small?: readonly LocatedDie[];
+  /** The first look's finds of a tenth to a fifth of the longer side that show a face's marks. */
+  middling?: readonly LocatedDie[];
 }
 
 /**
@@ -43,6 +45,9 @@ export const WHOLE_DIE_SIDE = 0.2;
  * taken as one die (a busy face's numeral or icon pieces in a tight close-up). Two or more: the
  * picture is not of one die. Fewer, and the look for small dice (`found.small`: a whole tray photo,
  * its dice a few hundredths of its side) counts its dice (`smallDiceIn`); two or more count instead.
+ * Fewer still, the first look's dice of a tenth to a fifth that show marks (`found.middling`) are
+ * counted the same way, where they spread wider than a face's pips (an enlarged close-up's pips are
+ * that size too).
  */
 export function wholeDiceIn(found: FoundInPicture): number {
   const { width, height } = found;
@@ -53,9 +58,11 @@ export function wholeDiceIn(found: FoundInPicture): number {
   const clear = ([x0, y0, x1, y1]: Box) => x0 >= margin && y0 >= margin && x1 <= width - margin && y1 <= height - margin;
   const least = WHOLE_DIE_SIDE * longer;
   const whole = oneEach(found.dice.filter(({ box, fromPips }) => !fromPips && sideOf(box) >= least && clear(box))).length;
-  if (whole >= 2 || !found.small) return whole;
-  const small = smallDiceIn(found, clear);
-  return small >= 2 ? small : whole;
+  if (whole >= 2) return whole;
+  const small = found.small ? smallDiceIn(found, clear, found.small, SMALL_DIE_BELOW) : 0;
+  if (small >= 2) return small;
+  const middling = found.middling ? smallDiceIn(found, clear, found.middling, WHOLE_DIE_SIDE, true) : 0;
+  return middling >= 2 ? middling : whole;
 }
 
 /**
@@ -66,13 +73,13 @@ export function wholeDiceIn(found: FoundInPicture): number {
  * largest group within `SAME_SIZE` of each other). None on a printed cloth, whose blots are found
  * at every size. Marks that a glare spot lacks the framing checks (`showsMarks`).
  */
-function smallDiceIn(found: FoundInPicture, clear: (box: Box) => boolean): number {
+function smallDiceIn(found: FoundInPicture, clear: (box: Box) => boolean, small: readonly LocatedDie[], below: number, spread = false): number {
   const longer = Math.max(found.width, found.height);
-  const small = found.small ?? [];
-  const everything = [...found.dice, ...small];
+  // Everything found, once: the middling dice are among the first look's.
+  const everything = [...found.dice, ...(found.small ?? [])];
   const seen = everything.filter((d) => !d.fromPips);
   if (seen.length >= CLOTH_FINDS && Math.max(...seen.map((d) => sideOf(d.box))) >= CLOTH_SPREAD * Math.min(...seen.map((d) => sideOf(d.box)))) return 0;
-  const under = SMALL_DIE_BELOW * longer;
+  const under = below * longer;
   // Not a die inferred from pips: two close dice whose pips it grouped make a box 2.4–7 × theirs
   // (the real frames), as a worm face's pieces' inferred die does theirs.
   const pieceOf = (d: LocatedDie) => seen.some((f) => sideOf(f.box) > PIECE_SMALLER * sideOf(d.box) && overlap(d.box, f.box) > 0.5 * area(d.box));
@@ -81,6 +88,12 @@ function smallDiceIn(found: FoundInPicture, clear: (box: Box) => boolean): numbe
   for (const d of dice) {
     const like = dice.filter((e) => sideOf(e.box) >= sideOf(d.box) && sideOf(e.box) <= SAME_SIZE * sideOf(d.box));
     if (like.length > tray.length) tray = like;
+  }
+  if (spread && tray.length > 0 && tray.length <= FACE_MARKS) {
+    const xs = tray.flatMap((d) => [d.box[0], d.box[2]]), ys = tray.flatMap((d) => [d.box[1], d.box[3]]);
+    const extent = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+    const sides = tray.map((d) => sideOf(d.box)).sort((a, b) => a - b);
+    if (extent < GROUP_SPREAD * sides[sides.length >> 1]!) return 0;
   }
   return tray.length;
 }
@@ -138,6 +151,13 @@ const PIECE_SMALLER = 1.3;
  * dice are found at one size.
  */
 const CLOTH_FINDS = 5;
+/**
+ * Up to a face's six marks, dice of a tenth to a fifth count only where they spread over at least
+ * this many times their size: a face's pips lie within about three and a half pip sizes (16 of 151
+ * Catan crops enlarged × 3 were flagged without it).
+ */
+const FACE_MARKS = 6;
+const GROUP_SPREAD = 4;
 const CLOTH_SPREAD = 2.5;
 
 const sideOf = ([x0, y0, x1, y1]: Box) => Math.max(x1 - x0, y1 - y0);

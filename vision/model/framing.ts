@@ -73,6 +73,13 @@ const SMALL_DIE_SIDE = 0.025;
 const SMALL_DIE_PIXELS = 14;
 const SMALL_LOOK_BELOW = 0.75;
 
+/**
+ * The first look's finds of a tenth to a fifth of the picture are counted as dice (several-dice.ts)
+ * from this many pixels: below it a close die's pips pass the marks check (their insides blur into
+ * their outline), as in the Catan crops as cut (pips of 11–15 px in pictures of 80–130 px).
+ */
+const MIDDLING_LEAST = 24;
+
 /** What the framing is for. */
 export interface FramingPurpose {
   /**
@@ -136,7 +143,10 @@ function frameInside(image: RgbImage, mode: FramingMode, locate: LocateOptions, 
   const small = count && nothingFound && smallSide <= SMALL_LOOK_BELOW * Math.max(8, MIN_SMALLER_SIDE * longer)
     ? locateDice(image, { ...locate, minSize: smallSide, maxSize: MIN_SMALLER_SIDE * longer, edgeRegions: true, lookCloser: false }).filter((d) => showsMarks(image, d.box))
     : undefined;
-  const found: { found?: FoundInPicture } = count ? { found: { dice, width: image.width, height: image.height, ...(small ? { small } : {}) } } : {};
+  const middling = count && !dice.some((d) => !d.fromPips && side(d.box) >= MIN_LOCATED_SIDE * longer)
+    ? dice.filter((d) => !d.fromPips && side(d.box) < MIN_LOCATED_SIDE * longer && side(d.box) >= MIDDLING_LEAST && showsMarks(image, d.box))
+    : [];
+  const found: { found?: FoundInPicture } = count ? { found: { dice, width: image.width, height: image.height, ...(small ? { small } : {}), ...(middling.length > 0 ? { middling } : {}) } } : {};
   const central = dice
     .filter((d) => d.box[0] <= cx && cx <= d.box[2] && d.box[1] <= cy && cy <= d.box[3])
     .sort((a, b) => b.score - a.score);
