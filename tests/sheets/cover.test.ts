@@ -228,6 +228,26 @@ describe('white and cream pens, found by the printed grid they hide (generated p
     expect(cellsUnderPen(pen, truth, 0.03).filter((k) => !asked.has(k)).map(cellName)).toEqual([]);
   });
 
+  it.each<[number, number]>([
+    [0, 4],
+    [0, 2],
+    [90, 2],
+  ])('a white pen lying along the grid (%s°, %s mm off a line) is asked about over its own cells, not a whole row or column beside it', async (angle, across) => {
+    // A printed line parallel to the pen does not average out along it: its ridge, darker than the
+    // pen's faint edge, was taken for that edge, and every cell of the next row or column was asked
+    // (at 0°, 4 mm off a line: all of row 7).
+    const pen = penThrough('white', angle, 5, 5, 0, across);
+    const { bars, truth } = await detect([pen]);
+    expect(bars).toHaveLength(1);
+    const under = new Set(cellsUnderPen(pen, truth, 0.03));
+    const beside = bars[0]!.cells.filter((k) => !under.has(k));
+    const lines = new Set(beside.map((k) => (angle === 0 ? Math.floor(k / b.columns) : k % b.columns)));
+    expect([...under].filter((k) => !bars[0]!.cells.includes(k)).map(cellName)).toEqual([]);
+    // Its rounded ends may reach a cell beyond; a whole row or column beside it is not asked.
+    expect(beside.length, beside.map(cellName).join(' ')).toBeLessThan(Math.min(b.columns, b.rows) / 2);
+    expect(lines.size).toBeLessThanOrEqual(2);
+  });
+
   it('a cream pen with a cap is asked about to the end of its cap: the cap\'s gaps (darker, cut by its clip) carry the pen on', async () => {
     // The seeded harness pen `cream-0` (clew-1, a 47 mm cap): its cap's cells were left out.
     const pen = randomPen('cream-0', b, 'cream');

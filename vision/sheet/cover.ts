@@ -852,6 +852,9 @@ function paleChain(r: BoardRaster, all: readonly GridGap[], u: [number, number],
  * while the ink stays BAR_EDGE_INK above the paper beyond (its shadow); never nearer than the
  * hidden width's half and PALE_SIDES.
  */
+/** A pixel within this many mm of a printed grid line's middle is on the line (lines print some 0.3 mm wide, blurred). */
+const PALE_GRID_LINE = 0.6;
+
 function paleSides(r: BoardRaster, bar: DarkBar, hidden: number): [number, number] {
   const STEP = 0.5;
   const reach = hidden / 2 + PALE_EDGE_BEYOND + PALE_SHADOW + 2;
@@ -860,7 +863,16 @@ function paleSides(r: BoardRaster, bar: DarkBar, hidden: number): [number, numbe
   const n = new Float64Array(bins);
   // The chain's own stretch: the box reaches beyond the pen's ends.
   const end = PALE_END_CELLS * r.cell;
+  // The printed grid lines are left out: along a pen lying parallel to one, the line does not
+  // average out and its ridge, darker than the pen's faint edge, was taken for that edge (a whole
+  // row or column of cells beside the pen asked about).
+  const W = r.ink.width;
+  const offLine = (mm: number) => {
+    const k = (((mm - r.originMm) % r.cell) + r.cell) % r.cell;
+    return k > PALE_GRID_LINE && k < r.cell - PALE_GRID_LINE;
+  };
   forBox(r, bar.centre, bar.dir, [bar.along[0] + end, bar.along[1] - end], [-reach, reach], (i, _t, s) => {
+    if (!offLine(((i % W) + 0.5) / r.ppm) || !offLine((Math.floor(i / W) + 0.5) / r.ppm)) return;
     const b = Math.round((s + reach) / STEP);
     sum[b]! += r.ink.ink[i]!;
     n[b]!++;
