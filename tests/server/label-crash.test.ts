@@ -6,7 +6,7 @@
  * restarts). The shipped model (the last-layer refit) and a camera roll of one real die picture
  * whose dice are boxes a pixel apart, from one frame the stand-in camera keeps.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PendingRoll } from '../../shared/protocol.js';
@@ -71,7 +71,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     }) as typeof mod.readFile,
   };
 });
-const syncRead = vi.hoisted(() => ({ fail: null as string | null }));
+/** Synchronous reads and renames of these files fail once (a failing card). */
+const syncRead = vi.hoisted(() => ({ fail: null as string | null, failRename: null as string | null }));
 vi.mock('node:fs', async (importOriginal) => {
   const mod = await importOriginal<typeof import('node:fs')>();
   return {
@@ -83,6 +84,13 @@ vi.mock('node:fs', async (importOriginal) => {
       }
       return (mod.readFileSync as (...a: unknown[]) => unknown)(file, ...rest);
     }) as typeof mod.readFileSync,
+    renameSync: ((from: unknown, ...rest: unknown[]) => {
+      if (typeof from === 'string' && from === syncRead.failRename) {
+        syncRead.failRename = null;
+        throw Object.assign(new Error(`EIO: i/o error, rename '${from}'`), { code: 'EIO' });
+      }
+      return (mod.renameSync as (...a: unknown[]) => unknown)(from, ...rest);
+    }) as typeof mod.renameSync,
   };
 });
 
@@ -105,6 +113,7 @@ afterEach(() => {
   fsx.holdRm = null;
   fsx.failRead = null;
   syncRead.fail = null;
+  syncRead.failRename = null;
 });
 
 /** A camera roll of `faces.length` dice, die i a box i pixels from the picture's left; `readAs`: what the camera read where a person corrected it. */
@@ -145,6 +154,28 @@ async function open(dir: string) {
     files: () => (existsSync(path.join(calibrationDir, 'pending', 'd6')) ? readdirSync(path.join(calibrationDir, 'pending', 'd6')).filter((n) => n.endsWith('.png')).sort() : []),
   };
 }
+
+/** clew's calibration part on `dir` with no reader and nothing taught: the dice in play alone. */
+async function openCounts(dir: string) {
+  const logger = collectingLogger();
+  const calibration = new TableCalibration(path.join(dir, 'calibration'), lazyReader(async () => { throw new Error('no reader'); }, silentLogger), () => null, logger, () => {}, {
+    learnFromChecks: false,
+    file: path.join(dir, 'dice-in-play.json'),
+    heldDir: path.join(dir, 'held-roll'),
+  });
+  await calibration.load();
+  const event = (e: Partial<TableEvent>) => ({ by: { kind: 'referee' }, ...e }) as TableEvent;
+  return {
+    calibration,
+    logger,
+    use: (roll: PendingRoll) => calibration.played(event({ type: 'confirm' }), { roll } as TableState, { roll: null } as TableState),
+    moveOn: () => calibration.played(event({ type: 'roll' }), { roll: null } as TableState, { roll: null } as TableState),
+    back: (roll: PendingRoll) => calibration.played(event({ type: 'undo' }), { roll: null } as TableState, { roll } as TableState),
+    inPlay: () => calibration.status().find((s) => s.set === 'd6')?.inPlay,
+  };
+}
+/** A camera roll of a 3 and a 5, `x` pixels from the picture's left (no picture is read). */
+const twoDiceAt = (x: number): PendingRoll => ({ source: 'camera', needsConfirmation: false, dice: [{ set: 'd6', face: '3', box: [x, 0, 10, 10] }, { set: 'd6', face: '5', box: [x + 20, 0, 10, 10] }] });
 
 /** The data folder as a power cut would leave it now (the writes still in flight never land), to start on afresh. */
 function crashCopy(dir: string): string {
@@ -376,5 +407,105 @@ describe('the held roll on a failing card', () => {
     await rolls.saved();
     expect(logger.lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/roll\.json could not be read \(EIO: .+\); the roll used last is not counted \(kept as roll\.json\.corrupt-\d+\)$/) });
     expect(readdirSync(heldDir).filter((n) => n.startsWith('roll.json.corrupt-'))).toHaveLength(1);
+  });
+});
+
+describe('a roll used again with the same dice, cut short by a crash', () => {
+  it('used twice (the tray read again unchanged), cut while the second is held: the second is held again after the restart, both counted', async () => {
+    const dir = scratchDir('clew-label-crash-');
+    const t = await openCounts(dir);
+    const roll = twoDiceAt(0);
+    t.use(roll);
+    t.moveOn();
+    await t.calibration.saved();
+    t.use({ ...roll, dice: roll.dice.map((d) => ({ ...d })) });
+    await t.calibration.saved();
+    expect(t.inPlay()).toMatchObject({ dice: 4 });
+    const after = await openCounts(crashCopy(dir));
+    expect(after.logger.lines).not.toContainEqual({ level: 'info', message: expect.stringContaining('made final already') });
+    expect(after.inPlay()).toMatchObject({ dice: 4 });
+  });
+
+  it('cut before its held files were removed, it is still not held again; so too with files from before held rolls had an id (told by its dice)', async () => {
+    const dir = scratchDir('clew-label-crash-');
+    const t = await openCounts(dir);
+    const rollFile = path.join(dir, 'held-roll', 'roll.json');
+    t.use(twoDiceAt(0));
+    await t.calibration.saved();
+    fsx.holdRm = (file) => file === rollFile;
+    t.moveOn();
+    await until(() => fsx.events.includes(`rm ${rollFile}`));
+    const copy = crashCopy(dir);
+    const older = crashCopy(dir);
+    fsx.holdRm = null;
+    // The older files: the held roll and the memory of the final one with no id.
+    const heldKept = JSON.parse(readFileSync(path.join(older, 'held-roll', 'roll.json'), 'utf8')) as { id?: string };
+    const memoryFile = path.join(older, 'calibration', 'label-memory.json');
+    const memory = JSON.parse(readFileSync(memoryFile, 'utf8')) as { finals: { id?: string }[] };
+    expect(heldKept.id).toEqual(expect.any(String));
+    expect(memory.finals[0]?.id).toBe(heldKept.id);
+    delete heldKept.id;
+    delete memory.finals[0]!.id;
+    writeFileSync(path.join(older, 'held-roll', 'roll.json'), JSON.stringify(heldKept));
+    writeFileSync(memoryFile, JSON.stringify(memory));
+    for (const folder of [copy, older]) {
+      const after = await openCounts(folder);
+      expect(after.logger.lines).toContainEqual({ level: 'info', message: expect.stringContaining('made final already') });
+      expect(after.inPlay()).toMatchObject({ dice: 2 });
+      await after.calibration.close();
+    }
+  });
+});
+
+describe('dice in play while the counts file can be neither read nor put aside', () => {
+  it('its rolls are remembered with no count to take back: after the file reads again, a BACK to one takes nothing from it, and a BACK to a roll the file counted still takes it back', async () => {
+    const dir = scratchDir('clew-label-crash-');
+    const file = path.join(dir, 'dice-in-play.json');
+    const a = twoDiceAt(0), b = twoDiceAt(100), c = twoDiceAt(200);
+    const one = await openCounts(dir);
+    one.use(a);
+    one.moveOn();
+    await one.calibration.close();
+    syncRead.fail = file;
+    syncRead.failRename = file;
+    const two = await openCounts(dir);
+    expect(two.logger.lines).toContainEqual({ level: 'warn', message: expect.stringContaining('could not be put aside') });
+    two.use(b);
+    two.moveOn();
+    two.use(c);
+    two.moveOn();
+    // Within the run, a BACK still takes a roll back from the run's own count.
+    two.back(c);
+    await two.calibration.close();
+    expect(two.inPlay()).toMatchObject({ dice: 2 });
+    const three = await openCounts(dir);
+    expect(three.inPlay()).toMatchObject({ dice: 2 });
+    three.back(b);
+    await three.calibration.saved();
+    expect(three.inPlay()).toMatchObject({ dice: 2 });
+    three.back(a);
+    await three.calibration.close();
+    expect(three.inPlay()).toBeUndefined();
+  });
+
+  it('so too where no final roll was remembered before (the run counts in the generation the file has)', async () => {
+    const dir = scratchDir('clew-label-crash-');
+    const file = path.join(dir, 'dice-in-play.json');
+    const a = twoDiceAt(0), b = twoDiceAt(100);
+    const one = await openCounts(dir);
+    one.use(a);
+    one.moveOn();
+    await one.calibration.close();
+    rmSync(path.join(dir, 'calibration', 'label-memory.json'));
+    syncRead.fail = file;
+    syncRead.failRename = file;
+    const two = await openCounts(dir);
+    two.use(b);
+    two.moveOn();
+    await two.calibration.close();
+    const three = await openCounts(dir);
+    three.back(b);
+    await three.calibration.close();
+    expect(three.inPlay()).toMatchObject({ dice: 2 });
   });
 });

@@ -53,6 +53,8 @@ export interface TeachLabel {
 
 /** A roll made final: what it added to each set's count (in that count's generation), and the labels its checked dice became. */
 export interface FinalRoll {
+  /** The held roll's it was (played-rolls.ts), so a roll used again with the same dice is not taken for it; absent in files from before. */
+  id?: string;
   roll: PendingRoll;
   counted: { set: DiceSetId; add: InPlay; generation: number }[];
   labels: { set: DiceSetId; face: string; label: number; readRight: boolean }[];
@@ -81,6 +83,7 @@ const SHAPE = z.strictObject({
   ),
   finals: z.array(
     z.strictObject({
+      id: z.string().min(1).optional(),
       roll: pendingRollSchema,
       counted: z.array(
         z.strictObject({

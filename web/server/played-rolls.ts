@@ -13,20 +13,23 @@
  * The counts are kept in a small JSON file in the data folder, so they go on over restarts; a file
  * that cannot be read or is not a count is reported, kept aside as `<file>.corrupt-<ms>`, and the
  * counting starts afresh, each set's generation too (below); one that cannot be put aside is left
- * as it is and no count is written this run. The held roll is kept on disk too (`heldDir`: the
- * roll, and the frame its checked dice are taught from), so a power cut loses neither its count
- * nor its labels: after the restart it is held again, as it was. The last rolls made final are
- * remembered over restarts too (label-memory.ts, by the owner: `kept`, `restore`), so a BACK after
- * a restart that brings one back takes back its count and its labels.
+ * as it is and no count is written this run (nor a generation changed, and its final rolls are
+ * remembered with no count to take back: the file may read again next time). The held roll is kept
+ * on disk too (`heldDir`: the roll, and the frame its checked dice are taught from), so a power cut
+ * loses neither its count nor its labels: after the restart it is held again, as it was. The last
+ * rolls made final are remembered over restarts too (label-memory.ts, by the owner: `kept`,
+ * `restore`), so a BACK after a restart that brings one back takes back its count and its labels.
  *
  * A roll made final is written in this order: its count, the final roll remembered, each checked
- * die's label and then the memory naming it (before the next die is taught), and only then the
- * held roll removed (its folder synced). A cut leaves the roll held again (nothing of it on disk
- * yet, or only its count: then it counts twice, the one window left), or remembered as final with
- * its held files still there: `restore` then drops them, so it is not counted or taught twice; the
- * dice not yet taught are not, and at most the one die being remembered leaves a crop no BACK
+ * die's label and then the memory naming it (before the next die is taught), and only then the held
+ * roll removed (its folder synced). A cut leaves the roll held again (nothing of it on disk yet, or
+ * only its count: then it counts twice, the one window left), or remembered as final with its held
+ * files still there: `restore` then drops them (told by the id the held roll and its final roll
+ * share, not by its dice: the same dice may be used again), so it is not counted or taught twice;
+ * the dice not yet taught are not, and at most the one die being remembered leaves a crop no BACK
  * takes back.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -95,6 +98,8 @@ export interface PlayedRollsOptions {
  * indices) will teach, read from `frame`.
  */
 interface HeldRoll {
+  /** Which use of a roll this is (a roll used again unchanged has the same dice): named by its final roll too. */
+  id: string;
   roll: PendingRoll;
   taught: number[];
   /** The frame, where `taught` has dice: at hand, or read back from disk after a restart. */
@@ -104,6 +109,8 @@ interface HeldRoll {
 /** The held roll on disk (`roll.json`); its frame is `frame.png` beside it, where `view` is given. */
 const HELD_SHAPE = z
   .strictObject({
+    /** Absent in files from before held rolls had one. */
+    id: z.string().min(1).optional(),
     roll: pendingRollSchema,
     taught: z.array(z.number().int().min(0)),
     view: z.enum(CAMERA_VIEWS).optional(),
@@ -120,8 +127,12 @@ const NONE: InPlay = { dice: 0, right: 0, marked: 0, wrongUnmarked: 0, missed: 0
 /** Final rolls remembered, so that a BACK that brings one back can take back what it counted and taught. */
 const FINAL_KEPT = 8;
 
-/** A final roll as this run holds it: one remembered from before the start counted in none of its tallies (`onLabel`). */
-type HeldFinal = FinalRoll & { fromBefore?: true };
+/**
+ * A final roll as this run holds it: one remembered from before the start counted in none of its
+ * tallies (`onLabel`); `countedHere`: its count went into no count on disk (the counts were off),
+ * so it is remembered over a restart with no count to take back.
+ */
+type HeldFinal = FinalRoll & { fromBefore?: true; countedHere?: true };
 
 function minus(a: InPlay, b: InPlay): InPlay {
   return fieldwise(a, b, (x, y) => Math.max(0, x - y));
@@ -176,6 +187,15 @@ function sameDice(a: PendingRoll['dice'], b: PendingRoll['dice']): boolean {
   return isDeepStrictEqual(plain(a), plain(b));
 }
 
+/**
+ * The held roll is the final one `restore` was given, made final before a cut that left its held
+ * files: the same use of a roll where both name theirs; by its dice only where either comes from
+ * files that named none (another use of the same dice would be taken for it).
+ */
+function sameUse(held: HeldRoll, final: FinalRoll, heldNamed: boolean): boolean {
+  return heldNamed && final.id !== undefined ? held.id === final.id : sameDice(held.roll.dice, final.roll.dice);
+}
+
 /** A used camera roll's dice of one set as the camera saw them, and what a person added or took out. */
 export function countInPlay(roll: PendingRoll, set: DiceSetId): InPlay {
   const seen = roll.dice.filter((d) => d.set === set && !d.added);
@@ -219,6 +239,10 @@ export class PlayedRolls {
   private countedAfresh = false;
   /** The counts file could be neither read nor put aside: nothing is written over it this run. */
   private countsOff = false;
+  /** The held roll's id was read from its file (not one given at the start to a roll from older files). */
+  private heldNamed = false;
+  /** The generations the label memory held at the start: kept as they were while the counts are off, as the counts file is. */
+  private generationsBefore: Generations = {};
 
   constructor(private readonly opts: PlayedRollsOptions) {
     this.load();
@@ -239,11 +263,14 @@ export class PlayedRolls {
 
   /** The final rolls remembered and the counts' generations, to be kept over a restart. */
   kept(): { finals: FinalRoll[]; generations: Generations } {
-    return { finals: this.finals.map(({ fromBefore: _, ...f }) => f), generations: Object.fromEntries(this.generations) };
+    // With the counts off, the counts file keeps the generations it had; so does the memory of them.
+    const finals = this.finals.map(({ fromBefore: _, countedHere, ...f }) => (countedHere ? { ...f, counted: [] } : f));
+    return { finals, generations: this.countsOff ? this.generationsBefore : Object.fromEntries(this.generations) };
   }
 
   /** The final rolls and generations kept before the start (`kept`), remembered again after any of this run. */
   restore(kept: { finals: readonly FinalRoll[]; generations: Generations }): void {
+    this.generationsBefore = { ...kept.generations };
     this.finals = [...this.finals, ...kept.finals.map((f): HeldFinal => ({ ...f, fromBefore: true }))].slice(0, FINAL_KEPT);
     // Counted afresh, the remembered final rolls are in no count of this run: each set's count is a
     // new generation, so a BACK that brings one back takes nothing from it.
@@ -256,7 +283,7 @@ export class PlayedRolls {
     // Made final and remembered, but cut off before its held files were removed: not held again
     // (it would count twice and teach again); only the newest final can be it.
     const newest = kept.finals[0];
-    if (this.held && newest && sameDice(this.held.roll.dice, newest.roll.dice)) {
+    if (this.held && newest && sameUse(this.held, newest, this.heldNamed)) {
       this.held = null;
       this.keepHeld(null);
       this.opts.logger.info('dice in play: the roll used before the restart was made final already (its files were not yet removed): not held again');
@@ -352,7 +379,8 @@ export class PlayedRolls {
     const held = this.held;
     this.held = null;
     if (!held) return this.flushing;
-    const final: HeldFinal = { roll: held.roll, counted: [], labels: [] };
+    // With the counts off it goes into no count kept on disk: a BACK takes it back from this run's count only.
+    const final: HeldFinal = { id: held.id, roll: held.roll, counted: [], labels: [], ...(this.countsOff ? { countedHere: true as const } : {}) };
     for (const set of new Set(held.roll.dice.map((d) => d.set))) {
       const add = countInPlay(held.roll, set);
       const now = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
@@ -416,7 +444,7 @@ export class PlayedRolls {
     const last = pipeline?.frameFor(roll);
     const frame = pipeline && last ? { image: last.image, view: pipeline.view } : null;
     const fresh = last ? checked.filter((i) => !this.opts.labelled?.(last.at, roll.dice[i]!.box!)) : [];
-    return { roll, taught: frame ? fresh : [], frame: async () => frame };
+    return { id: randomUUID(), roll, taught: frame ? fresh : [], frame: async () => frame };
   }
 
   /**
@@ -443,7 +471,7 @@ export class PlayedRolls {
         const teaches = frame !== null;
         if (teaches) await writeFileAtomic(frameFile, await encodePng(frame.image));
         else await rm(frameFile, { force: true });
-        await writeFileAtomic(rollFile, JSON.stringify({ roll: held.roll, taught: teaches ? held.taught : [], ...(teaches ? { view: frame.view } : {}) }) + '\n');
+        await writeFileAtomic(rollFile, JSON.stringify({ id: held.id, roll: held.roll, taught: teaches ? held.taught : [], ...(teaches ? { view: frame.view } : {}) }) + '\n');
       })
       .catch((error: unknown) => this.opts.logger.warn(`dice in play: the used roll could not be kept in ${dir}: ${(error as Error).message}`));
   }
@@ -472,7 +500,7 @@ export class PlayedRolls {
         .catch((e: unknown) => this.opts.logger.warn(`dice in play: ${rollFile} could not be put aside: ${(e as Error).message}`));
       return;
     }
-    const { roll, taught, view } = read.data;
+    const { id, roll, taught, view } = read.data;
     const frame = async () => {
       if (taught.length === 0 || !view) return null;
       try {
@@ -483,7 +511,9 @@ export class PlayedRolls {
       }
     };
     // Taught only if the table still learns from its checks (the config may have changed meanwhile).
-    this.held = { roll: roll as PendingRoll, taught: view && this.opts.learnFromChecks ? taught : [], frame };
+    // One from older files gets an id now: its final roll is then told from a later use of the same dice.
+    this.heldNamed = id !== undefined;
+    this.held = { id: id ?? randomUUID(), roll: roll as PendingRoll, taught: view && this.opts.learnFromChecks ? taught : [], frame };
     this.opts.logger.info(`dice in play: the roll used before the restart is held again (${roll.dice.length} ${roll.dice.length === 1 ? 'die' : 'dice'}, ${taught.length} checked)`);
   }
 
