@@ -128,15 +128,11 @@ const aWhile = async () => {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
 };
 
-/** clew's calibration part on the data folder `dir`. */
-async function open(dir: string) {
-  const calibrationDir = path.join(dir, 'calibration');
+/** clew's calibration part on the data folder `dir`, loaded, and a referee's moves with it. */
+async function calibrationOn(dir: string, reader: Parameters<typeof lazyReader>[0], pipeline: CameraPipeline | null, learnFromChecks: boolean) {
   const logger = collectingLogger();
-  const pipeline = { frameFor: () => ({ image, readings: [], at: 7 }), view: 'side' } as unknown as CameraPipeline;
-  const reader = await loadDiceReader({ calibrationDir, calibrate: 'head' });
-  readers.push(reader);
-  const calibration = new TableCalibration(calibrationDir, lazyReader(async () => reader, silentLogger), () => pipeline, logger, () => {}, {
-    learnFromChecks: true,
+  const calibration = new TableCalibration(path.join(dir, 'calibration'), lazyReader(reader, silentLogger), () => pipeline, logger, () => {}, {
+    learnFromChecks,
     file: path.join(dir, 'dice-in-play.json'),
     heldDir: path.join(dir, 'held-roll'),
   });
@@ -145,10 +141,23 @@ async function open(dir: string) {
   return {
     calibration,
     logger,
-    label: (roll: PendingRoll, index: number, face: string) => calibration.handle({ type: 'calibration/label', set: 'd6', index, face } as CalibrationIntent, { roll } as TableState),
     use: (roll: PendingRoll) => calibration.played(event({ type: 'confirm' }), { roll } as TableState, { roll: null } as TableState),
     moveOn: () => calibration.played(event({ type: 'roll' }), { roll: null } as TableState, { roll: null } as TableState),
     back: (roll: PendingRoll) => calibration.played(event({ type: 'undo' }), { roll: null } as TableState, { roll } as TableState),
+  };
+}
+
+/** clew's calibration part on the data folder `dir`. */
+async function open(dir: string) {
+  const calibrationDir = path.join(dir, 'calibration');
+  const pipeline = { frameFor: () => ({ image, readings: [], at: 7 }), view: 'side' } as unknown as CameraPipeline;
+  const reader = await loadDiceReader({ calibrationDir, calibrate: 'head' });
+  readers.push(reader);
+  const table = await calibrationOn(dir, async () => reader, pipeline, true);
+  const { calibration } = table;
+  return {
+    ...table,
+    label: (roll: PendingRoll, index: number, face: string) => calibration.handle({ type: 'calibration/label', set: 'd6', index, face } as CalibrationIntent, { roll } as TableState),
     d6: () => calibration.status().find((s) => s.set === 'd6'),
     samples: () => only(calibration.status().find((s) => s.set === 'd6')?.samples ?? {}),
     files: () => (existsSync(path.join(calibrationDir, 'pending', 'd6')) ? readdirSync(path.join(calibrationDir, 'pending', 'd6')).filter((n) => n.endsWith('.png')).sort() : []),
@@ -157,22 +166,8 @@ async function open(dir: string) {
 
 /** clew's calibration part on `dir` with no reader and nothing taught: the dice in play alone. */
 async function openCounts(dir: string) {
-  const logger = collectingLogger();
-  const calibration = new TableCalibration(path.join(dir, 'calibration'), lazyReader(async () => { throw new Error('no reader'); }, silentLogger), () => null, logger, () => {}, {
-    learnFromChecks: false,
-    file: path.join(dir, 'dice-in-play.json'),
-    heldDir: path.join(dir, 'held-roll'),
-  });
-  await calibration.load();
-  const event = (e: Partial<TableEvent>) => ({ by: { kind: 'referee' }, ...e }) as TableEvent;
-  return {
-    calibration,
-    logger,
-    use: (roll: PendingRoll) => calibration.played(event({ type: 'confirm' }), { roll } as TableState, { roll: null } as TableState),
-    moveOn: () => calibration.played(event({ type: 'roll' }), { roll: null } as TableState, { roll: null } as TableState),
-    back: (roll: PendingRoll) => calibration.played(event({ type: 'undo' }), { roll: null } as TableState, { roll } as TableState),
-    inPlay: () => calibration.status().find((s) => s.set === 'd6')?.inPlay,
-  };
+  const table = await calibrationOn(dir, async () => { throw new Error('no reader'); }, null, false);
+  return { ...table, inPlay: () => table.calibration.status().find((s) => s.set === 'd6')?.inPlay };
 }
 /** A camera roll of a 3 and a 5, `x` pixels from the picture's left (no picture is read). */
 const twoDiceAt = (x: number): PendingRoll => ({ source: 'camera', needsConfirmation: false, dice: [{ set: 'd6', face: '3', box: [x, 0, 10, 10] }, { set: 'd6', face: '5', box: [x + 20, 0, 10, 10] }] });

@@ -9,6 +9,7 @@
  * what the framing's locator found (`Framed.found`), including its second look for small dice,
  * which the framing takes only in a large picture where its first look found no die.
  */
+import { boxArea, intersection } from '../locate/boxes.js';
 import type { LocatedDie } from '../locate/index.js';
 import type { Box, RgbImage } from '../types.js';
 
@@ -82,7 +83,7 @@ function smallDiceIn(found: FoundInPicture, clear: (box: Box) => boolean, small:
   const under = below * longer;
   // Not a die inferred from pips: two close dice whose pips it grouped make a box 2.4–7 × theirs
   // (the real frames), as a worm face's pieces' inferred die does theirs.
-  const pieceOf = (d: LocatedDie) => seen.some((f) => sideOf(f.box) > PIECE_SMALLER * sideOf(d.box) && overlap(d.box, f.box) > 0.5 * area(d.box));
+  const pieceOf = (d: LocatedDie) => seen.some((f) => sideOf(f.box) > PIECE_SMALLER * sideOf(d.box) && intersection(d.box, f.box) > 0.5 * boxArea(d.box));
   const dice = oneEach(small.filter((d) => !d.fromPips && d.marked === true && d.score >= SMALL_DIE_SCORE && sideOf(d.box) < under && squareish(d.box) && clear(d.box) && !pieceOf(d)));
   let tray: readonly LocatedDie[] = [];
   for (const d of dice) {
@@ -145,12 +146,13 @@ export const SAME_SIZE = 1.6;
 /** A small find mostly inside one more than this much larger is a piece of it. */
 const PIECE_SMALLER = 1.3;
 
-
 /**
  * A printed cloth: this many finds or more, the largest this many times the smallest. A tray's
  * dice are found at one size.
  */
 const CLOTH_FINDS = 5;
+const CLOTH_SPREAD = 2.5;
+
 /**
  * Up to a face's six marks, dice of a tenth to a fifth count only where they spread over at least
  * this many times their size: a face's pips lie within about three and a half pip sizes (16 of 151
@@ -158,16 +160,13 @@ const CLOTH_FINDS = 5;
  */
 const FACE_MARKS = 6;
 const GROUP_SPREAD = 4;
-const CLOTH_SPREAD = 2.5;
 
 const sideOf = ([x0, y0, x1, y1]: Box) => Math.max(x1 - x0, y1 - y0);
-const area = ([x0, y0, x1, y1]: Box) => Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
-const overlap = (a: Box, b: Box) => Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
 /** One find for each die: of finds overlapping by more than `ONE_DIE_OVERLAP` of the smaller, the likeliest. */
 function oneEach(finds: readonly LocatedDie[]): LocatedDie[] {
   const kept: LocatedDie[] = [];
   for (const d of [...finds].sort((a, b) => b.score - a.score)) {
-    if (!kept.some((k) => overlap(k.box, d.box) > ONE_DIE_OVERLAP * Math.min(area(k.box), area(d.box)))) kept.push(d);
+    if (!kept.some((k) => intersection(k.box, d.box) > ONE_DIE_OVERLAP * Math.min(boxArea(k.box), boxArea(d.box)))) kept.push(d);
   }
   return kept;
 }

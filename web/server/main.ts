@@ -218,9 +218,6 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       // have queued finish before the data folder's lock is released (stop is safe twice).
       cleanups.push(() => pipeline.stop());
     }
-    // A Teach label names a die by frame time and box, whichever camera took it: every camera's
-    // frames of this run are timed after all those kept, not only its own.
-    if (keptUntil.length > 0) for (const pipeline of pipelines.values()) pipeline.timeFramesAfter(Math.max(...keptUntil));
     const calibration = new TableCalibration(calibrationDir, reader, (source) => pipelines.get(source) ?? pipelines.get('camera') ?? null, logger, () => transport?.broadcast(), {
       learnFromChecks: config.vision.enabled && config.vision.learnFromChecks,
       file: path.join(dataDir, 'dice-in-play.json'),
@@ -228,10 +225,12 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     });
     cleanups.push(() => calibration.close());
     await calibration.load();
-    // The Teach labels remembered name dice by frame time too: a frames index lost or unreadable
-    // (or older than the labels) does not bring this run's times down onto theirs.
+    // A Teach label names a die by frame time and box, whichever camera took it: every camera's
+    // frames of this run are timed after all those kept and all the remembered labels name (a
+    // frames index lost, unreadable or older than the labels does not bring them down onto theirs).
     const labelledUntil = calibration.latestLabelTime();
-    if (labelledUntil !== null) for (const pipeline of pipelines.values()) pipeline.timeFramesAfter(labelledUntil);
+    if (labelledUntil !== null) keptUntil.push(labelledUntil);
+    if (keptUntil.length > 0) for (const pipeline of pipelines.values()) pipeline.timeFramesAfter(Math.max(...keptUntil));
     // Dice checked during play teach clew too (vision.learnFromChecks).
     session.onChange((table, change) => calibration.played(change.event, change.before, table));
     // The empty tray the table camera compares its frames with (a phone's camera moves: never).
