@@ -112,6 +112,24 @@ describe('DECISIONS §5 no legal play', () => {
     expect(play(s, endTurn('p2'))).toMatchObject({ phase: 'draw', active: 0, passes: 0, lastToPlay: 'p2' });
   });
 
+  it('a Cut is not the only legal play left while cards that fit lie in the discard: the reshuffle brings them back', () => {
+    // The text: "if no player runs out of cards before the deck runs out, shuffle the discarded
+    // tapeworm cards, form a new facedown deck, and continue playing". Only the red arm is open,
+    // and every card that fits a red end (red, red and another colour, wild) was discarded.
+    const redFitters = [
+      'red-straight', 'red-straight', 'red-straight', 'red-straight-dig', 'red-straight-cut', 'red-straight-cut',
+      'red-curve', 'red-curve', 'red-curve', 'red-curve-peek', 'red-curve-hatch', 'red-head', 'red-head', 'red-head-swap',
+      'red-pink-straight', 'red-pink-curve', 'pink-red-curve', 'red-white-straight', 'red-white-curve', 'white-red-curve',
+      'red-black-straight', 'red-black-curve', 'black-red-curve', 'wild-straight', 'wild-straight', 'wild-straight', 'wild-curve', 'wild-curve',
+    ];
+    const s = position(`play @p1 t30 last:p2 hands:p1=4,p2=4 discard:${redFitters.join(',')} | start@0,0 white-head@1,0r3 pink-head@0,1 black-head@-1,0r1`);
+    expect(s.drawPile).toBe(40);
+    expect(tapeworm.legalOptions(s).openEnds.map((e) => e.color)).toEqual(['red']);
+    expect(onlyCutsRemain(s)).toBe(false);
+    const after = play(s, endTurn('p1'), draw('p2'), endTurn('p2'));
+    expect(after).toMatchObject({ phase: 'draw', active: 0, passes: 2, winner: null, end: null });
+  });
+
   it('a full round of passes while cards can still be placed and drawn does not end the game', () => {
     const s = play(start(), draw('p1'), endTurn('p1'), draw('p2'), endTurn('p2'));
     expect(s).toMatchObject({ phase: 'draw', passes: 2 });

@@ -89,4 +89,15 @@ describe('Tapeworm notation', () => {
     expect(() => fromNotation('play @zed t1 hands:p1=5 | start@0,0')).toThrow(NotationError);
     expect(() => fromNotation('play @p1 t1 hands:p1=5 discard:red-head-swap,red-head-swap | start@0,0')).toThrow(/2 red-head-swap cards shown but the deck has 1/);
   });
+
+  it('refuses a line the engine could not play on: effects pending outside the effect phase, unknown players, counts that are not counts', () => {
+    // An effect phase with nothing pending made legalOptions throw a TypeError.
+    expect(() => fromNotation('effect @p1 t1 hands:p1=5,p2=5 | start@0,0')).toThrow(/effects are pending exactly in the effect phase \(phase effect, 0 pending\)/);
+    expect(() => fromNotation('play @p1 t1 pending:peek/red-head hands:p1=5,p2=5 | start@0,0')).toThrow(/effects are pending exactly in the effect phase \(phase play, 1 pending\)/);
+    expect(() => fromNotation('play @p1 t1 hands:p1=5,p1=5 | start@0,0')).toThrow(/hands: "p1" has two seats/);
+    expect(() => fromNotation('over t1 winner:zed hands:p1=5,p2=5 | start@0,0')).toThrow(/winner: "zed" is not in hands:/);
+    expect(() => fromNotation('play @p1 t1 last:zed hands:p1=5,p2=5 | start@0,0')).toThrow(/last: "zed" is not in hands:/);
+    expect(() => fromNotation('play @p1 t1 played:x hands:p1=5,p2=5 | start@0,0')).toThrow(/played: "x" is not a count/);
+    expect(() => fromNotation('play @p1 t1 passes:-1 hands:p1=5,p2=5 | start@0,0')).toThrow(/passes: "-1" is not a count/);
+  });
 });

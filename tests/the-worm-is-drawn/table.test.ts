@@ -119,6 +119,19 @@ describe('notation', () => {
     ['seed T:21-36 X:- S:-/- P:0/keep K:w R:123', /must make 8/],
     ['house T:21-36 X:- S:-/- P:0/roll K:- R:-', /preset must be seed or classic/],
     ['seed T:21-36 X:- S:-/- P:0/roll K:x R:-', /"x" is not a die face/],
+    // Positions where the player to move could do nothing: the game would be stuck.
+    ['seed T:21-36 X:- S:-/- P:0/choose K:- R:-', /no move is possible: a total of 0 reaches no face-up tile/],
+    ['classic T:21-36 X:- S:-/- P:0/choose K:5555 R:-', /no move is possible: no worm was kept/],
+    ['classic T:21-36 X:- S:-/- P:0/choose K:w1 R:-', /no move is possible: a total of 6 reaches no face-up tile/],
+    ['seed T:21-36 X:- S:-/- P:0/keep K:ww R:wwwwww', /no move is possible: the roll shows no face that was not kept before/],
+    ['seed T:21-36 X:- S:-/- P:0/roll K:wwwwwwww R:-', /no move is possible: every die is kept, so none is left to roll/],
+    ['seed T:21-35 X:- S:36/- P:0/roll K:12345w R:-', /no move is possible: every face is kept, so the turn has ended/],
+    // Malformed fields.
+    ['seed T:21-36 X:- S:-/- P:/roll K:- R:-', /P: names no seat/],
+    ['seed T:21-36 X:- S:-/- P:1e0/roll K:- R:-', /player 1e0 is not a seat/],
+    ['seed T:21-36 X:- S:-/- P:0/roll/extra K:- R:-', /P:0\/roll\/extra must be <seat>\/<phase>/],
+    ['seed T:21-36 X:- S:-/- P:0/roll K:- R:- Z:bogus', /"Z:bogus" is not a field \(T: X: S: P: K: R:\)/],
+    ['seed T:21-36 T:21 X:- S:-/- P:0/roll K:- R:-', /the T: field is given twice/],
   ])('refuses %s', (text, message) => {
     const r = fromNotation(text);
     expect(r.ok).toBe(false);
@@ -128,6 +141,10 @@ describe('notation', () => {
   it('move text round-trips', () => {
     for (const text of ['roll 1134ww55', 'keep worm', 'keep 3', 'stop', 'take 26', 'steal 31']) expect(moveText(parseMove(text))).toBe(text);
     expect(() => parseMove('keep 7')).toThrow(/keep needs a face/);
+    expect(() => parseMove('roll ,,,')).toThrow(/no dice/);
+    // Tile numbers in digits: Number() alone reads "0x1a" as 26 and "1e1" as 10.
+    expect(() => parseMove('take 0x1a')).toThrow(/take needs a tile number/);
+    expect(() => parseMove('steal 1e1')).toThrow(/steal needs a tile number/);
   });
 });
 

@@ -119,4 +119,23 @@ describe('Worm Derby notation', () => {
     expect(() => fromNotation('basic roll @alice | alice 5 | bob 6')).toThrow(/in the basic rules every worm is 6 coins/);
     expect(() => fromNotation('basic move @alice | alice 6 | bob 6')).toThrow(/needs the face/);
   });
+
+  it('refuses a race that cannot be: a finished worm to move, places not 1, 2, … or without the pylon, impossible bites, tiles or faces', () => {
+    // A finished worm has left the course; only racing worms take turns.
+    expect(() => fromNotation('basic roll @bob t1 r0 obst:0/0 | alice 6 | bob 6 P #1')).toThrow(/the active player "bob" has finished \(#1\)/);
+    // Places are given in finishing order, each once, and only after rounding the pylon.
+    expect(() => fromNotation('basic roll @carol t1 r0 obst:0/0 | alice 6 P #1 | bob 6 P #1 | carol 6')).toThrow(/worm "bob" is #1, but 2 finished worms take places 1–2, each once/);
+    expect(() => fromNotation('basic roll @alice t1 r0 obst:0/0 | alice 6 | bob 6 P #9 | carol 6')).toThrow(/worm "bob" is #9, but 1 finished worm takes place 1/);
+    expect(() => fromNotation('basic roll @alice t1 r0 obst:0/0 | alice 6 | bob 6 #1 | carol 6')).toThrow(/worm "bob" is #1 without rounding the pylon \(P\)/);
+    // Worms bite only with the cannibal (advanced) rules, and only other worms of the race.
+    expect(() => fromNotation('advanced roll @alice t1 r0 obst:0/0 | alice 5+1 !zed@A | bob 6')).toThrow(/worm "alice": the biter "zed" must be another worm in the race/);
+    expect(() => fromNotation('advanced roll @alice t1 r0 obst:0/0 | alice 5+1 !alice@A | bob 6')).toThrow(/worm "alice": the biter "alice" must be another worm in the race/);
+    expect(() => fromNotation('basic roll @alice t1 r0 obst:0/0 | alice 6 !bob@A | bob 6')).toThrow(/no worm bites in the basic rules/);
+    // No more obstacle tiles on the course than were dealt.
+    expect(() => fromNotation('basic roll @alice t1 r0 obst:5/0 | alice 6 | bob 6')).toThrow(/obst:5\/0: more obstacle tiles placed than dealt/);
+    // The face must be one the die table sends to that phase ("move=null" read as "move 0 steps").
+    expect(() => fromNotation('basic ace=4 @alice t1 r0 obst:0/0 | alice 6 | bob 6')).toThrow(/ace=4: the die table does not make 4 an obstacle face/);
+    expect(() => fromNotation('basic move=null @alice t1 r0 obst:0/0 | alice 6 | bob 6')).toThrow(/move=null: the die table gives null no steps/);
+    expect(() => fromNotation('basic roll=4 @alice t1 r0 obst:0/0 | alice 6 | bob 6')).toThrow(/phase roll carries no face \("roll=4"\)/);
+  });
 });

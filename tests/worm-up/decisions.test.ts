@@ -166,4 +166,17 @@ describe('finish: the dashboard records the winner when told; it cannot see the 
     expect(reject(newRace(3), 'finish p1').message).toMatch(/no worm has moved yet/);
     expect(reject(play(newRace(3), 'reveal p1=3 p2=4 p3=5'), 'finish p9').code).toBe('move/not-a-player');
   });
+
+  it('nor after a round in which every bid was void: the worms are still behind the starting line', () => {
+    // "If 2 or more players bid the same number or X, their bids are invalid: worms don't move."
+    const s = play(newRace(3), 'reveal p1=5 p2=5 p3=5');
+    expect(s).toMatchObject({ phase: 'bid', round: 2 });
+    expect(game.score(s).advanced).toEqual({ p1: 0, p2: 0, p3: 0 });
+    expect(options(s).moves).not.toContain('finish p1');
+    expect(reject(s, 'finish p1').message).toMatch(/no worm has moved yet/);
+    // Once a worm has moved, its head may have reached the card, in the bidding after it too.
+    const moved = play(s, 'reveal p1=3 p2=4 p3=4', 'moved');
+    expect(moved).toMatchObject({ phase: 'bid', round: 3 });
+    expect(options(moved).moves).toContain('finish p1');
+  });
 });

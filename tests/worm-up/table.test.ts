@@ -113,5 +113,9 @@ describe('notation', () => {
   it('move text round-trips', () => {
     for (const t of ['reveal p1=3 p2=X', 'ghost 7X', 'x 4', 'moved', 'moved post=left', 'finish p2']) expect(moveText(parseMove(t))).toBe(t);
     expect(() => parseMove('reveal p1=9')).toThrow(/not player=bid/);
+    // One die each, one face on it: a second bid no longer replaces the first.
+    expect(() => parseMove('reveal p1=5 p1=6')).toThrow(/p1 bids twice/);
+    expect(() => parseMove('reveal p1=5=6')).toThrow(/"p1=5=6" is not player=bid/);
+    expect(() => parseMove('x 0x4')).toThrow(/x needs a number/);
   });
 });

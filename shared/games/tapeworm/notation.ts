@@ -43,6 +43,12 @@ function bad(text: string, why: string): never {
 const PHASES: readonly TapewormPhase[] = ['draw', 'play', 'effect', 'over'];
 const EFFECTS: readonly PendingEffect['effect'][] = ['peek', 'dig', 'hatch', 'swap', 'ringworm'];
 
+/** A count written in digits: `Number` alone would read "x" as NaN and "-1" as a count. */
+function count(text: string, key: string, v: string): number {
+  if (!/^\d+$/.test(v)) bad(text, `${key}: "${v}" is not a count`);
+  return Number(v);
+}
+
 export function fromNotation(text: string, deckDefinition: DeckDefinition = DEFAULT_DECK): TapewormState {
   const [headText, tableText, ...rest] = text.split('|').map((p) => p.trim());
   if (!headText || tableText === undefined || rest.length) bad(text, 'expected "<header> | <table>"');
@@ -83,10 +89,10 @@ export function fromNotation(text: string, deckDefinition: DeckDefinition = DEFA
     else if (k === 'lock') {
       if (!deck.colors.includes(v)) bad(text, `"${v}" is not a colour of the deck`);
       s.lock = v;
-    } else if (k === 'played') s.played = Number(v);
-    else if (k === 'passes') s.passes = Number(v);
-    else if (k === 'reshuffles') s.reshuffles = Number(v);
-    else if (k === 'deck') s.drawPile = Number(v);
+    } else if (k === 'played') s.played = count(text, k, v);
+    else if (k === 'passes') s.passes = count(text, k, v);
+    else if (k === 'reshuffles') s.reshuffles = count(text, k, v);
+    else if (k === 'deck') s.drawPile = count(text, k, v);
     else if (k === 'last') s.lastToPlay = v;
     else if (k === 'winner') s.winner = v;
     else if (k === 'end') {
@@ -102,6 +108,7 @@ export function fromNotation(text: string, deckDefinition: DeckDefinition = DEFA
       for (const part of v.split(',')) {
         const hm = /^([^=\s]+)=(\d+)$/.exec(part);
         if (!hm) bad(text, `hands entry "${part}" must be <player>=<cards>`);
+        if (s.players.some((p) => p.id === hm[1])) bad(text, `hands: "${hm[1]}" has two seats`);
         s.players.push({ id: hm[1]!, name: hm[1]! });
         s.hands.push(Number(hm[2]));
       }
@@ -115,6 +122,11 @@ export function fromNotation(text: string, deckDefinition: DeckDefinition = DEFA
     s.active = s.players.findIndex((p) => p.id === activeId);
     if (s.active < 0) bad(text, `the active player "${activeId ?? ''}" is not in hands:`);
   }
+  for (const [key, id] of [['last', s.lastToPlay], ['winner', s.winner]] as const) {
+    if (id !== null && !s.players.some((p) => p.id === id)) bad(text, `${key}: "${id}" is not in hands:`);
+  }
+  // The engine resolves pending effects in the effect phase and nowhere else (legalOptions reads the first).
+  if ((phase === 'effect') !== (s.pending.length > 0)) bad(text, `effects are pending exactly in the effect phase (phase ${phase}, ${s.pending.length} pending)`);
   for (const cardText of tableText.split(/\s+/).filter(Boolean)) {
     const cm = /^([a-z0-9-]+)@(-?\d+),(-?\d+)(?:r([0-3]))?(?:=([a-z]+))?$/.exec(cardText);
     if (!cm) bad(text, `table card "${cardText}" must be <id>@<x>,<y>[r<rotation>][=<colour>]`);

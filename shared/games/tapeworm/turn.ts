@@ -96,12 +96,14 @@ function drawOne(s: TapewormState, seat: number): boolean {
 }
 
 /**
- * Nothing in the deck could be placed anywhere: the only legal play left is a Cut. (Placements
- * are checked without the colour lock: this asks about the next turn.)
+ * No card that is not on the table could be placed anywhere: the only legal play left is a Cut.
+ * The discards count as cards still to come, since the text shuffles them into a new deck when
+ * the deck runs out (without a card to draw they never return, and `stalled` ends the game
+ * anyway). Placements are checked without the colour lock: this asks about the next turn.
  */
 export function onlyCutsRemain(state: TapewormState): boolean {
   const g = grid(deckOf(state), state.table);
-  const kinds = hiddenKinds(state);
+  const kinds = hiddenKinds({ ...state, discard: [] });
   for (const cell of frontier(g)) {
     for (const kind of kinds) {
       for (let r = 0 as Rotation; r < 4; r = (r + 1) as Rotation) {
@@ -113,8 +115,9 @@ export function onlyCutsRemain(state: TapewormState): boolean {
 }
 
 /**
- * The table is stuck: every player in turn has passed, and either only a Cut could help (so
- * nobody holds a usable one; publisher FAQ) or there is nothing left to draw, so no hand changes.
+ * The table is stuck: every player in turn has passed, and either only a Cut could help, no card
+ * off the table fitting any open end (so nobody holds a usable Cut; publisher FAQ), or there is
+ * nothing left to draw, so no hand changes.
  */
 function stalled(s: TapewormState): boolean {
   return s.passes >= s.players.length && (!canDraw(s) || onlyCutsRemain(s));

@@ -50,6 +50,7 @@ export function parseMove(text: string): TwidMove {
     case 'roll': {
       if (!arg) throw bad('no dice');
       const dice = [...arg.replace(/[-,]/g, '')].map((c) => parseFace(c) ?? (() => { throw bad(`"${c}" is not a face`); })());
+      if (dice.length === 0) throw bad('no dice');
       return { type: 'roll', dice };
     }
     case 'keep': {
@@ -62,8 +63,9 @@ export function parseMove(text: string): TwidMove {
       return { type: 'stop' };
     case 'take':
     case 'steal': {
+      // Digits only: Number() would also read "0x1a" as 26 and "1e1" as 10.
+      if (!arg || !/^\d+$/.test(arg)) throw bad(`${verb} needs a tile number`);
       const tile = Number(arg);
-      if (!arg || !Number.isInteger(tile)) throw bad(`${verb} needs a tile number`);
       return { type: verb, tile };
     }
     default:

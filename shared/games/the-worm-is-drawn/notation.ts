@@ -9,11 +9,13 @@
  */
 import { Errors, fail, ok, type PlayerInfo, type Result } from '../../game.js';
 import { EQUIPMENT, PRESETS, PRESET_NAMES, type PresetName } from './data.js';
-import { keptCount } from './dice.js';
+import { allFacesKept, keepableFaces, keptCount } from './dice.js';
 import { faceChar, parseFace } from './moves.js';
+import { judge } from './turn.js';
 import type { Face, Kept, Phase, TwidState } from './types.js';
 
 const PHASES: readonly Phase[] = ['roll', 'keep', 'choose', 'over'];
+const FIELDS = ['T', 'X', 'S', 'P', 'K', 'R'] as const;
 
 function tileList(values: readonly number[]): string {
   if (values.length === 0) return '-';
@@ -69,6 +71,23 @@ function groupKept(faces: Face[]): Kept[] {
   return kept;
 }
 
+/** Why a position leaves the player to move nothing to do (the game would be stuck), or null. */
+function deadEnd(state: TwidState): string | null {
+  switch (state.phase) {
+    case 'roll':
+      if (keptCount(state.kept) === state.dice) return 'every die is kept, so none is left to roll';
+      // Without stopping, keeping the sixth face ends the turn (turn.ts keep): no roll follows.
+      if (!state.rules.mayStop && allFacesKept(state.kept)) return 'every face is kept, so the turn has ended';
+      return null;
+    case 'keep':
+      return keepableFaces(state.roll ?? [], state.kept).length === 0 ? 'the roll shows no face that was not kept before' : null;
+    case 'choose':
+      return judge(state).whyNot;
+    case 'over':
+      return null;
+  }
+}
+
 /**
  * Builds a position from notation with the shipped tiles and presets. Players default to
  * p1, p2, …; pass `players` to name them (as many as the notation has stacks).
@@ -78,7 +97,12 @@ export function fromNotation(text: string, players?: PlayerInfo[]): Result<TwidS
     const fields = text.trim().split(/\s+/);
     const [preset, ...rest] = fields;
     if (!PRESET_NAMES.includes(preset as PresetName)) throw new NotationError(`preset must be ${PRESET_NAMES.join(' or ')}, not "${preset}"`);
-    const get = (key: string): string => {
+    for (const r of rest) {
+      const key = r.slice(0, r.indexOf(':'));
+      if (!r.includes(':') || !(FIELDS as readonly string[]).includes(key)) throw new NotationError(`"${r}" is not a field (${FIELDS.map((f) => `${f}:`).join(' ')})`);
+      if (rest.filter((o) => o.startsWith(`${key}:`)).length > 1) throw new NotationError(`the ${key}: field is given twice`);
+    }
+    const get = (key: (typeof FIELDS)[number]): string => {
       const f = rest.find((r) => r.startsWith(`${key}:`));
       if (f === undefined) throw new NotationError(`missing ${key}: field`);
       return f.slice(key.length + 1);
@@ -86,8 +110,9 @@ export function fromNotation(text: string, players?: PlayerInfo[]): Result<TwidS
     const table = parseTiles(get('T'));
     const removed = parseTiles(get('X'));
     const stacks = get('S').split('/').map((s) => (s === '-' ? [] : s.split('.').flatMap(parseTiles)));
-    const [who, phaseText] = get('P').split('/');
-    const current = Number(who);
+    const [who = '', phaseText, ...extra] = get('P').split('/');
+    if (extra.length) throw new NotationError(`P:${get('P')} must be <seat>/<phase>`);
+    const current = /^\d+$/.test(who) ? Number(who) : NaN;
     const phase = PHASES.find((p) => p === phaseText);
     const kept = groupKept(parseFaces(get('K')));
     const roll = parseFaces(get('R'));
@@ -95,7 +120,7 @@ export function fromNotation(text: string, players?: PlayerInfo[]): Result<TwidS
     const seats = players ?? stacks.map((_, i) => ({ id: `p${i + 1}`, name: `p${i + 1}` }));
     if (seats.length !== stacks.length) throw new NotationError(`${stacks.length} stacks but ${seats.length} players`);
     if (stacks.length < 2) throw new NotationError('at least 2 players');
-    if (!Number.isInteger(current) || current < 0 || current >= stacks.length) throw new NotationError(`player ${who} is not a seat`);
+    if (!Number.isInteger(current) || current < 0 || current >= stacks.length) throw new NotationError(who === '' ? 'P: names no seat' : `player ${who} is not a seat`);
     if (!phase) throw new NotationError(`phase must be one of ${PHASES.join(', ')}`);
     const all = [...table, ...removed, ...stacks.flat()].sort((a, b) => a - b);
     const box = EQUIPMENT.tiles.map((t) => t.value).sort((a, b) => a - b);
@@ -106,7 +131,7 @@ export function fromNotation(text: string, players?: PlayerInfo[]): Result<TwidS
     if ((phase === 'over') !== (table.length === 0)) throw new NotationError('the game is over exactly when no tile is face up on the table');
 
     const p = preset as PresetName;
-    return ok({
+    const state: TwidState = {
       game: 'the-worm-is-drawn',
       preset: p,
       rules: { ...PRESETS[p] },
@@ -123,7 +148,10 @@ export function fromNotation(text: string, players?: PlayerInfo[]): Result<TwidS
       roll: roll.length ? roll : null,
       turn: 0,
       last: null,
-    });
+    };
+    const dead = deadEnd(state);
+    if (dead) throw new NotationError(`no move is possible: ${dead}`);
+    return ok(state);
   } catch (e) {
     if (e instanceof NotationError) return fail(Errors.setupInvalid, `bad position "${text}": ${e.message}`);
     throw e;

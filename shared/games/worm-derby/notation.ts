@@ -77,7 +77,15 @@ export function fromNotation(text: string, dieTable: DieTable = DEFAULT_DIE_TABL
   }
   if (!phase || !PHASES.includes(phase)) bad(text, 'the header names no phase');
   if ((phase === 'move' || phase === 'ace') && !face) bad(text, `phase ${phase} needs the face, e.g. "${phase}=4"`);
+  if (face) {
+    // Only a roll being carried out has a face, and it must be one the die table sends to that phase.
+    const action = dieTable.faces[face].action;
+    if (phase !== 'move' && phase !== 'ace') bad(text, `phase ${phase} carries no face ("${phase}=${face}")`);
+    if (phase === 'move' && action !== 'steps') bad(text, `move=${face}: the die table gives ${face} no steps`);
+    if (phase === 'ace' && action !== 'obstacle') bad(text, `ace=${face}: the die table does not make ${face} an obstacle face`);
+  }
   if (dealt > OBSTACLE_TILES) bad(text, `only ${OBSTACLE_TILES} obstacle tiles exist`);
+  if (placed > dealt) bad(text, `obst:${placed}/${dealt}: more obstacle tiles placed than dealt`);
 
   const worms: Worm[] = wormTexts.map((wt) => {
     const [player, lengthText, ...marks] = wt.split(/\s+/);
@@ -103,10 +111,24 @@ export function fromNotation(text: string, dieTable: DieTable = DEFAULT_DIE_TABL
   if (new Set(ids).size !== ids.length) bad(text, 'two worms share an id');
   const active = phase === 'over' ? 0 : ids.indexOf(activeId ?? '');
   if (active < 0) bad(text, `the active player "${activeId ?? ''}" is not one of the worms`);
+  if (phase !== 'over' && worms[active]!.place !== null) bad(text, `the active player "${activeId}" has finished (#${worms[active]!.place}): only racing worms take turns`);
   const finishingOrder = worms
     .filter((w) => w.place !== null)
     .sort((a, b) => a.place! - b.place!)
     .map((w) => w.player);
+  // Places are given in finishing order: 1, 2, … each once, and only past the pylon.
+  finishingOrder.forEach((id, i) => {
+    const w = worms.find((x) => x.player === id)!;
+    if (w.place !== i + 1) bad(text, `worm "${id}" is #${w.place}, but ${finishingOrder.length} finished worm${finishingOrder.length === 1 ? ' takes place 1' : 's take places 1–' + finishingOrder.length}, each once`);
+    if (!w.roundedPylon) bad(text, `worm "${id}" is #${w.place} without rounding the pylon (P)`);
+  });
+  for (const w of worms) {
+    for (const b of w.bites) {
+      // Bites are the cannibal worms' (advanced rules), and a worm is eaten by another in the race.
+      if (rules === 'basic') bad(text, `worm "${w.player}": no worm bites in the basic rules (!${b.by}@${b.end})`);
+      if (b.by === w.player || !ids.includes(b.by)) bad(text, `worm "${w.player}": the biter "${b.by}" must be another worm in the race`);
+    }
+  }
 
   let pending: DerbyState['pending'] = null;
   if (face && (phase === 'move' || phase === 'ace')) {

@@ -40,9 +40,11 @@ export function parseMove(text: string): WormUpMove {
     case 'reveal': {
       const bids: Record<string, Bid> = {};
       for (const a of args) {
-        const [player, face] = a.split('=');
-        const bid = face === undefined ? undefined : asBid(face);
+        const [player, face, ...more] = a.split('=');
+        const bid = face === undefined || more.length ? undefined : asBid(face);
         if (!player || !bid) throw bad(`"${a}" is not player=bid (bids 3–7 or X)`);
+        // One die each: a second bid for a player would silently replace the first.
+        if (Object.hasOwn(bids, player)) throw bad(`${player} bids twice`);
         bids[player] = bid;
       }
       return { type: 'reveal', bids };
@@ -54,7 +56,7 @@ export function parseMove(text: string): WormUpMove {
     }
     case 'x': {
       const n = Number(args[0]);
-      if (args.length !== 1 || !Number.isInteger(n)) throw bad('x needs a number');
+      if (args.length !== 1 || !/^\d+$/.test(args[0]!)) throw bad('x needs a number');
       return { type: 'x', number: n };
     }
     case 'moved': {

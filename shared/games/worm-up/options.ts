@@ -4,6 +4,7 @@
  */
 import { RESTRICTED_BIDS, freeNumbers, validX } from './bids.js';
 import { moveText } from './moves.js';
+import { anyWormMoved } from './round.js';
 import { BIDS, type WormUpDetail, type WormUpMove, type WormUpOptions, type WormUpQuery, type WormUpState } from './types.js';
 
 /** Every legal move that needs no observation (reveal and ghost carry the dice the table saw). */
@@ -12,11 +13,11 @@ export function legalMoves(state: WormUpState): WormUpMove[] {
   const finishes = (): WormUpMove[] => state.players.map((p) => ({ type: 'finish', winner: p.id }));
   switch (state.phase) {
     case 'bid':
-      return state.history.length ? finishes() : [];
+      return anyWormMoved(state) ? finishes() : [];
     case 'ghost':
-      return state.history.length ? finishes() : [];
+      return anyWormMoved(state) ? finishes() : [];
     case 'x':
-      return [...freeNumbers(round!.bids, round!.ghost).map((n): WormUpMove => ({ type: 'x', number: n })), ...(state.history.length ? finishes() : [])];
+      return [...freeNumbers(round!.bids, round!.ghost).map((n): WormUpMove => ({ type: 'x', number: n })), ...(anyWormMoved(state) ? finishes() : [])];
     case 'move': {
       const mover = round!.order[round!.moved]!;
       const moves: WormUpMove[] = [{ type: 'moved' }];

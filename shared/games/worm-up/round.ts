@@ -26,6 +26,13 @@ const PHASE_WORDS: Record<WormUpState['phase'], string> = {
 
 export const needsGhost = (state: WormUpState) => state.players.length < GHOST_BELOW;
 
+/**
+ * Some worm has moved in a round played (every valid bid moves its worm). Before that no head can
+ * touch the card: the worms start behind the line, and a post swings only with an X that moves.
+ * A round of void bids only is played but moves nothing.
+ */
+export const anyWormMoved = (state: WormUpState) => state.history.some((r) => r.moved > 0);
+
 /** Closes the round: valid 7s and Xs are restricted next round. */
 function closeRound(state: WormUpState, round: Round): WormUpState {
   return {
@@ -110,8 +117,8 @@ export function step(state: WormUpState, move: WormUpMove): Result<WormUpState> 
       return moved(state, move.post);
     case 'finish':
       // A head touches the card during someone's move; in the bidding that follows, it can only be
-      // the round just played, so round 1's bidding has no race to end.
-      if (state.phase !== 'move' && state.history.length === 0) return fail(Errors.wrongPhase, 'no worm has moved yet');
+      // by a move already made, so until a worm has moved there is no race to end.
+      if (state.phase !== 'move' && !anyWormMoved(state)) return fail(Errors.wrongPhase, 'no worm has moved yet');
       return finish(state, move.winner);
   }
 }
