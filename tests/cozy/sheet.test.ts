@@ -1,11 +1,12 @@
 /** The sheet file, `npm run score`, the chapters as data and the board notation. */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { geometry } from '../../shared/games/worm-and-cozy/board.js';
-import { CHAPTER_IDS, getChapter, hourLabel, parseChapter } from '../../shared/games/worm-and-cozy/chapters.js';
+import { CHAPTER_IDS, getChapter, hourLabel, loadChapter, parseChapter, type Chapter, type ChapterResult } from '../../shared/games/worm-and-cozy/chapters.js';
 import { setup } from '../../shared/games/worm-and-cozy/index.js';
 import { countReward } from '../../shared/games/worm-and-cozy/scoring.js';
 import { boardView } from '../../shared/games/worm-and-cozy/view.js';
@@ -45,8 +46,8 @@ describe('the sheet file', () => {
       'worm 1: cell K4 is off the board (10 x 10, columns A–J, rows 1–10)',
       'worm 2 lies on the rock at C3',
       'worm 3 is not a path: G2 and G4 do not touch',
-      'worm 4: the eye at F1 faces E, but eyes face forward along the worm (N there)',
       'worm 4: the mouth at J9 is not on the worm',
+      'worm 4: the eye at F1 faces E, but eyes face forward along the worm (N there)',
       'worm 5 and worm 4 overlap at H3',
       'food at C3 is on a rock',
     ]);
@@ -131,6 +132,23 @@ describe('npm run score', () => {
     ]);
   });
 
+  it("names the chapter field that breaks the rules when a sheet brings its own chapter (forty-third session)", async () => {
+    const chapter = { ...structuredClone(getChapter('clew-1')), id: 'my-chapter' };
+    chapter.penalty.counter = 'foods';
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cozy-chapter-'));
+    try {
+      const file = path.join(dir, 'own-chapter.sheet.json');
+      writeFileSync(file, JSON.stringify({ chapter, worms: [] }));
+      const r = await score(file);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `${file}: chapter: penalty "Worms touching blank spaces": its counter is "foods", but the penalty always counts worms touching blank space ("wormsTouchingBlank")`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('exits 2 on an unknown chapter, broken JSON or a missing file', async () => {
     for (const [file, message] of [
       ['unknown-chapter.sheet.json', /unknown chapter "clew-99"/],
@@ -190,6 +208,51 @@ describe('chapters', () => {
     }
   });
 
+  // The rules: the penalty "always says it's based on 'the number of worms touching blank space(s)'", and
+  // "your total score is the number of stars you circle, minus the number of X's you circle".
+  describe('the penalty is the rules\' penalty, and only it takes points off (forty-third session)', () => {
+    const edited = (edit: (c: Chapter) => void): ChapterResult => {
+      const c = { ...structuredClone(getChapter('clew-1')), id: 'my-chapter' };
+      edit(c);
+      return parseChapter(c, 'my-chapter.json');
+    };
+
+    it('a penalty that counts anything but worms touching blank space is refused, naming its counter', () => {
+      expect(edited((c) => void (c.penalty.counter = 'foods'))).toEqual({
+        ok: false,
+        errors: ['my-chapter.json: penalty "Worms touching blank spaces": its counter is "foods", but the penalty always counts worms touching blank space ("wormsTouchingBlank")'],
+      });
+      // One message, not a second "unknown counter" one.
+      expect(edited((c) => void (c.penalty.counter = 'wormsWithWings'))).toMatchObject({ ok: false, errors: [expect.stringContaining('its counter is "wormsWithWings", but the penalty always counts')] });
+    });
+
+    it("a penalty track with stars or circles is refused, naming the symbols: each circled X on it is a point off", () => {
+      expect(
+        edited((c) => {
+          c.penalty.track[2]!.symbol = 'star';
+          c.penalty.track[4]!.symbol = 'circle';
+        }),
+      ).toEqual({
+        ok: false,
+        errors: ["my-chapter.json: penalty \"Worms touching blank spaces\": track symbols 3, 5 are not x's, but the penalty's track has only x's (each circled x is a point off)"],
+      });
+    });
+
+    it("a reward track with an X is refused, naming the reward and the symbol: a reward never takes points off", () => {
+      expect(edited((c) => void (c.rewards[1]!.track[0]!.symbol = 'x'))).toEqual({
+        ok: false,
+        errors: ['my-chapter.json: reward 2 "Foods": track symbol 1 is an x, but a reward\'s track has only stars and circles (an x takes a point off: only the penalty has them)'],
+      });
+    });
+
+    it('every bundled chapter passes, and setup names the problem of a chapter it is given', () => {
+      for (const id of CHAPTER_IDS) expect(loadChapter(id).ok, id).toBe(true);
+      const c = { ...structuredClone(getChapter('clew-1')), id: 'my-chapter' };
+      c.penalty.track[0]!.symbol = 'star';
+      expect(setup({ chapter: c as unknown as Record<string, unknown> })).toMatchObject({ ok: false, code: 'setup/invalid', message: expect.stringContaining("penalty \"Worms touching blank spaces\": track symbol 1 is not an x") });
+    });
+  });
+
   it('an edited chapter with mistakes gets a message for each', () => {
     const c = structuredClone(getChapter('clew-1')) as unknown as { board: { rocks: string[] }; clock: { hours: number; regions: { edge: string; columns?: string }[] }; rewards: { counter: string; track: { at: number }[] }[]; dice: { shapeDieColor: string } };
     c.board.rocks.push('K1');
@@ -221,12 +284,12 @@ describe('board notation', () => {
 4   .   . .   . . . . # . .
 5   2   2T> . . . . . . . .
 6   .   . .   . # . . . . .
-7   .   . .   . . . . . . .
+7   3   3 3   3 3 . . . . .
 8   .   # .   . . . . . . .
 9   .   . .   . . . . . # .
 10  .   . .   . . . . . . .
 1: shape=L front=A3 ext=1
-2: parents=1+1 born=3`;
+2: parents=1+3 born=3`;
     const b = parseBoard(text);
     expect(b.worms[0]).toMatchObject({ shape: 'L', front: true, ext: 1 });
     const g = geometry(getChapter('clew-1'));
@@ -242,5 +305,70 @@ describe('board notation', () => {
     expect(() => parseBoard('1 . 1')).toThrow(/worm 1: its cells A1 C1 do not form a path/);
     expect(() => parseBoard('1 1 1 1\n. . . .')).toThrow(/4 cells: say its original shape/);
     expect(() => parseBoard('. . .\n. .')).toThrow(/row 2: 2 cells, but row 1 has 3/);
+  });
+
+  /** The problems parseBoard names (none: it read the board). */
+  const problemsOf = (text: string): string[] => {
+    try {
+      parseBoard(text);
+      return [];
+    } catch (e) {
+      if (e instanceof NotationError) return e.problems;
+      throw e;
+    }
+  };
+  // Worm 2 is a baby of worms 1 and 3.
+  const family = (legend: string) => `2 2 . . .\n1 1 1 1 1\n3 3 . . .\n2: ${legend}`;
+
+  it.each([
+    ['born=x (not NaN)', family('parents=1+3 born=x'), 'worm 2: born=x must be a whole number (the 0-based hour it was made)'],
+    ['born=-1', family('parents=1+3 born=-1'), 'worm 2: born=-1 must be a whole number (the 0-based hour it was made)'],
+    ['ext= (not 0)', '1 1 1 1 1\n1: ext=', 'worm 1: ext= must be a whole number'],
+    ['ext=1.5', '1 1 1 1 1\n1: ext=1.5', 'worm 1: ext=1.5 must be a whole number'],
+    ['a parent not on the board', family('parents=1+9'), 'worm 2: parents=1+9 names worm 9, which is not on the board'],
+    ['a baby its own parent', family('parents=1+2'), 'worm 2: parents=1+2 names the baby itself'],
+    ['one parent twice (a collar partners with another worm)', family('parents=1+1'), 'worm 2: parents=1+1 names one worm twice: a baby has two parents'],
+    ['a key given twice (the last no longer wins)', '1 1 1 1 1\n1: shape=I shape=L', 'legend 1: shape= is given twice'],
+    ['a key given twice on two lines', '1 1 1 1 1\n1: shape=I\n1: shape=L', 'legend 1: shape= is given twice'],
+    ['27 columns (cell names stop at Z)', Array.from({ length: 27 }, () => '.').join(' '), 'the board is 27 x 1: at most 26 columns (A-Z) and 99 rows'],
+    ['100 rows', Array.from({ length: 100 }, () => '. . .').join('\n'), 'the board is 3 x 100: at most 26 columns (A-Z) and 99 rows'],
+  ])('refuses a legend value or a board that is not what it claims: %s (forty-third session)', (_, text, problem) => {
+    expect(problemsOf(text)).toEqual([problem]);
+  });
+
+  it('reads the largest board a chapter may have: 26 columns, 99 rows, a rock on Z2 (forty-third session)', () => {
+    expect(parseBoard(`${'. '.repeat(26).trim()}\n${'. '.repeat(25)}#`)).toMatchObject({ width: 26, height: 2, rocks: ['Z2'] });
+    expect(parseBoard(Array.from({ length: 99 }, () => '. . .').join('\n'))).toMatchObject({ width: 3, height: 99 });
+  });
+
+  it.each([
+    // DECISIONS: an eye or mouth goes "on one of the first two cells from the front end, facing forward".
+    ['an eye facing sideways', '1 1E^ 1 1 1\n1: front=A1', ['worm 1: the eye at B1 faces N, but eyes face forward along the worm (W there)']],
+    ['an eye on the middle cell', '1 1 1E> 1 1\n1: front=E1', ['worm 1: the eye at C1 must be on one of the first two cells (E1, D1): cells run from the front end']],
+    // DECISIONS: a tail goes "only on the last cell of the rear end, pointing outward; at most one tail per worm".
+    ['two tails', '1T< 1 1 1 1T>\n1: front=A1', ['worm 1: the tail at A1 must be on the rear tip (E1): cells run from the front end to the rear end', 'worm 1 has 2 tails (A1, E1); a worm has at most one']],
+    ['a tail on a middle cell', '1 1 1T^ 1 1\n1: front=A1', ['worm 1: the tail at C1 must be on the rear tip (E1): cells run from the front end to the rear end']],
+    ['a tail pointing inward', '1 1 1 1 1T<\n1: front=A1', ['worm 1: the tail at E1 faces W, but a tail points outward from the rear tip (E)']],
+    // Option A places a worm of 5 cells: a shape on fewer is none the worm was drawn as.
+    ['a shape on 2 cells', '1 1 . . .\n1: shape=L', ['worm 1 has the shape L but only 2 cells']],
+    // An eye, mouth or tail gives the worm its front as it is added.
+    ['no front, but an eye', '1 1 1 1 1E>\n1: front=?', ['worm 1: front=? but the eye at E1 gives it a front']],
+  ])('refuses an organ placement the rules forbid, as the sheet file does: %s (forty-third session)', (_, text, problems) => {
+    expect(problemsOf(text)).toEqual(problems);
+  });
+
+  it('refuses an illegal worm in the same words as the sheet file (one check for both)', () => {
+    const sheet = validateSheet({ chapter: 'clew-1', worms: [{ cells: ['A1', 'B1', 'C1', 'D1', 'E1'], shape: 'I', organs: [{ type: 'tail', cell: 'A1', facing: 'W' }, { type: 'tail', cell: 'E1', facing: 'E' }] }] });
+    expect(sheet.ok).toBe(false);
+    if (!sheet.ok) expect(problemsOf('1T< 1 1 1 1T> . . . . .\n1: front=A1')).toEqual(sheet.errors);
+  });
+
+  it("keeps the sheet file's leniency for a grown worm: Mike's mouth on the third cell, facing along the worm", () => {
+    // The worm grew its front by 2 (E1, E2): the lower mouth was on its second cell when placed.
+    const b = parseBoard('. . . . 1M^\n. . . . 1\n1 1 1 1 1M>\n1: shape=I front=E1 ext=2');
+    expect(b.worms[0]!.organs).toEqual([
+      { type: 'mouth', cell: 4, facing: 'N' },
+      { type: 'mouth', cell: 14, facing: 'E' },
+    ]);
   });
 });

@@ -2,7 +2,8 @@
  * Chapters (the printed game sheets) as validated data: board, rocks, the hour clock, the dice
  * tables, three rewards built from named counters, the penalty track and the rubric. A table owner
  * edits `chapters/*.json`; every file is checked with zod and then for meaning (cells on the board,
- * known counters with valid parameters, ordered tracks) on first use, with one message per problem.
+ * known counters with valid parameters, ordered tracks, the rules' penalty: worms touching blank
+ * space on a track of x's, and no x on a reward) on first use, with one message per problem.
  */
 import { z } from 'zod';
 import { DIE_COLORS, isDieColor } from '../../dice.js';
@@ -142,7 +143,7 @@ export function parseChapter(json: unknown, where = 'chapter'): ChapterResult {
   if (new Set(c.dice.shape).size !== 6) errors.push(`${where}: dice.shape must name each of the six shapes once`);
   if (new Set(c.dice.organ).size !== 6) errors.push(`${where}: dice.organ must name each of the six organs once`);
   if (!isDieColor(c.dice.shapeDieColor)) errors.push(`${where}: dice.shapeDieColor "${c.dice.shapeDieColor}" is not a known die colour (${Object.keys(DIE_COLORS).join(', ')})`);
-  const checkReward = (r: Reward, label: string) => {
+  const checkCounter = (r: Reward, label: string) => {
     const counter = counterNamed(r.counter);
     if (!counter) {
       errors.push(`${label} "${r.name}": unknown counter "${r.counter}" (known: ${Object.keys(COUNTERS).join(', ')})`);
@@ -150,18 +151,47 @@ export function parseChapter(json: unknown, where = 'chapter'): ChapterResult {
       const p = counter.params.safeParse(r.params ?? {});
       if (!p.success) errors.push(`${label} "${r.name}": bad params for ${r.counter}: ${p.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
     }
+  };
+  const checkTrack = (r: Reward, label: string) => {
     for (let i = 1; i < r.track.length; i++) {
       if (r.track[i]!.at < r.track[i - 1]!.at) errors.push(`${label} "${r.name}": track symbol ${i + 1} is printed under ${r.track[i]!.at}, before the ${r.track[i - 1]!.at} to its left`);
     }
   };
-  c.rewards.forEach((r, i) => checkReward(r, `${where}: reward ${i + 1}`));
-  checkReward(c.penalty, `${where}: penalty`);
+  c.rewards.forEach((r, i) => {
+    const label = `${where}: reward ${i + 1}`;
+    checkCounter(r, label);
+    checkTrack(r, label);
+    // Only the penalty takes points off ("the number of stars you circle, minus the number of X's").
+    const xs = symbolsNumbered(r.track, (s) => s.symbol === 'x');
+    if (xs.length) errors.push(`${label} "${r.name}": track ${xs.length > 1 ? `symbols ${xs.join(', ')} are x's` : `symbol ${xs[0]} is an x`}, but a reward's track has only stars and circles (an x takes a point off: only the penalty has them)`);
+  });
+  const penalty = c.penalty;
+  const penaltyLabel = `${where}: penalty`;
+  // The rules: the penalty "always says it's based on 'the number of worms touching blank space(s)'";
+  // DECISIONS makes that counter a rule, so only the penalty's track is the chapter's to choose.
+  if (penalty.counter === PENALTY_COUNTER) checkCounter(penalty, penaltyLabel);
+  else errors.push(`${penaltyLabel} "${penalty.name}": its counter is "${penalty.counter}", but the penalty always counts worms touching blank space ("${PENALTY_COUNTER}")`);
+  checkTrack(penalty, penaltyLabel);
+  const notX = symbolsNumbered(penalty.track, (s) => s.symbol !== 'x');
+  if (notX.length) errors.push(`${penaltyLabel} "${penalty.name}": track ${notX.length > 1 ? `symbols ${notX.join(', ')} are not x's` : `symbol ${notX[0]} is not an x`}, but the penalty's track has only x's (each circled x is a point off)`);
   const keys = c.rewards.map((r) => `${r.counter}:${JSON.stringify(r.params ?? {})}`);
   if (new Set(keys).size !== keys.length) errors.push(`${where}: two rewards count the same thing`);
   for (let i = 1; i < c.rubric.steps.length; i++) {
     if (c.rubric.steps[i]!.from <= c.rubric.steps[i - 1]!.from) errors.push(`${where}: rubric steps must rise (step ${i + 1})`);
   }
   return errors.length ? { ok: false, errors } : { ok: true, chapter: c };
+}
+
+/** The penalty's counter: the rules fix it for every chapter. */
+const PENALTY_COUNTER = 'wormsTouchingBlank';
+
+/** The 1-based numbers of a track's symbols that `pick` selects, as the messages name them. */
+function symbolsNumbered(track: readonly TrackSymbol[], pick: (s: TrackSymbol) => boolean): number[] {
+  const out: number[] = [];
+  track.forEach((s, i) => {
+    if (pick(s)) out.push(i + 1);
+  });
+  return out;
 }
 
 const RAW: Readonly<Record<string, unknown>> = {

@@ -21,8 +21,14 @@
  * default the end where the eyes or mouths are, or away from the tail), `front=?` (no front yet),
  * `cells=B2,B3,...` (the order, when the worm touches itself), `ext=3` (largest extension so far),
  * `parents=1+3` and `born=4` (a baby's parents and the 0-based hour it was made).
+ *
+ * A board is refused, not bent, when it is no position a game reaches: the organ placements the
+ * sheet file refuses (drawn.ts: one check for both), legend values that are not whole numbers or
+ * name no other worm, a key given twice, a board past Z99.
  */
 import { cellName, columnLetter, dirBetween, gridGeometry, parseCellName, type Geometry } from './board.js';
+import { drawnWormProblems } from './drawn.js';
+import { FACING_ORGANS } from './organs.js';
 import { orderAsPath, isPath, shapeOfCells } from './shapes.js';
 import { SHAPE_NAMES, type Dir, type Organ, type OrganType, type ShapeName, type Worm } from './state.js';
 
@@ -47,6 +53,11 @@ const ORGAN_LETTER: Readonly<Record<string, OrganType>> = { E: 'eye', M: 'mouth'
 const LETTER_OF: Readonly<Record<OrganType, string>> = { eye: 'E', mouth: 'M', tail: 'T', collar: 'C', brain: 'B', heart: 'H' };
 const ARROW_DIR: Readonly<Record<string, Dir>> = { '^': 'N', '>': 'E', v: 'S', '<': 'W' };
 const DIR_ARROW: Readonly<Record<Dir, string>> = { N: '^', E: '>', S: 'v', W: '<' };
+
+/** The largest board a chapter may have (chapters.ts): cell names run A1 to Z99. */
+const MAX_COLUMNS = 26;
+const MAX_ROWS = 99;
+const WHOLE = /^\d+$/;
 
 interface RawWorm {
   cells: number[];
@@ -77,6 +88,8 @@ export function parseBoard(text: string): NotationBoard {
   const height = grid.length;
   const width = grid[0]?.length ?? 0;
   if (height === 0 || width === 0) throw new NotationError(['no board rows']);
+  // Cell names stop at column Z (a 27th column would be "[1"), and a chapter's board at 99 rows.
+  if (width > MAX_COLUMNS || height > MAX_ROWS) throw new NotationError([`the board is ${width} x ${height}: at most ${MAX_COLUMNS} columns (A-Z) and ${MAX_ROWS} rows`]);
   grid.forEach((row, r) => {
     if (row.length !== width) problems.push(`row ${r + 1}: ${row.length} cells, but row 1 has ${width}`);
   });
@@ -125,7 +138,10 @@ export function parseBoard(text: string): NotationBoard {
         problems.push(`legend ${id}: "${part}" is not key=value`);
         continue;
       }
-      kv.set(part.slice(0, eq), part.slice(eq + 1));
+      const key = part.slice(0, eq);
+      // The last one would win silently: a legend that says two things says neither.
+      if (kv.has(key)) problems.push(`legend ${id}: ${key}= is given twice`);
+      kv.set(key, part.slice(eq + 1));
     }
     legendOf.set(id, kv);
     if (!raw.has(id)) problems.push(`legend ${id}: there is no worm ${id} on the board`);
@@ -137,6 +153,8 @@ export function parseBoard(text: string): NotationBoard {
     const label = `worm ${id}`;
     for (const k of kv.keys()) if (!['shape', 'front', 'cells', 'ext', 'parents', 'born'].includes(k)) problems.push(`${label}: unknown legend key "${k}"`);
     let cells: number[] | null;
+    // Whether the cells are a path in a known order: the rules' organ checks need both.
+    let orderKnown = true;
     if (kv.has('cells')) {
       cells = kv
         .get('cells')!
@@ -149,13 +167,17 @@ export function parseBoard(text: string): NotationBoard {
       const b = [...w.cells].sort((x, y) => x - y).join();
       if (a !== b) problems.push(`${label}: cells= lists other cells than the picture shows`);
       if (!isPath(geo, cells)) problems.push(`${label}: cells= is not a path of touching cells`);
+      orderKnown = a === b && isPath(geo, cells);
     } else {
       cells = orderAsPath(geo, w.cells);
       if (!cells) {
         problems.push(`${label}: its cells ${w.cells.map((c) => cellName(geo, c)).join(' ')} do not form a path`);
         continue;
       }
-      if (!uniquePath(geo, w.cells)) problems.push(`${label}: it touches itself, so give its order with cells=...`);
+      if (!uniquePath(geo, w.cells)) {
+        problems.push(`${label}: it touches itself, so give its order with cells=...`);
+        orderKnown = false;
+      }
     }
     if (w.cells.length < 2) problems.push(`${label}: a worm has at least 2 cells`);
     const organs: Organ[] = [];
@@ -165,8 +187,11 @@ export function parseBoard(text: string): NotationBoard {
     const sv = kv.get('shape');
     if (sv === '-') shape = null;
     else if (sv !== undefined) {
-      if (!SHAPE_NAMES.includes(sv as ShapeName)) problems.push(`${label}: shape=${sv} is not one of ${SHAPE_NAMES.join(' ')} or -`);
-      shape = sv as ShapeName;
+      if (SHAPE_NAMES.includes(sv as ShapeName)) shape = sv as ShapeName;
+      else {
+        problems.push(`${label}: shape=${sv} is not one of ${SHAPE_NAMES.join(' ')} or -`);
+        shape = null;
+      }
     } else if (cells.length === 5 && shapeOfCells(geo, cells)) shape = shapeOfCells(geo, cells);
     else if (cells.length <= 3) shape = null;
     else {
@@ -176,19 +201,30 @@ export function parseBoard(text: string): NotationBoard {
     // front
     const fv = kv.get('front');
     let front = false;
-    if (fv === '?') front = false;
-    else if (fv !== undefined) {
+    if (fv === '?') {
+      // An eye, mouth or tail gives a worm its front as it is added (organs.ts).
+      const giver = organs.find((o) => FACING_ORGANS.has(o.type));
+      if (giver) {
+        problems.push(`${label}: front=? but the ${giver.type} at ${cellName(geo, giver.cell)} gives it a front`);
+        orderKnown = false;
+      }
+    } else if (fv !== undefined) {
       const p = parseCellName(fv);
       const f = p ? p[1] * width + p[0] : -1;
       if (f === cells[0]) front = true;
       else if (f === cells[cells.length - 1]) {
         cells.reverse();
         front = true;
-      } else problems.push(`${label}: front=${fv} is not one of its tips`);
+      } else {
+        problems.push(`${label}: front=${fv} is not one of its tips`);
+        orderKnown = false;
+      }
     } else {
       const d = defaultFront(geo, cells, organs);
-      if (d === 'error') problems.push(`${label}: cannot tell its front from its organs: say front=CELL`);
-      else if (d !== null) {
+      if (d === 'error') {
+        problems.push(`${label}: cannot tell its front from its organs: say front=CELL`);
+        orderKnown = false;
+      } else if (d !== null) {
         front = true;
         if (d === 'rear') cells.reverse();
       }
@@ -205,14 +241,32 @@ export function parseBoard(text: string): NotationBoard {
         else problems.push(`${label}: the tail at ${cellName(geo, o.cell)} needs a facing arrow`);
       }
     }
-    const worm: Worm = { id, cells, front, shape, organs, ext: Number(kv.get('ext') ?? 0) };
-    if (!Number.isInteger(worm.ext) || worm.ext < 0) problems.push(`${label}: ext= must be a whole number`);
+    // The placements the rules forbid, as the sheet file refuses them (an eye facing sideways, two tails...).
+    if (orderKnown) problems.push(...drawnWormProblems(geo, { cells, shape, organs }, label));
+    // Number('') is 0 and Number('x') NaN: only digits are a whole number here.
+    const ev = kv.get('ext') ?? '0';
+    if (!WHOLE.test(ev)) problems.push(`${label}: ext=${ev} must be a whole number`);
+    const worm: Worm = { id, cells, front, shape, organs, ext: Number(ev) };
     if (kv.has('parents')) {
-      const ps = kv.get('parents')!.split('+').map(Number);
-      if (ps.length !== 2 || ps.some((p) => !Number.isInteger(p) || p < 1)) problems.push(`${label}: parents= is like 1+3`);
-      else worm.parents = [ps[0]!, ps[1]!];
+      const pv = kv.get('parents')!;
+      const ps = pv.split('+');
+      if (ps.length !== 2 || !ps.every((p) => WHOLE.test(p))) problems.push(`${label}: parents=${pv} is like 1+3`);
+      else {
+        const [a, b] = [Number(ps[0]), Number(ps[1])];
+        // A collar partners its worm with another worm it touches: two worms, neither the baby.
+        for (const p of new Set([a, b])) {
+          if (p === id) problems.push(`${label}: parents=${pv} names the baby itself`);
+          else if (!raw.has(p)) problems.push(`${label}: parents=${pv} names worm ${p}, which is not on the board`);
+        }
+        if (a === b) problems.push(`${label}: parents=${pv} names one worm twice: a baby has two parents`);
+        worm.parents = [a, b];
+      }
     }
-    if (kv.has('born')) worm.born = Number(kv.get('born'));
+    if (kv.has('born')) {
+      const bv = kv.get('born')!;
+      if (!WHOLE.test(bv)) problems.push(`${label}: born=${bv} must be a whole number (the 0-based hour it was made)`);
+      worm.born = Number(bv);
+    }
     worms.push(worm);
   }
   if (problems.length) throw new NotationError(problems);

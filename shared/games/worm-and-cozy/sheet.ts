@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { cellName, describeBoard, dirBetween, geometry, parseCellName, type Geometry } from './board.js';
 import { loadChapter, parseChapter, type Chapter, type ChapterResult } from './chapters.js';
+import { drawnWormProblems, SHAPE_CELLS } from './drawn.js';
 import { scoreBoard, type CozyScore } from './scoring.js';
 import { shapeOfCells } from './shapes.js';
 import { DIRS, ORGAN_TYPES, SHAPE_NAMES, type CozyState, type Dir, type Organ, type OrganType, type ShapeName, type Worm } from './state.js';
@@ -164,18 +165,17 @@ export function validateSheet(json: unknown): SheetResult {
     }
     const shape = sw.shape ?? null;
     if (shape === null && cells.length < 2) errors.push(`${label}: a baby has at least 2 cells`);
+    // A shape on fewer than 5 cells is an error (drawnWormProblems below); one its cells do not form, a doubt.
     if (shape !== null && ok) {
-      if (cells.length < 5) errors.push(`${label} has the shape ${shape} but only ${cells.length} cell${cells.length === 1 ? '' : 's'}`);
-      else if (cells.length === 5 && shapeOfCells(geo, cells) !== shape) {
+      if (cells.length === SHAPE_CELLS && shapeOfCells(geo, cells) !== shape) {
         const got = shapeOfCells(geo, cells);
         warnings.push(`${label}: its cells form ${got ? `a ${got}` : 'no worm shape'}, not the ${shape} it names`);
-      } else if (cells.length > 5 && !windows(cells).some((w) => shapeOfCells(geo, w) === shape)) {
+      } else if (cells.length > SHAPE_CELLS && !windows(cells).some((w) => shapeOfCells(geo, w) === shape)) {
         warnings.push(`${label}: no 5 cells in a row along it form its original shape ${shape}`);
       }
     }
     const organs: Organ[] = [];
     const organCells = new Set<number>();
-    const n = cells.length;
     for (const so of sw.organs ?? []) {
       const c = cellOf(so.cell, `${label}, ${so.type}`);
       if (c < 0) continue;
@@ -191,36 +191,13 @@ export function validateSheet(json: unknown): SheetResult {
       if (so.type === 'eye' || so.type === 'mouth' || so.type === 'tail') {
         if (!so.facing) errors.push(`${label}: ${at} needs a facing (N, E, S or W)`);
       } else if (so.facing) errors.push(`${label}: ${at} has a facing, but only eyes, mouths and tails face a way`);
-      if (ok && n >= 2 && so.facing) {
-        if (so.type === 'tail') {
-          const out = dirBetween(geo, cells[n - 2]!, cells[n - 1]!)!;
-          if (idx !== n - 1) errors.push(`${label}: ${at} must be on the rear tip (${cellName(geo, cells[n - 1]!)}): cells run from the front end to the rear end`);
-          else if (so.facing !== out) errors.push(`${label}: ${at} faces ${so.facing}, but a tail points outward from the rear tip (${out})`);
-        } else if (so.type === 'eye' || so.type === 'mouth') {
-          const neverGrown = shape !== null ? n === 5 : n === 2;
-          // Placed on a worm as drawn, an eye or mouth faces the one way forward there (DECISIONS: from
-          // the second cell to the end cell). On a worm grown since, the cell it was placed on is no
-          // longer known: it may have been the end cell or the second one then.
-          const forward: Dir[] = [];
-          if (neverGrown) forward.push(dirBetween(geo, cells[1]!, cells[0]!)!);
-          else {
-            if (idx + 1 < n) forward.push(dirBetween(geo, cells[idx + 1]!, c)!);
-            if (idx >= 1) forward.push(dirBetween(geo, c, cells[idx - 1]!)!);
-          }
-          if (neverGrown && idx > 1) {
-            errors.push(`${label}: ${at} must be on one of the first two cells (${cellName(geo, cells[0]!)}, ${cellName(geo, cells[1]!)}): cells run from the front end`);
-          } else if (!forward.includes(so.facing)) {
-            errors.push(`${label}: ${at} faces ${so.facing}, but ${so.type}s face forward along the worm (${[...new Set(forward)].join(' or ')} there)`);
-          }
-        }
-      }
       const organ: Organ = { type: so.type, cell: c };
       if (so.facing) organ.facing = so.facing;
       if (so.filled) organ.filled = true;
       organs.push(organ);
     }
-    const tails = (sw.organs ?? []).filter((o) => o.type === 'tail');
-    if (tails.length > 1) errors.push(`${label} has ${tails.length} tails (${tails.map((t) => t.cell).join(', ')}); a worm has at most one`);
+    // Where the organs sit and face: the rules the board notation checks too.
+    if (ok) errors.push(...drawnWormProblems(geo, { cells, shape, organs }, label));
     const front = organs.some((o) => o.type === 'eye' || o.type === 'mouth' || o.type === 'tail');
     worms.push({ id, cells, front, shape, organs, ext: 0 });
   });
