@@ -8,16 +8,17 @@
  *
  * The camera rolls a table uses measure the reader and, with `vision.learnFromChecks`, add labels
  * of their own (played-rolls.ts); the status shows both. The dice labelled and the last rolls made
- * final are remembered over restarts (label-memory.ts).
+ * final are remembered over restarts (label-memory.ts), and so are the crops being added or
+ * withdrawn: at the start a crop a crash left on disk with no label naming it is taken out.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { DICE_SET_IDS, type DiceSetId } from '../../shared/dice.js';
 import { fail, ok, type Result } from '../../shared/game.js';
 import type { CalibrationStatus, Intent } from '../../shared/protocol.js';
 import { countPendingOnDisk } from '../../vision/model/pending-store.js';
 import type { CameraPipeline } from './camera.js';
 import type { ReaderHolder } from './dice-reader.js';
-import { LabelMemory, type Remembered, type TeachLabel } from './label-memory.js';
+import { cropFile, LabelMemory, type CropName, type Remembered, type TeachLabel } from './label-memory.js';
 import type { Logger } from './logger.js';
 import { PlayedRolls } from './played-rolls.js';
 import type { TableEvent, TableState } from './table.js';
@@ -106,25 +107,54 @@ export class TableCalibration {
       },
       onChange: onProgress,
       onKeptChange: () => this.memory.changed(),
+      adding: (set) => this.memory.adding(set),
+      withdrawing: (crops) => this.memory.withdrawing(crops),
     });
   }
 
   /**
-   * The die's label remembered, on disk before it settles; when that fails it rejects and the die
-   * is remembered as it was (`before`), so the caller takes the new label back.
+   * The die's label remembered, on disk before it settles, with the label it replaces (`before`)
+   * named as being withdrawn until the returned function is called (once its crop is removed);
+   * when that fails it rejects and the die is remembered as it was, so the caller takes the new
+   * label back.
    */
-  private async rememberLabel(key: string, given: Labelled, before: Labelled | undefined): Promise<void> {
+  private async rememberLabel(key: string, given: Labelled, before: Labelled | undefined): Promise<() => void> {
     this.labelled.delete(key); // newest last, so the oldest are forgotten first
     this.labelled.set(key, given);
     if (this.labelled.size > LABELS_REMEMBERED) this.labelled.delete(this.labelled.keys().next().value!);
+    const withdrawn = before && before.label !== null ? this.memory.withdrawing([{ set: before.set, label: before.label, face: before.face }]) : () => {};
     try {
       await this.memory.changed();
     } catch (error) {
+      withdrawn();
       if (this.labelled.get(key) === given) {
         if (before) this.labelled.set(key, before);
         else this.labelled.delete(key);
       }
       throw error;
+    }
+    return withdrawn;
+  }
+
+  /** Crops a crash left on disk with no label naming them (label-memory.ts): out of the reader's pending labels and off the disk, before any label is given. */
+  private async sweep(strays: readonly CropName[]): Promise<void> {
+    if (strays.length === 0) return;
+    // The reader may hold them already (it reads the pending crops when it loads); loaded only after such a crash.
+    const reader = await this.reader.get().catch(() => null);
+    for (const crop of strays) {
+      await reader?.calibration.withdraw(crop.set, crop.label).catch(() => undefined);
+      await rm(cropFile(this.dir, crop), { force: true }).catch((error: unknown) => this.logger.warn(`calibration: ${cropFile(this.dir, crop)} could not be removed: ${(error as Error).message}`));
+    }
+    this.logger.info(`calibration: ${strays.length} labelled ${strays.length === 1 ? 'crop' : 'crops'} that a stop left unnamed (a label not acknowledged, or one taken back) removed`);
+  }
+
+  /** `add` with the memory saying a crop of `set` is being added until it settles (label-memory.ts `adding`). */
+  private async whileAdding<T>(set: DiceSetId, add: () => Promise<T>): Promise<T> {
+    const end = this.memory.adding(set);
+    try {
+      return await add();
+    } finally {
+      end();
     }
   }
 
@@ -143,12 +173,13 @@ export class TableCalibration {
   async load(): Promise<void> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     this.onDisk = new Set(DICE_SET_IDS.filter((s) => names.includes(`${s}.json`)));
+    // Remembered from before the start, older than any of this run's.
+    const { remembered, pruned, strays } = await this.memory.load();
+    await this.sweep(strays);
     for (const set of DICE_SET_IDS) {
       const counts = await countPendingOnDisk(this.dir, set);
       if (Object.values(counts).some((n) => n > 0)) this.pendingOnDisk.set(set, counts);
     }
-    // Remembered from before the start, older than any of this run's.
-    const { remembered, pruned } = await this.memory.load();
     const before = remembered.teach.slice(-LABELS_REMEMBERED).map((t): [string, Labelled] => [labelKey(t.at, t.box), { ...t, tallied: false }]);
     this.labelled = new Map([...before, ...this.labelled]);
     this.rolls.restore(remembered);
@@ -216,23 +247,39 @@ export class TableCalibration {
           if (before?.face === intent.face) return fail('calibration/already-labelled', `die ${intent.index + 1} of this roll is labelled ${intent.face} already`);
           // Framed as the roll was read: the same camera view, the die's up judged with the roll's other dice.
           const others = roll.dice.flatMap((d, k) => (k !== intent.index && d.box ? [d.box] : []));
-          const added = await reader.calibration.add(intent.set, intent.face, last.image, die.box, pipeline!.view, others);
-          // What the camera read, before any person corrected it.
-          const right = (die.readAs ?? die.face) === intent.face;
-          // Remembered on disk before the old label goes and the phone is told: acknowledged and
-          // then forgotten by a crash, a second label of the die would be a second crop (a
-          // relabel would keep the mis-tapped face too).
-          try {
-            await this.rememberLabel(key, { at: last.at, box: [...die.box], face: intent.face, set: intent.set, label: added.label, right, tallied: true }, before);
-          } catch (error) {
-            await reader.calibration.withdraw(intent.set, added.label).catch((e: unknown) => this.logger.warn(`calibration: a label that could not be remembered could not be taken back either: ${(e as Error).message}`));
-            // The error names the server's paths (in the log already): phones get its code.
-            const code = (error as NodeJS.ErrnoException).code ?? 'see the server log';
-            return fail('calibration/not-remembered', `the label could not be written to the table's disk (${code}), so it was not kept; label die ${intent.index + 1} again`);
-          }
+          // The error names the server's paths (in the log already): phones get its code.
+          const notRemembered = (error: unknown) =>
+            fail('calibration/not-remembered', `the label could not be written to the table's disk (${(error as NodeJS.ErrnoException).code ?? 'see the server log'}), so it was not kept; label die ${intent.index + 1} again`);
+          // Said on disk before the crop is written: a crash before the memory names it leaves a crop the next start removes.
+          const given = await this.whileAdding(intent.set, async () => {
+            try {
+              await this.memory.changed();
+            } catch (error) {
+              return notRemembered(error);
+            }
+            const added = await reader.calibration.add(intent.set, intent.face, last.image, die.box!, pipeline!.view, others);
+            // What the camera read, before any person corrected it.
+            const right = (die.readAs ?? die.face) === intent.face;
+            // Remembered on disk before the old label goes and the phone is told: acknowledged and
+            // then forgotten by a crash, a second label of the die would be a second crop (a
+            // relabel would keep the mis-tapped face too).
+            try {
+              return { ...added, right, withdrawn: await this.rememberLabel(key, { at: last.at, box: [...die.box!], face: intent.face, set: intent.set, label: added.label, right, tallied: true }, before) };
+            } catch (error) {
+              await reader.calibration.withdraw(intent.set, added.label).catch((e: unknown) => this.logger.warn(`calibration: a label that could not be remembered could not be taken back either: ${(e as Error).message}`));
+              return notRemembered(error);
+            }
+          });
+          if ('ok' in given) return given;
+          const { right } = given;
           this.touched.add(intent.set);
           // A label no longer pending (a save took it) is named no more after a restart: nothing to withdraw.
-          const replaced = before && before.label !== null ? await reader.calibration.withdraw(before.set, before.label) : undefined;
+          let replaced;
+          try {
+            replaced = before && before.label !== null ? await reader.calibration.withdraw(before.set, before.label) : undefined;
+          } finally {
+            given.withdrawn();
+          }
           const t = this.tally.get(intent.set) ?? NO_TALLY;
           if (replaced?.withdrawn) {
             // Still one crop of the die; one labelled before the start was in no tally of this run, so now it is.
@@ -240,7 +287,7 @@ export class TableCalibration {
             return ok({ set: replaced.set, counts: replaced.counts });
           }
           this.tally.set(intent.set, { ...t, crops: t.crops + 1, right: t.right + (right ? 1 : 0) });
-          return ok({ set: added.set, counts: added.counts });
+          return ok({ set: given.set, counts: given.counts });
         }
         case 'calibration/commit': {
           // The last used roll's checked dice count: the referee saves what the tab shows.

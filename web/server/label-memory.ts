@@ -21,6 +21,16 @@
  * done and rejects when that write fails, so the Teach tab refuses a label it could not remember
  * rather than acknowledge one a crash would forget (a second label of the die would then be a
  * second crop, not the relabel).
+ *
+ * A crop is on disk a moment before the memory can name it, and one withdrawn (a relabel's
+ * mis-tap, a final roll BACK took back) a moment after the memory stops naming it. So that a crash
+ * in either moment leaves no crop a save would teach, the memory says so first: `adding` (written
+ * before the crop: the set and the highest crop number on disk then; any crop above it that no
+ * label names at the start is one a crash left unnamed) and `withdrawing` (written with the change
+ * that stops naming the crops). `load` gives such crops still on disk as `strays`, for the owner to
+ * take out (calibration.ts). Numbers are taken again only after a restart, and every crop added is
+ * preceded by a write holding what is remembered then, so a mark never outlives its run into one
+ * that reuses its numbers.
  */
 import { readdir, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -35,6 +45,19 @@ import type { InPlay } from './played-rolls.js';
 import { pendingRollSchema } from './table.js';
 
 export const LABEL_MEMORY_FILE = 'label-memory.json';
+
+/** A labelled crop on disk: `pending/<set>/<label>-<face>.png` (its number padded to six digits, as vision's store names it). */
+export interface CropName {
+  set: DiceSetId;
+  label: number;
+  face: string;
+}
+
+/** A crop of `set` about to be added; `above`: the set's highest crop number on disk (-1: none) when the first write holding the mark began. */
+interface AddingMark {
+  set: DiceSetId;
+  above?: number;
+}
 
 /**
  * A die labelled on the Teach tab: its frame's time and box there, the face given, the label (null:
@@ -55,6 +78,8 @@ export interface TeachLabel {
 export interface FinalRoll {
   /** The held roll's it was (played-rolls.ts), so a roll used again with the same dice is not taken for it; absent in files from before. */
   id?: string;
+  /** The table's version when it was used: a BACK that brings it back pops the undo entry of that version (table.ts); absent in files from before. */
+  usedAt?: number;
   roll: PendingRoll;
   counted: { set: DiceSetId; add: InPlay; generation: number }[];
   labels: { set: DiceSetId; face: string; label: number; readRight: boolean }[];
@@ -84,6 +109,7 @@ const SHAPE = z.strictObject({
   finals: z.array(
     z.strictObject({
       id: z.string().min(1).optional(),
+      usedAt: count.optional(),
       roll: pendingRollSchema,
       counted: z.array(
         z.strictObject({
@@ -96,7 +122,15 @@ const SHAPE = z.strictObject({
     }),
   ),
   generations: z.partialRecord(setId, count),
+  // Absent in files from before, and where nothing was being added or withdrawn.
+  adding: z.array(z.strictObject({ set: setId, above: z.number().int().min(-1) })).optional(),
+  withdrawing: z.array(z.strictObject({ set: setId, label, face: z.string() })).optional(),
 });
+
+/** A crop's file in the calibration folder `dir`. */
+export function cropFile(dir: string, crop: CropName): string {
+  return path.join(dir, 'pending', crop.set, `${String(crop.label).padStart(6, '0')}-${crop.face}.png`);
+}
 
 const nothing = (): Remembered => ({ teach: [], finals: [], generations: {} });
 
@@ -107,6 +141,9 @@ export class LabelMemory {
   private queued: Promise<void> | null = null;
   /** The file could be neither read nor put aside: nothing is written over it this run. */
   private off = false;
+  /** Crops about to be added, and crops being withdrawn: named in every write until their owners end them. */
+  private readonly marks = new Set<AddingMark>();
+  private readonly withdrawals = new Set<CropName[]>();
 
   constructor(
     /** The calibration folder: the pending crops' too. */
@@ -120,10 +157,12 @@ export class LabelMemory {
 
   /**
    * What was remembered before the start, its labels no longer pending named no more (`pruned`:
-   * some were, and the owner says so at once with `changed`, so that a number a later label takes
-   * is never named on disk for an older one); nothing where there is no file or it is not a memory.
+   * some were, or crops being added or withdrawn were named, and the owner says so at once with
+   * `changed`, so that a number a later label takes is never named on disk for an older one);
+   * nothing where there is no file or it is not a memory. `strays`: crops on disk that a crash left
+   * with no label naming them (added but not yet named, or withdrawn but not yet removed).
    */
-  async load(): Promise<{ remembered: Remembered; pruned: boolean }> {
+  async load(): Promise<{ remembered: Remembered; pruned: boolean; strays: CropName[] }> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     // A write a cut short leaves its temporary behind: nothing in it is missed (the last whole file is in place).
     for (const name of names) if (name.startsWith(`${LABEL_MEMORY_FILE}.tmp-`)) await rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
@@ -131,7 +170,7 @@ export class LabelMemory {
     try {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { remembered: nothing(), pruned: false };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { remembered: nothing(), pruned: false, strays: [] };
       // Not known to be gone (a failing card, a permission): kept aside before anything is written over it.
       const aside = `${this.file}.corrupt-${Date.now()}`;
       try {
@@ -141,7 +180,7 @@ export class LabelMemory {
         this.off = true;
         this.logger.warn(`calibration: ${this.file} could not be read (${(error as Error).message}) nor put aside (${(e as Error).message}); the dice labelled before are not remembered, and those labelled until the next start will not be (the file is left as it is)`);
       }
-      return { remembered: nothing(), pruned: false };
+      return { remembered: nothing(), pruned: false, strays: [] };
     }
     let parsed: z.infer<typeof SHAPE>;
     try {
@@ -152,7 +191,7 @@ export class LabelMemory {
       const aside = `${this.file}.corrupt-${Date.now()}`;
       this.logger.warn(`calibration: ${this.file} is not a memory of the dice labelled (${(error as Error).message}); they are not remembered (kept as ${path.basename(aside)})`);
       await rename(this.file, aside).catch((e: unknown) => this.logger.warn(`calibration: ${this.file} could not be put aside: ${(e as Error).message}`));
-      return { remembered: nothing(), pruned: false };
+      return { remembered: nothing(), pruned: false, strays: [] };
     }
     // The labels still pending, by set: `<n>-<face>`.
     const pending = new Map<DiceSetId, Set<string>>();
@@ -169,7 +208,40 @@ export class LabelMemory {
       gone += f.labels.length - labels.length;
       return { ...f, roll: f.roll as PendingRoll, labels };
     });
-    return { remembered: { teach, finals, generations: parsed.generations }, pruned: gone > 0 };
+    // The crops a label names; any other above a mark, or being withdrawn, a crash left.
+    const named = new Set([...teach.flatMap((t) => (t.label === null ? [] : [`${t.set}/${t.label}-${t.face}`])), ...finals.flatMap((f) => f.labels.map((l) => `${l.set}/${l.label}-${l.face}`))]);
+    const strays = new Map<string, CropName>();
+    const stray = (crop: CropName) => {
+      const key = `${crop.set}/${crop.label}-${crop.face}`;
+      if (!named.has(key) && stillPending(crop.set, crop.face, crop.label)) strays.set(key, crop);
+    };
+    for (const { set, above } of parsed.adding ?? []) for (const { seq, face } of await listPendingOnDisk(this.dir, set)) if (seq > above) stray({ set, label: seq, face });
+    for (const crop of parsed.withdrawing ?? []) stray(crop);
+    const marked = (parsed.adding?.length ?? 0) + (parsed.withdrawing?.length ?? 0) > 0;
+    return { remembered: { teach, finals, generations: parsed.generations }, pruned: gone > 0 || marked, strays: [...strays.values()] };
+  }
+
+  /**
+   * A crop of `set` is about to be added: until `end` is called every write says so, with the
+   * set's highest crop number on disk when the first of them began. The caller adds the crop only
+   * once a write holding the mark is on disk (`changed`); a crop above it that no label names at
+   * the next start is then a stray (`load`).
+   */
+  adding(set: DiceSetId): () => void {
+    const mark: AddingMark = { set };
+    this.marks.add(mark);
+    return () => this.marks.delete(mark);
+  }
+
+  /**
+   * These crops are no label any more and are being removed: every write names them until `end`
+   * is called (after the removal), so the change that stops naming them names them as withdrawn,
+   * and the next start removes any a crash left (`load`). Called before that change's `changed`.
+   */
+  withdrawing(crops: readonly CropName[]): () => void {
+    const held = crops.map((c) => ({ set: c.set, label: c.label, face: c.face }));
+    this.withdrawals.add(held);
+    return () => this.withdrawals.delete(held);
   }
 
   /**
@@ -182,7 +254,14 @@ export class LabelMemory {
     if (this.queued) return this.queued;
     const write = this.writing.then(async () => {
       this.queued = null;
-      const text = JSON.stringify(this.now()) + '\n';
+      // What is remembered, and what is being added and withdrawn, as they stand together now.
+      const remembered = this.now();
+      const marks = [...this.marks];
+      const withdrawing = [...this.withdrawals].flat();
+      // A mark's number is the disk's before its crop is added (the caller waits for this write); fixed once taken.
+      for (const mark of marks) mark.above ??= (await listPendingOnDisk(this.dir, mark.set)).at(-1)?.seq ?? -1;
+      const adding = marks.map(({ set, above }) => ({ set, above: above! }));
+      const text = JSON.stringify({ ...remembered, ...(adding.length > 0 ? { adding } : {}), ...(withdrawing.length > 0 ? { withdrawing } : {}) }) + '\n';
       await mkdir(this.dir, { recursive: true });
       await writeFileAtomic(this.file, text);
     });

@@ -20,14 +20,19 @@
  * rolls made final are remembered over restarts too (label-memory.ts, by the owner: `kept`,
  * `restore`), so a BACK after a restart that brings one back takes back its count and its labels.
  *
- * A roll made final is written in this order: its count, the final roll remembered, each checked
- * die's label and then the memory naming it (before the next die is taught), and only then the held
- * roll removed (its folder synced). A cut leaves the roll held again (nothing of it on disk yet, or
- * only its count: then it counts twice, the one window left), or remembered as final with its held
- * files still there: `restore` then drops them (told by the id the held roll and its final roll
- * share, not by its dice: the same dice may be used again), so it is not counted or taught twice;
- * the dice not yet taught are not, and at most the one die being remembered leaves a crop no BACK
- * takes back.
+ * A roll made final is written in this order: its count (the counts file names the held roll it
+ * counted last), the final roll remembered (saying its sets' crops are about to be added), each
+ * checked die's label and then the memory naming it (before the next die is taught), and only then
+ * the held roll removed (its folder synced). A cut leaves the roll held again (nothing of it on
+ * disk yet; or only its count: then it is held again as counted already, and made final it is
+ * remembered but not counted again), or remembered as final with its held files still there:
+ * `restore` then drops them (told by the id the held roll and its final roll share, not by its
+ * dice: the same dice may be used again), so it is not counted or taught twice; the dice not yet
+ * taught are not, and a crop written but not yet named is removed at the start (calibration.ts).
+ *
+ * A BACK takes back the use it undoes: the undo entry it pops holds the table's version when the
+ * roll was used (table.ts), which the held roll and its final roll keep (`usedAt`). Undo entries
+ * and files from before that was kept are matched by their dice, the newest first.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
@@ -42,7 +47,7 @@ import { decodeImage, encodePng } from '../../vision/image/decode.js';
 import { CAMERA_VIEWS, type Box, type CameraView, type RgbImage } from '../../vision/types.js';
 import type { CameraPipeline } from './camera.js';
 import type { ReaderHolder } from './dice-reader.js';
-import type { FinalRoll, Generations } from './label-memory.js';
+import type { CropName, FinalRoll, Generations } from './label-memory.js';
 import { writeFileAtomic } from './log.js';
 import type { Logger } from './logger.js';
 import { pendingRollSchema, type Actor, type TableEvent, type TableState } from './table.js';
@@ -65,10 +70,12 @@ export interface InPlay {
 export type InPlaySince = 'start' | 'save' | 'undo';
 
 const count = z.number().int().min(0);
-const FILE_SHAPE = z.partialRecord(
-  z.enum(DICE_SET_IDS as [DiceSetId, ...DiceSetId[]]),
-  z.strictObject({ dice: count, right: count, marked: count, wrongUnmarked: count, missed: count.default(0), notDice: count.default(0), since: z.enum(['start', 'save', 'undo']) }),
-);
+const SET_COUNT = z.strictObject({ dice: count, right: count, marked: count, wrongUnmarked: count, missed: count.default(0), notDice: count.default(0), since: z.enum(['start', 'save', 'undo']) });
+/** Each set's count, and the held roll counted last (absent in files from before): held again after a cut, it is not counted again. */
+const FILE_SHAPE = z.strictObject({
+  ...(Object.fromEntries(DICE_SET_IDS.map((set) => [set, SET_COUNT.optional()])) as Record<DiceSetId, z.ZodOptional<typeof SET_COUNT>>),
+  lastCounted: z.string().min(1).optional(),
+});
 
 export interface PlayedRollsOptions {
   /** Whether checked dice become labels (`vision.learnFromChecks`). */
@@ -91,6 +98,10 @@ export interface PlayedRollsOptions {
   onChange(): void;
   /** The final rolls remembered or their counts' generations changed (`kept` says what they are now); settles once that is on disk, rejects where it could not be. */
   onKeptChange?(): Promise<void> | void;
+  /** Crops of `set` are about to be added: said in every write of what is kept until `end` is called (label-memory.ts). */
+  adding?(set: DiceSetId): () => void;
+  /** These crops are being withdrawn: named so in every write of what is kept until `end` is called, after their removal. */
+  withdrawing?(crops: readonly CropName[]): () => void;
 }
 
 /**
@@ -100,6 +111,10 @@ export interface PlayedRollsOptions {
 interface HeldRoll {
   /** Which use of a roll this is (a roll used again unchanged has the same dice): named by its final roll too. */
   id: string;
+  /** The table's version when it was used (a BACK's undo entry names it); absent from tables and files from before. */
+  usedAt?: number;
+  /** Its count is on disk already (a cut came before its final roll was remembered): made final, it is not counted again. */
+  counted?: true;
   roll: PendingRoll;
   taught: number[];
   /** The frame, where `taught` has dice: at hand, or read back from disk after a restart. */
@@ -111,6 +126,7 @@ const HELD_SHAPE = z
   .strictObject({
     /** Absent in files from before held rolls had one. */
     id: z.string().min(1).optional(),
+    usedAt: z.number().int().min(0).optional(),
     roll: pendingRollSchema,
     taught: z.array(z.number().int().min(0)),
     view: z.enum(CAMERA_VIEWS).optional(),
@@ -130,9 +146,10 @@ const FINAL_KEPT = 8;
 /**
  * A final roll as this run holds it: one remembered from before the start counted in none of its
  * tallies (`onLabel`); `countedHere`: its count went into no count on disk (the counts were off),
- * so it is remembered over a restart with no count to take back.
+ * so it is remembered over a restart with no count to take back; `takenBack`: a BACK took it back
+ * (its dice still being taught are not).
  */
-type HeldFinal = FinalRoll & { fromBefore?: true; countedHere?: true };
+type HeldFinal = FinalRoll & { fromBefore?: true; countedHere?: true; takenBack?: true };
 
 function minus(a: InPlay, b: InPlay): InPlay {
   return fieldwise(a, b, (x, y) => Math.max(0, x - y));
@@ -196,6 +213,16 @@ function sameUse(held: HeldRoll, final: FinalRoll, heldNamed: boolean): boolean 
   return heldNamed && final.id !== undefined ? held.id === final.id : sameDice(held.roll.dice, final.roll.dice);
 }
 
+/**
+ * The roll `back` (a BACK brought it back, popping the undo entry of `version`) is this use of it:
+ * the same version where both know it (and the same dice: a table started afresh counts its
+ * versions afresh), by the dice alone where either is from before versions were kept.
+ */
+function broughtBack(use: { usedAt?: number; roll: PendingRoll }, back: PendingRoll, version: number | undefined): boolean {
+  if (version !== undefined && use.usedAt !== undefined && use.usedAt !== version) return false;
+  return sameDice(back.dice, use.roll.dice);
+}
+
 /** A used camera roll's dice of one set as the camera saw them, and what a person added or took out. */
 export function countInPlay(roll: PendingRoll, set: DiceSetId): InPlay {
   const seen = roll.dice.filter((d) => d.set === set && !d.added);
@@ -243,6 +270,8 @@ export class PlayedRolls {
   private heldNamed = false;
   /** The generations the label memory held at the start: kept as they were while the counts are off, as the counts file is. */
   private generationsBefore: Generations = {};
+  /** The held roll counted last, until its final roll is remembered (written with the counts): one held again after a cut is not counted again. */
+  private lastCounted: string | undefined;
 
   constructor(private readonly opts: PlayedRollsOptions) {
     this.load();
@@ -297,6 +326,8 @@ export class PlayedRolls {
     await this.removing;
     await this.keeping;
     await this.remembering;
+    // The counts written again once a final roll was remembered (its id no longer named).
+    await this.saving;
   }
 
   /**
@@ -334,12 +365,13 @@ export class PlayedRolls {
       const c = read.data[set];
       if (c) this.counted.set(set, c);
     }
+    this.lastCounted = read.data.lastCounted;
   }
 
   private save(): void {
     const file = this.opts.file;
     if (!file || this.countsOff) return;
-    const data = JSON.stringify(Object.fromEntries(this.counted)) + '\n';
+    const data = JSON.stringify({ ...Object.fromEntries(this.counted), ...(this.lastCounted !== undefined ? { lastCounted: this.lastCounted } : {}) }) + '\n';
     this.saving = this.saving
       .then(() => writeFileAtomic(file, data))
       .catch((error: unknown) => this.opts.logger.warn(`dice in play: could not write ${file}: ${(error as Error).message}`));
@@ -348,22 +380,28 @@ export class PlayedRolls {
   /** A committed table change, with the tables before it (a used roll is in `before`) and after it. */
   played(event: TableEvent, before: TableState, after: TableState): void {
     if (event.type === 'undo') {
+      const back = after.roll;
+      if (!back) return;
+      // The undo entry it popped: the table's version when its move was made (a use's, where it was one).
+      const version = before.undo?.at(-1)?.version;
       // Only when the undo brought the held roll back to be corrected (not when it undid a move after it).
       const held = this.held;
-      if (held && after.roll && sameDice(after.roll.dice, held.roll.dice)) {
+      if (held && broughtBack(held, back, version)) {
         this.held = null;
         this.keepHeld(null);
+        // Counted before a cut stopped its final roll being remembered: its count is taken back here.
+        if (held.counted) this.uncount(held.roll);
         return;
       }
       // A roll already final (another roll came before the BACKs): its count and its labels are
       // taken back, or a correction made again after it counted the die twice and taught both faces.
-      const final = after.roll ? this.finals.find((f) => sameDice(after.roll!.dice, f.roll.dice)) : undefined;
+      const final = this.finals.find((f) => broughtBack(f, back, version));
       if (final) this.takeBack(final);
       return;
     }
     if (event.type === 'confirm' || event.type === 'roll' || event.type === 'setup') void this.flush();
     if (event.type === 'confirm' && before.roll && before.roll.source !== 'manual') {
-      this.held = this.hold(before.roll, event.by);
+      this.held = this.hold(before.roll, event.by, before.version);
       // After the roll made final now is counted and remembered (written over its held files, which
       // are its until then), and after the memory of a final roll a BACK took back: held on disk
       // while the memory still names it as final, a cut would drop it at the start (`restore`).
@@ -380,19 +418,33 @@ export class PlayedRolls {
     this.held = null;
     if (!held) return this.flushing;
     // With the counts off it goes into no count kept on disk: a BACK takes it back from this run's count only.
-    const final: HeldFinal = { id: held.id, roll: held.roll, counted: [], labels: [], ...(this.countsOff ? { countedHere: true as const } : {}) };
+    const final: HeldFinal = { id: held.id, ...(held.usedAt !== undefined ? { usedAt: held.usedAt } : {}), roll: held.roll, counted: [], labels: [], ...(this.countsOff ? { countedHere: true as const } : {}) };
     for (const set of new Set(held.roll.dice.map((d) => d.set))) {
       const add = countInPlay(held.roll, set);
       const now = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
       if (add.dice + add.missed + add.notDice > 0) {
-        this.counted.set(set, { ...plus(now, add), since: now.since });
+        // Counted already where a cut came between its count and its final roll (restoreHeld).
+        if (!held.counted) this.counted.set(set, { ...plus(now, add), since: now.since });
         final.counted.push({ set, add, generation: this.generations.get(set) ?? 0 });
       }
     }
     this.finals = [final, ...this.finals].slice(0, FINAL_KEPT);
+    this.lastCounted = held.id;
     this.save();
+    // Its sets' crops are about to be added: said with the final roll, before the first is.
+    const adding = held.taught.length > 0 ? [...new Set(held.taught.map((i) => held.roll.dice[i]!.set))].map((set) => this.opts.adding?.(set)) : [];
     // Its count first, then the final roll remembered (keptChanged waits for the count), then its labels.
-    const remembered = this.keptChanged().catch(() => undefined);
+    const remembered = this.keptChanged().then(
+      () => true,
+      () => false,
+    );
+    // Remembered, it is told by its id from there (`restore`): the counts file need not name it any more (and is as before when idle).
+    void remembered.then((ok) => {
+      if (ok && this.lastCounted === held.id) {
+        this.lastCounted = undefined;
+        this.save();
+      }
+    });
     this.finalised = remembered;
     if (held.taught.length > 0) {
       // Its frame read now (from disk, after a restart): a roll used meanwhile is written over the
@@ -401,8 +453,15 @@ export class PlayedRolls {
       const teaching: HeldRoll = { ...held, frame: () => frame };
       this.flushing = this.flushing
         .then(() => remembered)
-        .then(() => this.learn(teaching, final))
-        .catch((error: unknown) => this.opts.logger.error(`calibration: the dice checked during play could not be learnt: ${(error as Error).message}`));
+        .then(async (ok) => {
+          // Not remembered, its crops could be neither named nor said to be coming: none is added.
+          if (ok) await this.learn(teaching, final);
+          else this.opts.logger.warn(`calibration: a used roll could not be remembered; its ${held.taught.length} checked ${held.taught.length === 1 ? 'die is' : 'dice are'} not taught`);
+        })
+        .catch((error: unknown) => this.opts.logger.error(`calibration: the dice checked during play could not be learnt: ${(error as Error).message}`))
+        .finally(() => {
+          for (const end of adding) end?.();
+        });
     }
     // Off the disk only once all that is (removed first, a cut lost the roll's count and labels);
     // a roll used meanwhile is written over it instead, once this one's count is remembered.
@@ -425,7 +484,7 @@ export class PlayedRolls {
   /** A set's dice in play, the held roll's included; undefined while there are none. */
   inPlay(set: DiceSetId): (InPlay & { since: InPlaySince }) | undefined {
     const base = this.counted.get(set) ?? { ...NONE, since: 'start' as const };
-    const all = this.held ? { ...plus(base, countInPlay(this.held.roll, set)), since: base.since } : base;
+    const all = this.held && !this.held.counted ? { ...plus(base, countInPlay(this.held.roll, set)), since: base.since } : base;
     return all.dice + all.missed + all.notDice > 0 ? all : undefined;
   }
 
@@ -436,7 +495,7 @@ export class PlayedRolls {
   }
 
   /** A used camera roll, with the dice the table has checked in it and the frame they were read from. */
-  private hold(roll: PendingRoll, by: Actor): HeldRoll {
+  private hold(roll: PendingRoll, by: Actor, usedAt: number | undefined): HeldRoll {
     // A phone's "use" follows the "check the dice" prompt; the button box's OK may not.
     const looked = by.kind === 'referee' || by.kind === 'player';
     const checked = roll.dice.flatMap((d, index) => (d.box && !d.added && (d.corrected || (looked && d.uncertain)) ? [index] : []));
@@ -444,7 +503,7 @@ export class PlayedRolls {
     const last = pipeline?.frameFor(roll);
     const frame = pipeline && last ? { image: last.image, view: pipeline.view } : null;
     const fresh = last ? checked.filter((i) => !this.opts.labelled?.(last.at, roll.dice[i]!.box!)) : [];
-    return { id: randomUUID(), roll, taught: frame ? fresh : [], frame: async () => frame };
+    return { id: randomUUID(), ...(usedAt !== undefined ? { usedAt } : {}), roll, taught: frame ? fresh : [], frame: async () => frame };
   }
 
   /**
@@ -471,7 +530,7 @@ export class PlayedRolls {
         const teaches = frame !== null;
         if (teaches) await writeFileAtomic(frameFile, await encodePng(frame.image));
         else await rm(frameFile, { force: true });
-        await writeFileAtomic(rollFile, JSON.stringify({ id: held.id, roll: held.roll, taught: teaches ? held.taught : [], ...(teaches ? { view: frame.view } : {}) }) + '\n');
+        await writeFileAtomic(rollFile, JSON.stringify({ id: held.id, ...(held.usedAt !== undefined ? { usedAt: held.usedAt } : {}), roll: held.roll, taught: teaches ? held.taught : [], ...(teaches ? { view: frame.view } : {}) }) + '\n');
       })
       .catch((error: unknown) => this.opts.logger.warn(`dice in play: the used roll could not be kept in ${dir}: ${(error as Error).message}`));
   }
@@ -500,7 +559,7 @@ export class PlayedRolls {
         .catch((e: unknown) => this.opts.logger.warn(`dice in play: ${rollFile} could not be put aside: ${(e as Error).message}`));
       return;
     }
-    const { id, roll, taught, view } = read.data;
+    const { id, usedAt, roll, taught, view } = read.data;
     const frame = async () => {
       if (taught.length === 0 || !view) return null;
       try {
@@ -513,8 +572,10 @@ export class PlayedRolls {
     // Taught only if the table still learns from its checks (the config may have changed meanwhile).
     // One from older files gets an id now: its final roll is then told from a later use of the same dice.
     this.heldNamed = id !== undefined;
-    this.held = { id: id ?? randomUUID(), roll: roll as PendingRoll, taught: view && this.opts.learnFromChecks ? taught : [], frame };
-    this.opts.logger.info(`dice in play: the roll used before the restart is held again (${roll.dice.length} ${roll.dice.length === 1 ? 'die' : 'dice'}, ${taught.length} checked)`);
+    // The counts file names it as counted last: a cut came after its count was written (not counted again).
+    const counted = id !== undefined && id === this.lastCounted;
+    this.held = { id: id ?? randomUUID(), ...(usedAt !== undefined ? { usedAt } : {}), ...(counted ? { counted: true as const } : {}), roll: roll as PendingRoll, taught: view && this.opts.learnFromChecks ? taught : [], frame };
+    this.opts.logger.info(`dice in play: the roll used before the restart is held again (${roll.dice.length} ${roll.dice.length === 1 ? 'die' : 'dice'}, ${taught.length} checked${counted ? '; counted already' : ''})`);
   }
 
   /**
@@ -524,12 +585,15 @@ export class PlayedRolls {
    * before the restart is taken back alike, from the count and labels kept over it.
    */
   private takeBack(final: HeldFinal): void {
+    final.takenBack = true;
     this.finals = this.finals.filter((f) => f !== final);
     for (const { set, add, generation } of final.counted) {
       const now = this.counted.get(set);
       if (now && (this.generations.get(set) ?? 0) === generation) this.counted.set(set, { ...minus(now, add), since: now.since });
     }
     this.save();
+    // Its crops named as withdrawn in the write that forgets it, until they are removed: a cut between leaves none to teach.
+    const withdrawn = final.labels.length > 0 ? this.opts.withdrawing?.(final.labels) : undefined;
     this.keptChanged();
     this.flushing = this.flushing
       .then(async () => {
@@ -546,7 +610,23 @@ export class PlayedRolls {
         if (back > 0) this.opts.logger.info(`calibration: ${back} ${back === 1 ? 'die' : 'dice'} checked in a roll BACK brought back taken back from the taught crops`);
       })
       .catch((error: unknown) => this.opts.logger.warn(`calibration: the dice of a roll BACK brought back could not be taken back: ${(error as Error).message}`))
-      .finally(() => this.opts.onChange());
+      .finally(() => {
+        withdrawn?.();
+        this.opts.onChange();
+      });
+  }
+
+  /**
+   * A held roll counted already (before a cut) that BACK brought back: its dice no longer count,
+   * nor is it named as counted (a cut before its files are removed holds it again, to be counted once).
+   */
+  private uncount(roll: PendingRoll): void {
+    for (const set of new Set(roll.dice.map((d) => d.set))) {
+      const now = this.counted.get(set);
+      if (now) this.counted.set(set, { ...minus(now, countInPlay(roll, set)), since: now.since });
+    }
+    this.lastCounted = undefined;
+    this.save();
   }
 
   /** A final roll's checked dice become their sets' labelled crops, as the Teach tab's labels do. */
@@ -570,8 +650,19 @@ export class PlayedRolls {
       const die = held.roll.dice[index]!;
       // Framed as the roll was read: the same camera view, the die's up judged with the roll's other dice.
       const others: Box[] = held.roll.dice.flatMap((d, k) => (k !== index && d.box ? [d.box] : []));
+      // Taken back meanwhile: its crops named so are being withdrawn, and no more are added.
+      if (final?.takenBack) {
+        this.learning = [];
+        break;
+      }
       try {
         const added = await reader.calibration.add(die.set, die.face, frame.image, die.box, frame.view, others);
+        if (final?.takenBack) {
+          // Added while it was taken back, after its crops were named as withdrawn: withdrawn here, while the memory still says crops are being added.
+          await reader.calibration.withdraw(die.set, added.label).catch(() => undefined);
+          this.learning = [];
+          break;
+        }
         const given = { set: die.set, face: die.face, label: added.label, readRight: (die.readAs ?? die.face) === die.face };
         final?.labels.push(given);
         // Remembered before the next die is taught: a cut then leaves at most this one crop that

@@ -37,6 +37,8 @@ export type RolledDie = PendingRoll['dice'][number];
 export interface UndoEntry {
   state: unknown;
   roll: PendingRoll | null;
+  /** The table's version then (a used roll is known by it: played-rolls.ts); absent in snapshots from before. */
+  version?: number;
 }
 
 export interface TableState {
@@ -117,7 +119,7 @@ export const tableStateSchema: z.ZodType<TableState> = z.object({
   options: z.unknown(),
   state: z.unknown(),
   roll: pendingRollSchema.nullable(),
-  undo: z.array(z.object({ state: z.unknown(), roll: pendingRollSchema.nullable() })),
+  undo: z.array(z.object({ state: z.unknown(), roll: pendingRollSchema.nullable(), version: z.number().int().min(0).optional() })),
 }) as z.ZodType<TableState>;
 
 /**
@@ -185,7 +187,7 @@ function lookup(games: GameLookup, id: GameId): Result<TableGame> {
 
 /** A game move was accepted: push an undo entry and drop a roll the new state no longer asks for. */
 function afterMove(table: TableState, game: TableGame, next: unknown, roll: PendingRoll | null): TableState {
-  const undo = [...table.undo, { state: table.state, roll: table.roll }].slice(-MAX_UNDO);
+  const undo = [...table.undo, { state: table.state, roll: table.roll, version: table.version }].slice(-MAX_UNDO);
   const keepRoll = roll && sameRequest(game.diceRequest(table.state), game.diceRequest(next)) ? roll : null;
   return { ...table, version: table.version + 1, state: next, roll: keepRoll, undo };
 }
