@@ -127,6 +127,14 @@ export interface GameDefinition<S, M, Q = unknown, L = unknown, O = unknown, Sc 
   diceMove(state: S, dice: ObservedDie[]): Result<M>;
   /** The move a hardware button means now (e.g. NEXT ends the hour), or null if it means nothing. */
   buttonMove(state: S, button: ButtonName): M | null;
+  /**
+   * The seat this move belongs to when it changes that seat's own things and nothing any other seat
+   * reads (its own sheet in a game played at once), so that such moves of different seats can be
+   * decided in either order; null for every other move. With it, the server takes a move made on a
+   * slightly older table when only other seats' such moves came in between. Without it (games in
+   * turns), every intent needs the table's exact version.
+   */
+  independentSeat?(move: M): PlayerId | null;
 }
 
 /**
@@ -149,6 +157,8 @@ export interface TableGame {
   diceRequest(state: unknown): DiceRequest | null;
   diceMove(state: unknown, dice: ObservedDie[]): Result<unknown>;
   buttonMove(state: unknown, button: ButtonName): unknown | null;
+  /** See GameDefinition.independentSeat; null for a malformed move. Absent: the game declares none. */
+  independentSeat?(move: unknown): PlayerId | null;
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -189,5 +199,13 @@ export function toTableGame<S, M, Q, L, O, Sc>(def: GameDefinition<S, M, Q, L, O
     diceRequest: (state) => def.diceRequest(state as S),
     diceMove: (state, dice) => def.diceMove(state as S, dice),
     buttonMove: (state, button) => def.buttonMove(state as S, button),
+    ...(def.independentSeat
+      ? {
+          independentSeat: (move: unknown) => {
+            const m = parseMove(move);
+            return m.ok ? (def.independentSeat?.(m.move) ?? null) : null;
+          },
+        }
+      : {}),
   };
 }

@@ -3,6 +3,11 @@
  * queue so intents are handled strictly one after another. For each intent: check the version,
  * decide the event, append it (fsync), then commit, tell the listeners and acknowledge. Nothing
  * else writes the table, and nothing is acknowledged or shown before it is on disk.
+ *
+ * The version check: an intent is decided on the table it was made on. One made on an older
+ * version is still decided (on the current table) when everything committed since leaves it
+ * independent: in a game played at once on separate sheets, only other seats' own moves came in
+ * between (`independentSince`). Everything else is refused as stale.
  */
 import { fail, type Failure, type GameId, type Result } from '../../shared/game.js';
 import type { Ack, Intent, IntentEnvelope } from '../../shared/protocol.js';
@@ -51,6 +56,47 @@ export interface SessionOptions {
   compactEvery: number;
   logger: Logger;
   now(): number;
+  /** How many recent events are kept to judge an intent made on an older version (RECENT_EVENTS). */
+  recentEvents?: number;
+}
+
+/**
+ * Events remembered in memory: enough for a round trip or a Wi-Fi blip at a busy table (a Worm &
+ * Cozy hour is a few dozen moves); an intent older than this is stale, as it always was.
+ */
+export const RECENT_EVENTS = 500;
+
+/** The newest events, each known by the version it made; contiguous, so "every event since v" is exact. */
+class RecentEvents {
+  private events: TableEvent[] = [];
+  private last = 0;
+
+  constructor(private readonly limit: number) {}
+
+  record(version: number, event: TableEvent): void {
+    // A gap (the first event after a snapshot): what came before it is not known.
+    if (version !== this.last + 1) this.events = [];
+    this.events.push(event);
+    this.last = version;
+    if (this.events.length > this.limit) this.events.shift();
+  }
+
+  /** Forgets everything: the window starts at `version` (nothing before it is known). */
+  restartAt(version: number): void {
+    this.events = [];
+    this.last = version;
+  }
+
+  get newest(): number {
+    return this.last;
+  }
+
+  /** Every event after `version`, oldest first; null when the window does not reach back that far. */
+  since(version: number): TableEvent[] | null {
+    const count = this.last - version;
+    if (!Number.isInteger(count) || count < 0 || count > this.events.length) return null;
+    return this.events.slice(this.events.length - count);
+  }
 }
 
 const noEffects: SideEffects = {
@@ -69,16 +115,27 @@ export class TableSession {
     private current: TableState,
     private readonly log: EventLog<TableState, TableEvent>,
     private readonly opts: SessionOptions,
-  ) {}
+    private readonly recent: RecentEvents,
+  ) {
+    // The log's events since its last snapshot were recorded as they were replayed; a window
+    // that does not end at the table's version knows nothing (judged strictly until it fills).
+    if (recent.newest !== current.version) recent.restartAt(current.version);
+  }
 
   /** Replays the log (or sets up the initial game on a fresh table). */
   static async open(opts: SessionOptions): Promise<TableSession> {
+    // Filled while the log replays, so a phone that queued a move across a restart can still be judged.
+    const recent = new RecentEvents(opts.recentEvents ?? RECENT_EVENTS);
     const { log, state } = await EventLog.open<TableState, TableEvent>({
       dir: opts.dataDir,
       name: 'table',
       eventSchema: tableEventSchema,
       stateSchema: tableStateSchema,
-      fold: (table, event) => evolve(table, event, opts.games),
+      fold: (table, event) => {
+        const next = evolve(table, event, opts.games);
+        if (next.ok) recent.record(next.state.version, event);
+        return next;
+      },
       check: (table) => unusableTable(table, opts.games),
       onCorrupt: opts.onCorrupt,
       compactEvery: opts.compactEvery,
@@ -94,12 +151,13 @@ export class TableSession {
         throw new Error(`cannot start the table with ${opts.initialGame.game}: ${first.message}`);
       }
       await log.append(first.state.version, event, first.state);
+      recent.record(first.state.version, event);
       table = first.state;
       opts.logger.info(`table: a fresh table playing ${table.game}`);
     } else {
       opts.logger.info(`table: resumed ${table.game} at version ${table.version}`);
     }
-    return new TableSession(table, log, opts);
+    return new TableSession(table, log, opts, recent);
   }
 
   get table(): TableState {
@@ -130,7 +188,7 @@ export class TableSession {
     const side = envelope.intent.type === 'calibration/commit' || envelope.intent.type === 'calibration/undo' || envelope.intent.type === 'dice/read' ? envelope.intent : null;
     if (side) return this.side(actor, side);
     return this.enqueue(async () => {
-      if (envelope.version !== this.current.version) {
+      if (envelope.version !== this.current.version && !this.independentSince(envelope)) {
         return {
           ok: false,
           code: 'intent/stale',
@@ -141,6 +199,30 @@ export class TableSession {
       const intent = envelope.intent;
       if (isTableIntent(intent)) return this.commit(decide(this.current, actor, intent, this.opts.games));
       return this.side(actor, intent);
+    });
+  }
+
+  /**
+   * Whether an intent made on an older version may be decided on the current table: it is a move
+   * the game declares one seat's own (GameDefinition.independentSeat), and every event since its
+   * version was such a move of another seat. So nothing it was made on has changed for it (not
+   * the roll, the hour, the game, an undo, nor its own seat: a move already in is not made twice).
+   * The engine still checks it against the current table.
+   */
+  private independentSince(envelope: IntentEnvelope): boolean {
+    const { intent } = envelope;
+    if (intent.type !== 'move') return false;
+    const game = this.opts.games(this.current.game);
+    if (!game?.independentSeat) return false;
+    const seatOf = (move: unknown): string | null => game.independentSeat?.(move) ?? null;
+    const seat = seatOf(intent.move);
+    if (seat === null) return false;
+    const since = this.recent.since(envelope.version);
+    if (since === null) return false;
+    return since.every((event) => {
+      if (event.type !== 'move') return false;
+      const other = seatOf(event.move);
+      return other !== null && other !== seat;
     });
   }
 
@@ -197,6 +279,7 @@ export class TableSession {
     }
     const before = this.current;
     this.current = decision.table;
+    this.recent.record(this.current.version, decision.event);
     for (const listener of this.listeners) {
       try {
         listener(this.current, { event: decision.event, before });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { playerIdSchema } from '../../player-id.js';
-import { Errors, fail, ok, type GameDefinition, type GameStatus, type PlayerInfo, type Result } from '../../game.js';
+import { Errors, fail, ok, type GameDefinition, type GameStatus, type PlayerId, type PlayerInfo, type Result } from '../../game.js';
 import { applyMove } from './apply.js';
 import { parseChapter, loadChapter, hourLabel, DEFAULT_CHAPTER_ID, type Chapter } from './chapters.js';
 import { boardView } from './view.js';
@@ -89,6 +89,15 @@ export function status(state: CozyState): GameStatus {
   return { headline: label, toAct: state.players.filter((_, i) => !state.sheets[i]!.done).map((p) => p.id), finished: false };
 }
 
+/**
+ * Everyone plays the hour at once, each on their own sheet: a player's move (and, once the game is
+ * over, a player's paper sheet) changes only that player's sheet (apply.ts, paper.ts), so two
+ * players' moves may be decided in either order. The roll and the hour's end change every sheet.
+ */
+export function ownSheetSeat(move: CozyMove): PlayerId | null {
+  return move.type === 'roll' || move.type === 'endHour' ? null : move.player;
+}
+
 export const wormAndCozy: GameDefinition<CozyState, CozyMove, CozyQuery, CozyOptions, CozyOptionsInput, CozyStateScore> = {
   id: 'worm-and-cozy',
   title: 'Worm & Cozy',
@@ -112,6 +121,7 @@ export const wormAndCozy: GameDefinition<CozyState, CozyMove, CozyQuery, CozyOpt
     }
     return null;
   },
+  independentSeat: ownSheetSeat,
 };
 
 export type { CozyState, PlayerSheet, PaperSheet, Worm, Organ, Roll, Pending, ShapeName, OrganType, Dir } from './state.js';
