@@ -247,7 +247,7 @@ describe('Worm & Cozy at a table of three phones', () => {
     expect(await referee.textContent('[data-testid="hour"]')).toBe('3 AM');
   });
 
-  it('an intent made on a view the table has left is dropped on reconnect, and the phone says so', async () => {
+  it('an intent made on a view the table has left is refused when resent on reconnect, and the phone says so', async () => {
     await tapAndWait(referee, '[data-testid="undo"]'); // Bob is choosing again
     await bob.waitForSelector('[data-testid="twin"][data-step="option"]');
     await server.stop();
@@ -262,7 +262,8 @@ describe('Worm & Cozy at a table of three phones', () => {
     const version = table().version;
     await bob.context().setOffline(false);
     await bob.waitForSelector('[data-testid="link"][data-status="online"]', { timeout: 30_000 });
-    await expect.poll(() => bob.textContent('[data-testid="notice"]'), WAIT).toContain('was not sent');
+    // Resent, and refused: the referee's move on Bob's own sheet came in between (since the forty-second session).
+    await expect.poll(() => bob.textContent('[data-testid="notice"]'), WAIT).toContain('The table changed while this phone was away, so “Nothing more this hour” was not used');
     // Nothing of Bob's stale tap reached the table.
     expect(table().version).toBe(version);
     const snapshot = (await (await fetch(`${server.url}/api/table`)).json()) as TableSnapshot;

@@ -3,7 +3,8 @@
  * a picker opened before another phone changed the roll is refused, not applied to whichever die
  * is now in that place; a watcher sees the dice without correction controls; a double tap on "Use
  * this roll" is one intent and no error; "Enter by hand" left open does not come back open at
- * the next hour.
+ * the next hour; a camera roll replacing a roll entered by hand is said, and the notice does not
+ * outlive its game.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,5 +117,22 @@ describe('the roll panel with more than one hand on the table', () => {
     expect(focused).not.toBeNull();
     await referee.keyboard.press('Enter');
     await expect.poll(() => referee.locator('[data-testid="confirm-text"]').textContent(), WAIT).toMatch(/^Draw the worm on/);
+  });
+});
+
+describe('notices about the roll', () => {
+  it('a camera roll replacing a roll entered by hand is said on the phone; the notice goes when the table plays another game', async () => {
+    await elsewhere({ type: 'table/setup', game: 'worm-and-cozy', options: { chapter: 'clew-1', players: [{ id: 'p1', name: 'Alice', color: 'blue' }] } });
+    await elsewhere({ type: 'dice/manual', dice: [{ set: 'd6', face: '5', color: 'red' }, { set: 'd6', face: '1' }, { set: 'd6', face: '6' }] });
+    await caughtUp(referee);
+    // The camera saw other dice in the tray (web/server/camera.ts replaces a roll entered by hand only then).
+    await cameraSees([['2', 'red'], ['1', 'white'], ['3', 'white']]);
+    await caughtUp(referee);
+    await referee.waitForSelector('[data-testid="notice"]', WAIT);
+    expect(await referee.textContent('[data-testid="notice"]')).toMatch(/replaced the roll entered by hand/);
+    // The referee starts another game: a message about the last game's dice is not left behind.
+    await elsewhere({ type: 'table/setup', game: 'the-worm-is-drawn', options: { players: [{ id: 'p1', name: 'Alice' }, { id: 'p2', name: 'Bob' }] } });
+    await referee.waitForSelector('.app[data-game=the-worm-is-drawn]', WAIT);
+    await referee.waitForSelector('[data-testid="notice"]', { state: 'detached', ...WAIT });
   });
 });

@@ -8,12 +8,16 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
+import type { CameraFrame, FrameSource } from '../../device/types.js';
 import type { DetailedReading } from '../../vision/reader.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { ReadOptions, RgbImage } from '../../vision/types.js';
 import { CameraPipeline, type RollStream } from '../../web/server/camera.js';
-import type { Logger } from '../../web/server/logger.js';
+import { collectingLogger, type Logger } from '../../web/server/logger.js';
 import { visionRollStream } from '../../web/server/roll-stream.js';
+import { TableSession } from '../../web/server/session.js';
+import { raceOnly, RACE } from '../support/games.js';
+import { scratchDir } from '../support/scratch.js';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
 
@@ -83,5 +87,85 @@ describe('the stream reader behind the camera pipeline', () => {
     for (let i = 0; i < 6; i++) await push(40, blue);
     expect(reported).toEqual(['red 10', 'blue 40']);
     expect(asked.at(-1)?.palette).toEqual(['blue']);
+  });
+});
+
+describe('a roll entered by hand and the camera reading the same tray again', () => {
+  /**
+   * The race game's table (one d6 a turn) with a camera whose every frame settles the tray at once
+   * on the dice `tray` says lie there: a frame sent is the tray still again (after a hand moved in
+   * it, or the replay looping).
+   */
+  async function tableWithCamera(dataDir = scratchDir('clew-camera-hand-')) {
+    const logger = collectingLogger();
+    const session = await TableSession.open({ dataDir, games: raceOnly, initialGame: { game: RACE, options: {} }, onCorrupt: 'recover', compactEvery: 1000, logger, now: Date.now });
+    let onTray = '4';
+    let waiting: ((next: IteratorResult<CameraFrame>) => void) | null = null;
+    const source: FrameSource = {
+      kind: 'fake',
+      start: async () => {},
+      stop: async () => {},
+      frames: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<CameraFrame>>((resolve) => (waiting = resolve)), return: async () => ({ done: true as const, value: undefined }) }) }),
+    };
+    const stream: RollStream = { push: async () => [{ set: 'd6', face: onTray, confidence: 0.97, box: [10, 10, 40, 40], uncertain: false }], readNow: async () => [], reset: () => {} };
+    const pipeline = new CameraPipeline({ source, kind: 'camera', session, games: raceOnly, decode: async () => tray(10), stream: async () => stream, logger, framesDir: `${dataDir}/roll-frames/camera` });
+    await pipeline.restoreFrames();
+    pipeline.start();
+    let at = 0;
+    /** The dice in the tray are `face`, and the tray settles on them: resolves once the frame is read. */
+    const settle = async (face: string) => {
+      onTray = face;
+      while (!waiting) await new Promise((r) => setTimeout(r, 5));
+      const decoded = pipeline.counts.decoded;
+      const resolve = waiting;
+      waiting = null;
+      resolve({ done: false, value: { jpeg: new Uint8Array([at]), at: (at += 100) } });
+      // Read, and given to the table or not: the pipeline is waiting for the next frame again.
+      while (pipeline.counts.decoded === decoded || pipeline.working()) await new Promise((r) => setTimeout(r, 5));
+    };
+    const byHand = (face: string) => session.submit({ kind: 'referee' }, { version: session.table.version, intent: { type: 'dice/manual', dice: [{ set: 'd6', face }] } });
+    const close = async () => {
+      await pipeline.stop();
+      await session.close();
+    };
+    return { session, settle, byHand, close, dataDir, logger };
+  }
+  const pending = (session: TableSession) => `${session.table.roll?.source} ${session.table.roll?.dice.map((d) => d.face).join()}`;
+
+  it('the hand-entered roll stands while the camera settles on the dice it read before; dice that differ replace it, and the log says so', async () => {
+    const t = await tableWithCamera();
+    try {
+      await t.settle('4');
+      expect(pending(t.session)).toBe('camera 4');
+      // The camera misread the die: the referee enters it by hand.
+      expect(await t.byHand('6')).toMatchObject({ ok: true });
+      // A hand points at the die, the tray is still again: the same misreading.
+      await t.settle('4');
+      await t.settle('4');
+      expect(pending(t.session)).toBe('manual 6');
+      // Someone rolls again: a new roll replaces the one entered by hand, as it would a camera roll.
+      await t.settle('2');
+      expect(pending(t.session)).toBe('camera 2');
+      expect(t.logger.lines.some((l) => l.message.includes('a new roll on the tray replaced the roll entered by hand'))).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('after a restart too: the camera\'s last roll is kept with its frame, and the same tray settling again leaves the roll entered by hand', async () => {
+    const first = await tableWithCamera();
+    await first.settle('4');
+    expect(await first.byHand('6')).toMatchObject({ ok: true });
+    await first.close();
+    const again = await tableWithCamera(first.dataDir);
+    try {
+      expect(pending(again.session)).toBe('manual 6');
+      await again.settle('4');
+      expect(pending(again.session)).toBe('manual 6');
+      await again.settle('3');
+      expect(pending(again.session)).toBe('camera 3');
+    } finally {
+      await again.close();
+    }
   });
 });

@@ -176,6 +176,11 @@ export class CameraPipeline {
   /** The same frames on disk, with `framesDir`. */
   private readonly frames: RollFrames | null;
   /**
+   * The dice this camera last read on a settled tray or at a READ (taken by the table or not): a
+   * roll a person entered over them stands while the camera reads the same tray again.
+   */
+  private lastOffered: RolledDie[] | null = null;
+  /**
    * Added to the source's frame times (monotonic, from near 0 in each process) to time this run's
    * frames after every frame time kept from before the restart (`timeFramesAfter`).
    */
@@ -212,6 +217,9 @@ export class CameraPipeline {
     const restored = await this.frames.load(this.opts.decode);
     // Older than any frame of this run.
     this.offered = [...this.offered, ...restored].slice(0, OFFERED_KEPT);
+    // A roll entered by hand over the camera's last roll before the restart stands after it too.
+    const newest = restored[0];
+    if (!this.lastOffered && newest) this.lastOffered = toRolled(newest.readings);
     const latest = this.frames.latest;
     if (latest !== null) this.timeFramesAfter(latest);
     return latest;
@@ -475,16 +483,29 @@ export class CameraPipeline {
     return true;
   }
 
-  /** A settled roll: becomes the pending roll unless it is the one already pending. Says whether the table took it as a new roll. */
+  /**
+   * A settled roll: becomes the pending roll unless it is the one already pending, or the pending
+   * roll came from elsewhere (entered by hand, another camera) while this camera reads the dice it
+   * read before. Says whether the table took it as a new roll.
+   */
   private async offer(read: LastRead, jpeg: Uint8Array): Promise<boolean> {
     const dice = toRolled(read.readings);
     if (dice.length === 0) return false;
+    const before = this.lastOffered;
+    this.lastOffered = dice;
     const pending = this.opts.session.table.roll;
     if (sameRoll(dice, pending?.dice, pending?.removed)) return false;
+    // A settle is the tray still again, not always a new roll (a hand pointed at a die, the replay
+    // looped): a camera roll is replaced only when the dice differ from it, so a roll from
+    // elsewhere only when they differ from what this camera read before (a roll is entered by
+    // hand because the camera misread the tray: each settle brought the misreading back).
+    if (pending && pending.source !== this.opts.kind && sameRoll(dice, before ?? undefined)) return false;
     const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
     if (ack.ok) {
       this.counts.rolls++;
       this.keepOffered(read, jpeg);
+      // The phones say so too (web/client/src/net/notices.ts); the log keeps when.
+      if (pending?.source === 'manual') this.opts.logger.info(`camera ${this.opts.source.kind}: a new roll on the tray replaced the roll entered by hand`);
     } else this.opts.logger.info(`camera ${this.opts.source.kind}: roll not used: ${ack.message}`);
     return ack.ok;
   }
@@ -519,6 +540,9 @@ export class CameraPipeline {
       stream.reset();
       const dice = toRolled(readings);
       if (dice.length === 0) return fail('dice/none-seen', 'no dice were found on the tray');
+      // READ is asked for by a person: it replaces a roll entered by hand, and its dice are what
+      // this camera read last (the next settle of the same tray replaces nothing).
+      this.lastOffered = dice;
       // The dice this camera read for the pending roll, read again: the roll stands, with any
       // corrections made to it (a READ pressed twice replaced it, and the corrections were lost).
       const pending = this.opts.session.table.roll;

@@ -29,15 +29,32 @@ describe('outbox', () => {
     expect(plan.dropped.map((i) => i.id)).toEqual([item.id]);
   });
 
-  it('after a reconnect on a newer version, unsent intents are dropped with a message', () => {
+  it('after a reconnect on a newer version, unsent intents are resent with the version they were made on, for the server to judge (since the forty-second session)', () => {
+    // In Worm & Cozy another player's move on their own sheet leaves this one valid: the server takes it.
     const a = enqueue(emptyOutbox(), done, 7, 'done');
     const b = enqueue(a.box, { type: 'undo' }, 7, 'undo');
-    const plan = afterSnapshot(b.box, 9);
-    expect(plan.resend).toEqual([]);
-    expect(plan.dropped.map((i) => i.label)).toEqual(['done', 'undo']);
-    expect(plan.box.items).toEqual([]);
-    expect(droppedMessage(plan.dropped)).toBe(
-      'The table changed while this phone was away, so “done”, “undo” were not sent. Check the table and try again if it is still needed.',
+    const c = enqueue(b.box, { type: 'move', move: { type: 'done', player: 'p2' } }, 9, 'done too');
+    const plan = afterSnapshot(disconnected(markSent(c.box, a.item.id)), 9);
+    expect(plan.resend.map((i) => [i.label, i.version, i.away ?? false])).toEqual([
+      ['done', 7, true],
+      ['undo', 7, true],
+      ['done too', 9, false],
+    ]);
+    expect(plan.dropped).toEqual([]);
+    // Still waiting for the answers, and a refusal of the older ones will say the table changed while away.
+    expect(plan.box.items.map((i) => i.away ?? false)).toEqual([true, true, false]);
+  });
+
+  it('what a reconnect did not get onto the table is said in one message: not sent (dropped), not used (refused when resent)', () => {
+    const a = enqueue(emptyOutbox(), { type: 'calibration/undo', set: 'd6' }, 7, 'undo the calibration');
+    const b = enqueue(a.box, done, 7, 'done');
+    const c = enqueue(b.box, { type: 'undo' }, 7, 'undo');
+    expect(droppedMessage([a.item, b.item])).toBe(
+      'The table changed while this phone was away, so “undo the calibration”, “done” were not sent. Check the table and try again if it is still needed.',
+    );
+    expect(droppedMessage([], [b.item])).toBe('The table changed while this phone was away, so “done” was not used. Check the table and try again if it is still needed.');
+    expect(droppedMessage([a.item], [b.item, c.item])).toBe(
+      'The table changed while this phone was away, so “undo the calibration” was not sent and “done”, “undo” were not used. Check the table and try again if it is still needed.',
     );
   });
 

@@ -12,6 +12,7 @@ import { RefereeOnly } from './screens/RefereeOnly.js';
 import { ScoreScreen } from './screens/ScoreScreen.js';
 import { SetupScreen } from './screens/SetupScreen.js';
 import { TeachScreen } from './screens/TeachScreen.js';
+import { noticeEnds } from './net/notices.js';
 import { useConnection, useStoreValue, useTableView } from './ui/context.js';
 import { prefs } from './ui/prefs.js';
 import { DiceIcon, ScoreIcon, SetupIcon, TableIcon, TeachIcon } from './ui/icons.js';
@@ -54,13 +55,16 @@ function Header() {
 
 function NoticeLine() {
   const conn = useConnection();
-  const { notice } = useTableView();
+  const { notice, snapshot } = useTableView();
+  // Every notice goes by itself: an error once the table has moved on or is at another game
+  // (net/notices.ts), so no phone keeps a message about a game no longer played.
+  const ends = notice ? noticeEnds(notice, snapshot) : null;
   useEffect(() => {
-    if (!notice || notice.kind !== 'info') return;
-    const t = setTimeout(() => conn.dismiss(), 5000);
+    if (!notice || ends === null) return;
+    const t = setTimeout(() => conn.dismiss(notice.id), Math.max(0, ends - Date.now()));
     return () => clearTimeout(t);
-  }, [notice?.id]);
-  if (!notice) return null;
+  }, [notice?.id, ends]);
+  if (!notice || (ends !== null && ends <= Date.now())) return null;
   return (
     <div class={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="notice">
       <span>{notice.text}</span>

@@ -8,15 +8,12 @@ import { io, type Socket } from 'socket.io-client';
 import type { Ack, ClientToServerEvents, ErrorMessage, Intent, ServerToClientEvents, TableSnapshot } from '../../../../shared/protocol.js';
 import { handshakeAuth, parseCredentials, type Credentials } from './credentials.js';
 import { afterSnapshot, disconnected, droppedMessage, emptyOutbox, enqueue, markSent, settle, staleMessage, type Outbox, type Outgoing } from './outbox.js';
+import { raisedOn, replacedRollMessage, type Notice } from './notices.js';
 import { createStore, type Store } from './store.js';
 
 export type LinkStatus = 'connecting' | 'online' | 'offline';
 
-export interface Notice {
-  id: number;
-  kind: 'error' | 'info';
-  text: string;
-}
+export type { Notice } from './notices.js';
 
 export interface TableView {
   status: LinkStatus;
@@ -47,6 +44,8 @@ export class TableConnection {
   /** The first snapshot after a (re)connect decides what happens to unsent intents. */
   private awaitingFirstSnapshot = true;
   private everConnected = false;
+  /** What the last reconnect did not get onto the table: dropped then, or refused when resent. */
+  private away: { dropped: Outgoing[]; refused: Outgoing[] } = { dropped: [], refused: [] };
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null) {
     const credentials = parseCredentials(storage?.getItem(STORAGE_KEY) ?? null);
@@ -80,6 +79,7 @@ export class TableConnection {
   }
 
   private onSnapshot(snapshot: TableSnapshot): void {
+    const before = this.store.get().snapshot;
     const patch: Partial<TableView> = { snapshot };
     // A seat that no longer exists (the referee started a game with other players): choose again.
     const creds = this.store.get().credentials;
@@ -87,10 +87,14 @@ export class TableConnection {
       patch.joinProblem = 'Your seat is not at this game any more: choose your seat again.';
     }
     this.store.set(patch);
+    // Nobody on this phone asked for it, so it would pass unseen: the dice shown changed.
+    const replaced = replacedRollMessage(before, snapshot);
+    if (replaced) this.notify('error', replaced);
     if (this.awaitingFirstSnapshot) {
       this.awaitingFirstSnapshot = false;
       const plan = afterSnapshot(this.outbox, snapshot.version);
       this.outbox = plan.box;
+      this.away = { dropped: plan.dropped, refused: [] };
       for (const item of plan.dropped) this.finish(item.id, { ok: false, code: 'intent/stale', message: 'dropped on reconnect', version: snapshot.version }, true);
       const message = droppedMessage(plan.dropped);
       if (message) this.notify('error', message);
@@ -119,10 +123,12 @@ export class TableConnection {
   }
 
   notify(kind: Notice['kind'], text: string): void {
-    this.store.set({ notice: { id: ++this.noticeId, kind, text } });
+    this.store.set({ notice: { id: ++this.noticeId, kind, text, raised: raisedOn(this.store.get().snapshot, Date.now()) } });
   }
 
-  dismiss(): void {
+  /** Takes the notice away; with `id`, only that notice (one that came since stays). */
+  dismiss(id?: number): void {
+    if (id !== undefined && this.store.get().notice?.id !== id) return;
     this.store.set({ notice: null });
   }
 
@@ -192,7 +198,12 @@ export class TableConnection {
     const waiter = this.waiters.get(id);
     this.waiters.delete(id);
     if (!ack.ok && item && !quiet) {
-      if (ack.code === 'intent/stale') this.notify('error', staleMessage(item.label));
+      if (ack.code === 'intent/stale' && item.away) {
+        // Resent after a reconnect and the table had changed in a way it depends on: one message
+        // for everything the reconnect lost, not "someone acted first" for each.
+        this.away.refused.push(item);
+        this.notify('error', droppedMessage(this.away.dropped, this.away.refused) ?? staleMessage(item.label));
+      } else if (ack.code === 'intent/stale') this.notify('error', staleMessage(item.label));
       else this.notify('error', ack.message);
     }
     waiter?.resolve(ack);

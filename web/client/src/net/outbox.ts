@@ -1,9 +1,10 @@
 /**
  * Intents waiting for the server's answer. Pure bookkeeping, so the reconnect rules can be tested
  * without a socket: an intent is sent with the snapshot version it was made on; when the phone
- * comes back after sleep or a server restart, the snapshot on reconnect is the truth, and each
- * unanswered intent is either resent (the table has not moved: nothing was lost) or dropped with a
- * message (the table moved: the intent may already be in, or no longer make sense).
+ * comes back after sleep or a server restart, each unanswered intent is sent again with that
+ * version, and the server judges it: taken when nothing it depends on changed meanwhile (in
+ * Worm & Cozy, other players drawing on their own sheets), refused as stale otherwise (it may
+ * already be in, or no longer make sense), and the person is told the table changed while away.
  */
 import type { Intent } from '../../../../shared/protocol.js';
 
@@ -16,6 +17,8 @@ export interface Outgoing {
   label: string;
   /** True once emitted on a live connection (it may still be lost if the connection drops). */
   sent: boolean;
+  /** Sent again after a reconnect that found the table moved on: a refusal means it changed while away. */
+  away?: boolean;
 }
 
 export interface Outbox {
@@ -46,15 +49,16 @@ export function disconnected(box: Outbox): Outbox {
 
 export interface ReconnectPlan {
   box: Outbox;
-  /** Still valid on the table as it is now: send again. */
+  /** Sent again, each with the version it was made on: the server judges whether it still fits. */
   resend: Outgoing[];
-  /** The table moved on: dropped, and the person is told. */
+  /** Not sent again (teaching), and the person is told. */
   dropped: Outgoing[];
 }
 
 /**
- * After the first snapshot of a (re)connection: intents made on the version the table is still at
- * are resent; the rest are dropped. Only unsent items are judged (a sent one still has its ack coming).
+ * After the first snapshot of a (re)connection: every unsent intent is resent, made on the table
+ * as it is now or not (`away` marks those made on an older one), except teaching, which is
+ * dropped. Only unsent items are judged (a sent one still has its ack coming).
  */
 export function afterSnapshot(box: Outbox, version: number): ReconnectPlan {
   const resend: Outgoing[] = [];
@@ -62,21 +66,29 @@ export function afterSnapshot(box: Outbox, version: number): ReconnectPlan {
   const keep: Outgoing[] = [];
   for (const item of box.items) {
     if (item.sent) keep.push(item);
-    // Teaching does not move the table's version, so a resent label, save or undo could run twice
-    // (a second undo re-applies what the first undid): dropped and said instead.
-    else if (item.version === version && !item.intent.type.startsWith('calibration/')) {
-      resend.push(item);
-      keep.push(item);
-    } else dropped.push(item);
+    // Teaching does not move the table's version, so the server cannot tell a label, save or undo
+    // already done from one still to do: resent, it could run twice (a second undo re-applies
+    // what the first undid). Dropped and said instead.
+    else if (item.intent.type.startsWith('calibration/')) dropped.push(item);
+    else {
+      const again = item.version === version ? item : { ...item, away: true };
+      resend.push(again);
+      keep.push(again);
+    }
   }
   return { box: { ...box, items: keep }, resend, dropped };
 }
 
-/** The message for intents dropped on reconnect. */
-export function droppedMessage(dropped: readonly Outgoing[]): string | null {
-  if (dropped.length === 0) return null;
-  const what = dropped.map((d) => `“${d.label}”`).join(', ');
-  return `The table changed while this phone was away, so ${what} ${dropped.length === 1 ? 'was' : 'were'} not sent. Check the table and try again if it is still needed.`;
+/**
+ * The message for intents the table did not take because it changed while the phone was away:
+ * `dropped` on reconnect (never sent), `refused` as stale when sent again.
+ */
+export function droppedMessage(dropped: readonly Outgoing[], refused: readonly Outgoing[] = []): string | null {
+  const part = (items: readonly Outgoing[], not: string): string[] =>
+    items.length === 0 ? [] : [`${items.map((d) => `“${d.label}”`).join(', ')} ${items.length === 1 ? 'was' : 'were'} not ${not}`];
+  const parts = [...part(dropped, 'sent'), ...part(refused, 'used')];
+  if (parts.length === 0) return null;
+  return `The table changed while this phone was away, so ${parts.join(' and ')}. Check the table and try again if it is still needed.`;
 }
 
 /** The message for an intent the server refused as stale (someone acted first). */
