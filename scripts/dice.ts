@@ -3,6 +3,8 @@
  * contract other tools rely on).
  *
  *   frames:  {"file":…,"dice":[{"face":"4","confidence":0.97,"box":[x0,y0,x1,y1],"color":"red","uncertain":false}]}
+ *            box: pixels of the picture as shown (EXIF orientation applied), at its full size
+ *            (a picture over 24 MP is read shrunk, its boxes scaled back): x0,y0 top left, x1,y1 bottom right.
  *   --crop:  {"file":…,"face":"4","confidence":0.97,"uncertain":false}   (each image is one die)
  *            {"file":…,"face":"4","confidence":0.5,"uncertain":true,"diceInPicture":2}   (a picture that
  *            shows two or more whole dice: read, but marked, its confidence at most 1/diceInPicture;
@@ -24,7 +26,6 @@
  * TensorFlow.js and the model load only after the arguments are checked, and once.
  */
 import { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
 import { DICE_SET_IDS, DIE_COLORS, type DiceSetId, isDieColor } from '../shared/dice.js';
 import type { TrayFit, TrayReference } from '../vision/locate/index.js';
 import { CAMERA_VIEWS, WORKING_SIZE_RANGE, type CameraView } from '../vision/types.js';
@@ -98,7 +99,7 @@ if (workingSize !== undefined && !(Number.isInteger(workingSize) && workingSize 
 
 // Heavy modules only now that the arguments are sound.
 const { loadDiceReader } = await import('../vision/reader.js');
-const { decodeImage } = await import('../vision/image/decode.js');
+const { decodeImage, decodePicture, readPictureFile, toPictureBox, PictureFileError } = await import('../vision/image/decode.js');
 const { readFaceFolders } = await import('../vision/model/labelled-folder.js');
 
 let reader: Awaited<ReturnType<typeof loadDiceReader>>;
@@ -120,7 +121,9 @@ if (opts.calibration) {
   const calSet = sets[0] as DiceSetId;
   if (sets.length > 1) process.stderr.write(`dice: --calibration applies to the first set, ${calSet}\n`);
   try {
-    const labelled = await readFaceFolders(calSet, opts.calibration, opts.framing as 'whole' | 'locate');
+    // Said at once, not as a process warning: one emitted just before fail() exits is lost.
+    const warn = (message: string) => process.stderr.write(`dice: --calibration: ${message}\n`);
+    const labelled = await readFaceFolders(calSet, opts.calibration, opts.framing as 'whole' | 'locate', { warn });
     for (const l of labelled) await reader.calibration.add(calSet, l.face, l.image);
     await reader.calibration.commit(calSet, { persist: false });
   } catch (error) {
@@ -131,10 +134,10 @@ if (opts.calibration) {
 let tray: TrayReference | undefined;
 if (opts.tray) {
   try {
-    tray = reader.learnTray(await decodeImage(new Uint8Array(await readFile(opts.tray))));
+    tray = reader.learnTray(await decodeImage(await readPictureFile(opts.tray)));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    fail(`--tray: ${code === 'ENOENT' ? `no such file: ${opts.tray}` : (error instanceof Error ? error.message : String(error)).replace(/^decodeImage: /, '')}`);
+    const message = (error instanceof Error ? error.message : String(error)).replace(/^decodeImage: /, '');
+    fail(`--tray: ${error instanceof PictureFileError && error.problem === 'missing' ? `no such file: ${opts.tray}` : `${opts.tray}: ${message}`}`);
   }
 }
 
@@ -147,12 +150,14 @@ for (const file of files) {
   try {
     let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(await readFile(file));
+      // Its size and first bytes are checked before it is read whole: a video among the photos is not read.
+      bytes = await readPictureFile(file);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(code === 'ENOENT' ? (file === '-' ? 'no such file (standard input is not read: name the image files)' : 'no such file') : code === 'EISDIR' ? 'is a folder, not an image' : error instanceof Error ? error.message : String(error));
+      if (error instanceof PictureFileError && error.problem === 'missing' && file === '-') throw new Error('no such file (standard input is not read: name the image files)');
+      throw error;
     }
-    const image = await decodeImage(bytes);
+    const decoded = await decodePicture(bytes);
+    const image = decoded.image;
     const readOptions = { sets: sets as DiceSetId[], palette, view: opts.view as CameraView };
     if (opts.crop) {
       const [r] = await reader.readCrops([image], readOptions);
@@ -167,7 +172,8 @@ for (const file of files) {
           ...(several ? { set: d.set } : {}),
           face: d.face,
           confidence: round(d.confidence),
-          box: d.box.map((v) => Math.round(v)),
+          // In the upright picture's own pixels, though a picture over 24 MP is read shrunk.
+          box: toPictureBox(d.box, decoded).map((v) => Math.round(v)),
           ...(d.color ? { color: d.color } : {}),
           uncertain: d.uncertain,
         })),

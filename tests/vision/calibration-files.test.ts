@@ -5,7 +5,7 @@
  * set that is not a dice set, or a discard while a set is fitted, are refused before they touch
  * the folder.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiceSetId } from '../../shared/dice.js';
@@ -15,6 +15,7 @@ import { readFaceFolders } from '../../vision/model/labelled-folder.js';
 import { countPendingOnDisk, PendingCropStore } from '../../vision/model/pending-store.js';
 import { loadDiceReader, type ClewDiceReader } from '../../vision/reader.js';
 import type { RgbImage } from '../../vision/types.js';
+import { heicPhoto } from '../support/heic.js';
 import { scratchDir } from '../support/scratch.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../fixtures/dice-real');
@@ -230,5 +231,53 @@ describe('a folder of labelled pictures (--calibration DIR)', () => {
       process.off('warning', onWarning);
     }
     expect(warnings).toEqual([`${path.join(dir, '6')}: "notes.txt" is not a picture clew reads (JPEG, PNG, WebP, GIF, TIFF, AVIF); skipped`]);
+  });
+
+  it('passes over hidden and system folders (a Mac zip\'s __MACOSX, a NAS\'s @eaDir) rather than refusing them as faces', async () => {
+    const dir = scratch();
+    for (const face of ['3', '.thumbnails', '__MACOSX', '@eaDir']) mkdirSync(path.join(dir, face));
+    copyFileSync(crops.find((c) => c.face === '3')!.file, path.join(dir, '3', 'a.jpg'));
+    copyFileSync(crops.find((c) => c.face === '3')!.file, path.join(dir, '__MACOSX', '._a.jpg'));
+    expect((await readFaceFolders('d6', dir)).map((r) => path.relative(dir, r.file))).toEqual([path.join('3', 'a.jpg')]);
+  });
+
+  it('a folder of iPhone HEIC crops only: the refusal names them and says what to do, as the warnings are said before', async () => {
+    const dir = scratch();
+    mkdirSync(path.join(dir, '3'));
+    mkdirSync(path.join(dir, '4'));
+    writeFileSync(path.join(dir, '3', 'IMG_0001.HEIC'), await heicPhoto());
+    writeFileSync(path.join(dir, '3', 'IMG_0002.HEIC'), await heicPhoto());
+    writeFileSync(path.join(dir, '4', 'notes.txt'), 'the red die');
+    const warned: string[] = [];
+    await expect(readFaceFolders('d6', dir, 'whole', { warn: (m) => warned.push(m) })).rejects.toThrow(
+      `${dir}: no labelled pictures (expected ${dir}/<face>/*.jpg with faces 1, 2, 3, 4, 5, 6). ` +
+        `${path.join(dir, '3')}: no picture read: "IMG_0001.HEIC", "IMG_0002.HEIC" are HEIC photos (an iPhone camera's default format), which this build cannot decode: export them as JPEG, or set the iPhone's Settings → Camera → Formats to "Most Compatible"; skipped. ` +
+        `${path.join(dir, '4')}: no picture read: "notes.txt" is not a picture clew reads (JPEG, PNG, WebP, GIF, TIFF, AVIF); skipped`,
+    );
+    // With pictures of another face, the folder that gave none is said through `warn`, at once.
+    mkdirSync(path.join(dir, '5'));
+    copyFileSync(crops.find((c) => c.face === '5')!.file, path.join(dir, '5', 'a.jpg'));
+    expect((await readFaceFolders('d6', dir, 'whole', { warn: (m) => warned.push(m) })).map((r) => r.face)).toEqual(['5']);
+    expect(warned).toEqual([
+      `${path.join(dir, '3')}: no picture read: "IMG_0001.HEIC", "IMG_0002.HEIC" are HEIC photos (an iPhone camera's default format), which this build cannot decode: export them as JPEG, or set the iPhone's Settings → Camera → Formats to "Most Compatible"; skipped`,
+      `${path.join(dir, '4')}: no picture read: "notes.txt" is not a picture clew reads (JPEG, PNG, WebP, GIF, TIFF, AVIF); skipped`,
+    ]);
+  });
+
+  it('a broken link, beside the face folders or in one, is named as one; a corrupt crop is named without the decoder\'s prefix', async () => {
+    const dir = scratch();
+    mkdirSync(path.join(dir, '3'));
+    copyFileSync(crops.find((c) => c.face === '3')!.file, path.join(dir, '3', 'a.jpg'));
+    symlinkSync('/nowhere/faces', path.join(dir, 'dangling'));
+    await expect(readFaceFolders('d6', dir)).rejects.toThrow(`${path.join(dir, 'dangling')}: a broken link: what it points to (/nowhere/faces) does not exist`);
+    const inside = scratch();
+    mkdirSync(path.join(inside, '3'));
+    symlinkSync('/nowhere/b.jpg', path.join(inside, '3', 'b.jpg'));
+    await expect(readFaceFolders('d6', inside)).rejects.toThrow(`${path.join(inside, '3', 'b.jpg')}: a broken link: what it points to (/nowhere/b.jpg) does not exist`);
+    const torn = scratch();
+    mkdirSync(path.join(torn, '3'));
+    const jpeg = readFileSync(crops[0]!.file);
+    writeFileSync(path.join(torn, '3', 'bad.jpg'), jpeg.subarray(0, jpeg.length >> 1));
+    await expect(readFaceFolders('d6', torn)).rejects.toThrow(new RegExp(`^${path.join(torn, '3', 'bad.jpg').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: a corrupt or truncated image`));
   });
 });

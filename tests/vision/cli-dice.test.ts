@@ -4,7 +4,7 @@
  * other files are still read, exit code 1 when any file failed, 2 for bad arguments.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -14,6 +14,7 @@ import { createRng } from '../../shared/rng.js';
 import { EVAL_CASES, matchDice } from '../../vision/locate/evaluate.js';
 import { renderScene } from '../../vision/synth/index.js';
 import type { Box } from '../../vision/types.js';
+import { heicPhoto } from '../support/heic.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const fixtures = path.join(root, 'tests/fixtures/dice-real');
@@ -199,5 +200,66 @@ describe('dice CLI', () => {
     const piped = spawnSync('sh', ['-c', `"${process.execPath}" node_modules/tsx/dist/cli.mjs scripts/dice.ts --set d6 --json ${Array(8).fill(`"${frame}"`).join(' ')} | head -c 1; exit "\${PIPESTATUS:-0}"`], { cwd: root, encoding: 'utf8', timeout: 120_000 });
     expect(piped.stdout).toBe('{');
     expect(piped.stderr).not.toMatch(/EPIPE|Unhandled/);
+  });
+
+  it('a picture over 24 MP (read shrunk) gives its boxes in its own upright pixels: the same frame 8× as large, stored on its side, has the boxes 8× as large', async () => {
+    const frame = path.join(fixtures, 'frame.jpg');
+    // 7,680×4,320 upright (33 MP), stored turned a quarter anticlockwise with EXIF orientation 6.
+    const big = path.join(tmp, 'phone-33mp.jpg');
+    const upright = await sharp(frame).resize(7680, 4320).raw().toBuffer({ resolveWithObject: true });
+    await sharp(upright.data, { raw: upright.info }).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 80 }).toFile(big);
+    const r = dice('--set', 'd6', '--json', frame, big);
+    expect(r.status).toBe(0);
+    const [small, large] = r.lines as [{ dice: { box: Box }[] }, { dice: { box: Box }[] }];
+    expect(large.dice.length).toBe(small.dice.length);
+    for (const d of small.dice) {
+      const expected = d.box.map((v) => 8 * v);
+      const nearest = large.dice.map((l) => l.box).sort((a, b) => Math.abs(a[0] - expected[0]!) - Math.abs(b[0] - expected[0]!))[0]!;
+      // Read shrunk to 24 MP, boxes left unscaled were 0.85× as large: 600 px off here.
+      nearest.forEach((v, i) => expect(Math.abs(v - expected[i]!), `${JSON.stringify(nearest)} against ${JSON.stringify(expected)}`).toBeLessThanOrEqual(48));
+    }
+  });
+
+  it('files of a phone\'s camera folder that are no pictures (a video, a file too big for a picture, an SVG) are refused from their first bytes and size, each on its line; the pictures are read (exit 1)', () => {
+    const frame = path.join(fixtures, 'frame.jpg');
+    // Sparse: large, but nothing on disk.
+    const video = path.join(tmp, 'IMG_0002.MOV');
+    writeFileSync(video, Buffer.from('\0\0\0\x14ftypqt  \0\0\0\0qt  ', 'latin1'));
+    truncateSync(video, 200_000_000);
+    const huge = path.join(tmp, 'huge.jpg');
+    writeFileSync(huge, Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
+    truncateSync(huge, 400_000_000);
+    const svg = path.join(tmp, 'drawing.svg');
+    writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"/>');
+    const r = dice('--set', 'd6', '--json', video, huge, svg, frame);
+    expect(r.status).toBe(1);
+    expect(r.lines.slice(0, 3)).toEqual([
+      { file: video, error: 'not an image clew can read (JPEG, PNG, WebP, GIF, TIFF, AVIF; this is a video (MP4 or MOV); 200000000 bytes)' },
+      { file: huge, error: 'too big to be a picture clew reads (400 MB; at most 300 MB)' },
+      { file: svg, error: expect.stringMatching(/^not an image clew can read \(JPEG, PNG, WebP, GIF, TIFF, AVIF; this is an SVG drawing; \d+ bytes\)$/) },
+    ]);
+    expect((r.lines[3] as { dice: unknown[] }).dice.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('--tray given a folder says so, as a file given as one does (exit 2)', () => {
+    const folder = path.join(tmp, 'tray-folder.jpg');
+    mkdirSync(folder, { recursive: true });
+    const r = dice('--set', 'd6', '--json', '--tray', folder, path.join(fixtures, 'frame.jpg'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`dice: --tray: ${folder}: is a folder, not an image\n`);
+  });
+
+  it('--calibration: a face folder of iPhone HEIC crops is said, with what to do, before the calibration is refused for want of that face', async () => {
+    const calDir = path.join(tmp, 'calibration-heic');
+    labels.filter(([, face]) => face !== '4').forEach(([file, face]) => {
+      mkdirSync(path.join(calDir, face!), { recursive: true });
+      copyFileSync(path.join(fixtures, file!), path.join(calDir, face!, path.basename(file!)));
+    });
+    mkdirSync(path.join(calDir, '4'), { recursive: true });
+    writeFileSync(path.join(calDir, '4', 'IMG_0001.HEIC'), await heicPhoto());
+    const r = dice('--set', 'd6', '--json', '--crop', '--calibrate', 'head', '--calibration', calDir, crop(0));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^dice: --calibration: .*calibration-heic\/4: no picture read: "IMG_0001.HEIC" is an HEIC photo .*export it as JPEG.*skipped\n/);
+    expect(r.stderr).toMatch(/needs at least one crop of every face; missing: 4/);
   });
 });

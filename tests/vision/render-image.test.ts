@@ -2,9 +2,12 @@
  * vision/image: decoding real bytes (and refusing bad ones), the crop framing every classifier
  * input shares, resampling and colour spaces.
  */
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, encodeJpeg, encodePng, ImageDecodeError } from '../../vision/image/decode.js';
+import { decodeImage, decodePicture, encodeJpeg, encodePng, ImageDecodeError, MAX_FILE_BYTES, PictureFileError, readPictureFile, toPictureBox } from '../../vision/image/decode.js';
+import { scratchDir } from '../support/scratch.js';
 import { isHeic, libvipsWords } from '../../vision/image/failure.js';
 import { heicPhoto } from '../support/heic.js';
 import { squareAround, squareCrop } from '../../vision/image/crop.js';
@@ -85,14 +88,17 @@ describe('decodeImage', () => {
     await expect(decodeImage(jpeg.subarray(0, 100))).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/a corrupt or truncated image/) });
   });
 
-  it('shrinks a picture over 24 MP as it decodes, upright and in proportion; refuses one over 100 MP by its size', async () => {
+  it('shrinks a picture over 24 MP as it decodes, upright and in proportion, and says by how much; refuses one over 100 MP by its size', async () => {
     // 7,200×4,800 (34.6 MP), stored on its side with EXIF orientation 6: upright it is 4,800 wide.
     const big = await sharp({ create: { width: 7200, height: 4800, channels: 3, background: { r: 200, g: 40, b: 40 } } })
       .composite([{ input: { create: { width: 400, height: 400, channels: 3, background: { r: 20, g: 200, b: 20 } } }, left: 0, top: 0 }])
       .withMetadata({ orientation: 6 })
       .jpeg({ quality: 80 })
       .toBuffer();
-    const back = await decodeImage(new Uint8Array(big));
+    const decoded = await decodePicture(new Uint8Array(big));
+    const back = decoded.image;
+    expect(decoded.picture).toEqual({ width: 4800, height: 7200 });
+    expect(decoded.scale).toBeCloseTo(Math.sqrt(24 / 34.56), 2);
     expect(back.height / back.width).toBeCloseTo(7200 / 4800, 2);
     expect(back.width * back.height).toBeLessThanOrEqual(24_000_000);
     expect(back.width * back.height).toBeGreaterThan(23_000_000);
@@ -100,6 +106,15 @@ describe('decodeImage', () => {
     const [r, g] = pixelAt(back, back.width - 20, 20);
     expect(g).toBeGreaterThan(150);
     expect(r).toBeLessThan(80);
+    // Found in the shrunk pixels, the green square is put back where it is in the upright picture: 4,400..4,800 × 0..400.
+    let [x0, y0, x1, y1] = [Infinity, Infinity, 0, 0];
+    for (let y = 0; y < back.height / 4; y++) {
+      for (let x = Math.floor(back.width * 0.75); x < back.width; x++) {
+        const [pr, pg] = pixelAt(back, x, y);
+        if (pg! > 150 && pr! < 80) [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x + 1), Math.max(y1, y + 1)];
+      }
+    }
+    toPictureBox([x0, y0, x1, y1], decoded).forEach((v, i) => expect(Math.abs(v - [4400, 0, 4800, 400][i]!), `box[${i}] = ${v}`).toBeLessThanOrEqual(4));
     // Its header says 12,000×9,000: refused before anything is decoded.
     const header = Uint8Array.from(await encodeJpeg(card(64, 48), 90));
     for (let at = 2; ; ) {
@@ -112,11 +127,57 @@ describe('decodeImage', () => {
     await expect(decodeImage(header)).rejects.toMatchObject({ kind: 'too-large', message: expect.stringMatching(/too large to read: 12000×9000 pixels \(108 MP; at most 100 MP\)/) });
   });
 
+  it('keeps no libvips cache: each picture is decoded once, and a cache only held the last ones\' pixels', () => {
+    expect(sharp.cache()).toMatchObject({ memory: { max: 0 }, items: { max: 0 } });
+  });
+
+  it('a picture decoded whole is its own size: scale 1, boxes unchanged', async () => {
+    const decoded = await decodePicture(await encodePng(card(40, 30)));
+    expect([decoded.picture, decoded.scale]).toEqual([{ width: 40, height: 30 }, 1]);
+    expect(toPictureBox([3, 4, 20, 25], decoded)).toEqual([3, 4, 20, 25]);
+  });
+
+  it('refuses an SVG drawing and a video by their first bytes: not formats clew reads (libvips would read the SVG)', async () => {
+    const svg = new TextEncoder().encode('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#fff"/></svg>');
+    await expect(decodeImage(svg)).rejects.toMatchObject({ kind: 'unsupported', message: expect.stringMatching(/not an image clew can read \(JPEG, PNG, WebP, GIF, TIFF, AVIF; this is an SVG drawing; \d+ bytes\)/) });
+    const mov = new Uint8Array(64);
+    mov.set([0, 0, 0, 20, ...new TextEncoder().encode('ftypqt  \0\0\0\0qt  ')]);
+    await expect(decodeImage(mov)).rejects.toMatchObject({ kind: 'unsupported', message: expect.stringMatching(/this is a video \(MP4 or MOV\)/) });
+  });
+
   it("names an iPhone's HEIC photo and says how to send it instead", async () => {
     const error = await decodeImage(await heicPhoto()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImageDecodeError);
     expect(error).toMatchObject({ kind: 'heic' });
     expect((error as Error).message).toMatch(/an HEIC file .*JPEG.*Most Compatible/);
+  });
+});
+
+describe('readPictureFile: a file checked before it is read whole', () => {
+  it('reads a picture\'s bytes as they are', async () => {
+    const dir = scratchDir('clew-picture-file-');
+    const file = path.join(dir, 'card.png');
+    const png = await encodePng(card(16, 16));
+    writeFileSync(file, png);
+    const bytes = await readPictureFile(file);
+    expect(Buffer.from(bytes).equals(Buffer.from(png))).toBe(true);
+  });
+
+  it('refuses a folder, a broken link, a missing file, a video and a file too big for a picture, from its size and first bytes', async () => {
+    const dir = scratchDir('clew-picture-file-');
+    const refusal = (file: string) => readPictureFile(path.join(dir, file)).then(() => null, (e: unknown) => (e instanceof PictureFileError ? [e.problem, e.message] : e));
+    mkdirSync(path.join(dir, 'folder.jpg'));
+    symlinkSync(path.join(dir, 'gone.jpg'), path.join(dir, 'dangling.jpg'));
+    // Sparse files: their size is what matters, not their (zero) bytes on disk.
+    writeFileSync(path.join(dir, 'clip.mov'), Buffer.from('\0\0\0\x14ftypqt  \0\0\0\0qt  ', 'latin1'));
+    truncateSync(path.join(dir, 'clip.mov'), 50_000_000);
+    writeFileSync(path.join(dir, 'huge.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
+    truncateSync(path.join(dir, 'huge.jpg'), MAX_FILE_BYTES + 1);
+    expect(await refusal('folder.jpg')).toEqual(['folder', 'is a folder, not an image']);
+    expect(await refusal('dangling.jpg')).toEqual(['broken-link', `a broken link: what it points to (${path.join(dir, 'gone.jpg')}) does not exist`]);
+    expect(await refusal('missing.jpg')).toEqual(['missing', 'no such file']);
+    expect(await refusal('clip.mov')).toEqual(['not-a-picture', 'not an image clew can read (JPEG, PNG, WebP, GIF, TIFF, AVIF; this is a video (MP4 or MOV); 50000000 bytes)']);
+    expect(await refusal('huge.jpg')).toEqual(['too-big', 'too big to be a picture clew reads (301 MB; at most 300 MB)']);
   });
 });
 

@@ -2,11 +2,11 @@
  * POST /api/dice/read: an uploaded image → the same JSON the dice command line prints for one
  * file. A corrupt image is a 400 (`photo/corrupt`), a format not read here (an iPhone's HEIC) a 415
  * (`photo/unsupported`), a picture over 100 MP a 413 (`photo/too-large`), each saying so; no
- * reader is a 503.
+ * reader is a 503. Boxes are in the upright picture's own pixels (EXIF orientation applied, not shrunk).
  */
 import { DIE_COLORS, type DiceSetId } from '../../shared/dice.js';
-import { decodeImage, ImageDecodeError } from '../../vision/image/decode.js';
-import type { CameraView, RgbImage } from '../../vision/types.js';
+import { decodePicture, ImageDecodeError, toPictureBox, type DecodedPicture } from '../../vision/image/decode.js';
+import type { CameraView } from '../../vision/types.js';
 import type { ReaderHolder } from './dice-reader.js';
 import type { DiceReadResult } from './http.js';
 
@@ -18,15 +18,16 @@ export async function readUpload(
   bytes: Buffer,
   options: { sets: DiceSetId[]; crop: boolean; file: string; palette?: string[]; view?: CameraView },
 ): Promise<DiceReadResult> {
-  let image: RgbImage;
+  let decoded: DecodedPicture;
   try {
-    image = await decodeImage(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+    decoded = await decodePicture(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
   } catch (error) {
     const message = (error as Error).message.replace(/^decodeImage: /, 'the image could not be read: it is ');
     if (error instanceof ImageDecodeError && error.kind === 'too-large') return { ok: false, status: 413, code: 'photo/too-large', message };
     if (error instanceof ImageDecodeError && error.kind !== 'corrupt') return { ok: false, status: 415, code: 'photo/unsupported', message };
     return { ok: false, status: 400, code: 'photo/corrupt', message };
   }
+  const image = decoded.image;
   let reader;
   try {
     reader = await holder.get();
@@ -54,7 +55,8 @@ export async function readUpload(
         ...(several ? { set: r.set } : {}),
         face: r.face,
         confidence: round(r.confidence),
-        box: r.box.map((v) => Math.round(v)) as [number, number, number, number],
+        // In the upright picture's own pixels, though a picture over 24 MP is read shrunk.
+        box: toPictureBox(r.box, decoded).map((v) => Math.round(v)) as [number, number, number, number],
         ...(r.color ? { color: r.color } : {}),
         uncertain: r.uncertain,
       })),

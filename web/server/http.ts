@@ -11,6 +11,7 @@ import type { HardwareStatus, TableSnapshot } from '../../shared/protocol.js';
 import { CAMERA_VIEWS, type CameraView } from '../../vision/types.js';
 import type { Logger } from './logger.js';
 import { KeyedBuckets } from './rate-limit.js';
+import { UploadQueue, type UploadQueueOptions } from './upload-queue.js';
 
 /** The dice command line's JSON for one image, as `npm run dice -- --json` prints it. */
 export type DiceReadJson =
@@ -40,6 +41,8 @@ export interface HttpDeps {
   /** Built dashboard (dist/client); served when it exists. */
   clientDir: string;
   imageBytes: number;
+  /** How many uploaded pictures may wait while one is read, and for how long (upload-queue.ts). */
+  uploads?: UploadQueueOptions;
   /** Dice reads per second per address (each costs the reader some CPU), with a burst. */
   readsPerSecond?: number;
   now?: () => number;
@@ -51,10 +54,16 @@ class HttpError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    /** Seconds after which to try again (a Retry-After header). */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }
 }
+
+/** Pictures wait their turn up to a minute (a 100 MP PNG took 8 s on two busy cores); eight may wait. */
+const UPLOADS: UploadQueueOptions = { maxWaiting: 8, maxWaitMs: 60_000 };
+const RETRY_AFTER_S = 10;
 
 const PLACEHOLDER = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -70,8 +79,10 @@ const PLACEHOLDER = `<!doctype html>
 function parseSets(value: unknown, fallback: DiceSetId[]): DiceSetId[] {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || value === '') throw new HttpError(400, 'dice/bad-set', 'set= names one or more dice sets, comma separated');
-  // As the command line reads --set: spaces trimmed, a set named twice read once.
-  const sets = [...new Set(value.split(',').map((s) => s.trim()))];
+  // As the command line reads --set: spaces trimmed, empty names dropped (`set=d6,` from a script
+  // that joins with commas), a set named twice read once.
+  const sets = [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+  if (sets.length === 0) throw new HttpError(400, 'dice/bad-set', 'set= names one or more dice sets, comma separated');
   const bad = sets.filter((s) => !(DICE_SET_IDS as string[]).includes(s));
   if (bad.length) throw new HttpError(400, 'dice/bad-set', `unknown dice set ${bad.map((b) => `"${b.slice(0, 20)}"`).join(', ')}; known: ${DICE_SET_IDS.join(', ')}`);
   return sets as DiceSetId[];
@@ -123,6 +134,13 @@ export function createHttpApp(deps: HttpDeps): express.Express {
   });
 
   const reads = new KeyedBuckets(deps.readsPerSecond ?? 2, 5, deps.now ?? (() => performance.now()));
+  // One uploaded picture decoded and read at a time, dice and sheets alike (upload-queue.ts).
+  const uploads = new UploadQueue(deps.uploads ?? UPLOADS);
+  const inTurn = async <T>(job: () => Promise<T>): Promise<T> => {
+    const turn = await uploads.run(job);
+    if (turn.ok) return turn.value;
+    throw new HttpError(503, 'server/busy', `the table is reading other pictures (${turn.reason === 'full' ? 'too many are waiting' : 'this one waited too long'}); send it again in ${RETRY_AFTER_S} seconds`, RETRY_AFTER_S);
+  };
   app.post(
     '/api/dice/read',
     (req, _res, next) => next(reads.take(req.ip ?? '?') ? undefined : new HttpError(429, 'rate/limited', 'too many dice reads; wait a moment')),
@@ -140,7 +158,8 @@ export function createHttpApp(deps: HttpDeps): express.Express {
         const palette = parsePalette(req.query.palette);
         const view = req.query.view as CameraView | undefined;
         if (view !== undefined && !CAMERA_VIEWS.includes(view)) throw new HttpError(400, 'dice/bad-view', 'view= is any (the default: not known, each die read in its four quarter turns), side (a photo from above and to one side) or overhead (a camera straight down)');
-        const result = await deps.readDice(body, { sets, crop, file, ...(palette ? { palette } : {}), ...(view ? { view } : {}) });
+        const readDice = deps.readDice;
+        const result = await inTurn(() => readDice(body, { sets, crop, file, ...(palette ? { palette } : {}), ...(view ? { view } : {}) }));
         if (!result.ok) throw new HttpError(result.status, result.code, result.message);
         res.json(result.json);
       } catch (error) {
@@ -162,8 +181,17 @@ export function createHttpApp(deps: HttpDeps): express.Express {
         if (/^multipart\//i.test(req.get('content-type') ?? '')) throw new HttpError(415, 'photo/multipart', 'send the image bytes themselves as the request body (e.g. curl --data-binary @photo.jpg), not as a form upload');
         const chapter = req.query.chapter;
         if (typeof chapter !== 'string' || chapter === '') throw new HttpError(400, 'sheet/no-chapter', 'chapter= names the chapter printed on the sheet, e.g. chapter=clew-1');
+        // Over 100 MP or not a format clew reads (SVG) is said from the header, as /api/dice/read says it.
+        const { assertReadablePicture, ImageDecodeError } = await import('../../vision/image/decode.js');
+        try {
+          await assertReadablePicture(body);
+        } catch (error) {
+          if (!(error instanceof ImageDecodeError)) throw error;
+          const message = `the photo is ${error.message.replace(/^decodeImage: /, '')}`;
+          throw error.kind === 'too-large' ? new HttpError(413, 'photo/too-large', message) : new HttpError(415, 'photo/unreadable', message);
+        }
         const read = deps.readSheet ?? (await import('../../vision/sheet/service.js')).readSheetForHttp;
-        const result = await read(body, chapter.slice(0, 40));
+        const result = await inTurn(() => read(body, chapter.slice(0, 40)));
         if (!result.ok) throw new HttpError(result.status, result.code, result.message);
         res.json(result.json);
       } catch (error) {
@@ -214,12 +242,19 @@ export function createHttpApp(deps: HttpDeps): express.Express {
 
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (error instanceof HttpError) {
+      if (error.retryAfterS !== undefined) res.set('Retry-After', String(error.retryAfterS));
       res.status(error.status).json({ code: error.code, message: error.message });
       return;
     }
     const status = typeof error === 'object' && error !== null && 'status' in error ? Number((error as { status: unknown }).status) : 500;
     if (status === 413) {
-      res.status(413).json({ code: 'payload/too-large', message: `the image is larger than ${deps.imageBytes} bytes` });
+      // Said so a player knows what to do: a phone's full-size photo (48 MP and more) can pass the limit.
+      const length = typeof error === 'object' && error !== null && 'length' in error && typeof error.length === 'number' ? error.length : null;
+      const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1).replace(/\.0$/, '')} MB`;
+      res.status(413).json({
+        code: 'payload/too-large',
+        message: `the picture is too big to send${length !== null ? ` (${mb(length)})` : ''}: this table takes at most ${mb(deps.imageBytes)}. Take the photo at a lower resolution (12 MP is plenty), or share a smaller copy of it`,
+      });
       return;
     }
     if (status >= 400 && status < 500) {
