@@ -52,11 +52,24 @@ export async function choosePinDriver(choice: PinDriverChoice = 'auto', drivers:
   return { ...first, reason: `sysfs: ${first.reason ?? 'not accessible'}; libgpiod: ${second.reason ?? 'not accessible'}` };
 }
 
-/** onoff, loaded lazily: a machine without the epoll native module still runs the rest of clew. */
+/**
+ * What clew uses of onoff's Gpio. Typed here, not imported: onoff is an optional dependency (its
+ * epoll module is compiled at install, and `npm ci` skips it on a machine with no C++ compiler),
+ * so the type check must not need it installed.
+ */
+interface OnoffGpio {
+  new (gpio: number, direction: PinOptions['direction'], edge: PinOptions['edge'], options: { activeLow: boolean }): GpioPin;
+  readonly accessible: boolean;
+}
+
+/** A name, not a literal: TypeScript then does not look for onoff's types (absent where it was skipped). */
+const ONOFF_MODULE = 'onoff';
+
+/** onoff, loaded lazily: a machine without onoff or its epoll native module still runs the rest of clew. */
 export async function onoffDriver(): Promise<PinDriver> {
-  let Gpio: typeof import('onoff').Gpio;
+  let Gpio: OnoffGpio;
   try {
-    ({ Gpio } = await import('onoff'));
+    ({ Gpio } = (await import(ONOFF_MODULE)) as { Gpio: OnoffGpio });
   } catch (error) {
     return { accessible: false, reason: `onoff could not be loaded: ${(error as Error).message}`, open: unavailable };
   }
