@@ -272,6 +272,15 @@ fi
 if [[ "$HAS_BUILD" == yes ]]; then
   run env --chdir="$PREFIX" npm run build
 fi
+# onoff is optional: its epoll module is compiled here, and npm skips it where there is no C++
+# compiler. GPIO buttons then need libgpiod's tools instead (said above); say which it is.
+if [[ $DRY_RUN -eq 1 ]]; then
+  echo "onoff (sysfs GPIO): built after npm ci where a C++ compiler is installed, else skipped (GPIO then through libgpiod's tools)"
+elif [[ -e "$PREFIX/node_modules/epoll/build/Release/epoll.node" ]]; then
+  echo "onoff (sysfs GPIO): built"
+else
+  echo "onoff (sysfs GPIO): not built (no C++ compiler?); GPIO buttons go through libgpiod's tools (apt install gpiod), or apt install build-essential python3 and install again"
+fi
 run chown -R root:root "$PREFIX"
 
 # One process for systemd to signal: `tsx FILE` runs as `node --import tsx FILE`, and `node ARGS`
