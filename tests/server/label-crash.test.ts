@@ -19,7 +19,8 @@ import type { CameraPipeline } from '../../web/server/camera.js';
 import { lazyReader } from '../../web/server/dice-reader.js';
 import { PlayedRolls } from '../../web/server/played-rolls.js';
 import { collectingLogger, silentLogger } from '../../web/server/logger.js';
-import type { TableEvent, TableState } from '../../web/server/table.js';
+import { evolve, type Actor, type TableEvent, type TableState } from '../../web/server/table.js';
+import { RACE, raceOnly } from '../support/games.js';
 import { scratchDir } from '../support/scratch.js';
 
 /** Whole-file writes: those `hold` matches wait until `release` (or for ever: the process died); those `fail` matches fail as a full disk does. */
@@ -128,15 +129,15 @@ const aWhile = async () => {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
 };
 
-/** clew's calibration part on the data folder `dir`, loaded, and a referee's moves with it. */
-async function calibrationOn(dir: string, reader: Parameters<typeof lazyReader>[0], pipeline: CameraPipeline | null, learnFromChecks: boolean) {
+/** clew's calibration part on the data folder `dir`, loaded (with the table as its log has it, where given, as main.ts loads it), and a referee's moves with it. */
+async function calibrationOn(dir: string, reader: Parameters<typeof lazyReader>[0], pipeline: CameraPipeline | null, learnFromChecks: boolean, table?: TableState) {
   const logger = collectingLogger();
   const calibration = new TableCalibration(path.join(dir, 'calibration'), lazyReader(reader, silentLogger), () => pipeline, logger, () => {}, {
     learnFromChecks,
     file: path.join(dir, 'dice-in-play.json'),
     heldDir: path.join(dir, 'held-roll'),
   });
-  await calibration.load();
+  await calibration.load(table);
   const event = (e: Partial<TableEvent>) => ({ by: { kind: 'referee' }, ...e }) as TableEvent;
   return {
     calibration,
@@ -148,15 +149,15 @@ async function calibrationOn(dir: string, reader: Parameters<typeof lazyReader>[
 }
 
 /** clew's calibration part on the data folder `dir`. */
-async function open(dir: string) {
+async function open(dir: string, table?: TableState) {
   const calibrationDir = path.join(dir, 'calibration');
   const pipeline = { frameFor: () => ({ image, readings: [], at: 7 }), view: 'side' } as unknown as CameraPipeline;
   const reader = await loadDiceReader({ calibrationDir, calibrate: 'head' });
   readers.push(reader);
-  const table = await calibrationOn(dir, async () => reader, pipeline, true);
-  const { calibration } = table;
+  const part = await calibrationOn(dir, async () => reader, pipeline, true, table);
+  const { calibration } = part;
   return {
-    ...table,
+    ...part,
     label: (roll: PendingRoll, index: number, face: string) => calibration.handle({ type: 'calibration/label', set: 'd6', index, face } as CalibrationIntent, { roll } as TableState),
     d6: () => calibration.status().find((s) => s.set === 'd6'),
     samples: () => only(calibration.status().find((s) => s.set === 'd6')?.samples ?? {}),
@@ -165,9 +166,9 @@ async function open(dir: string) {
 }
 
 /** clew's calibration part on `dir` with no reader and nothing taught: the dice in play alone. */
-async function openCounts(dir: string) {
-  const table = await calibrationOn(dir, async () => { throw new Error('no reader'); }, null, false);
-  return { ...table, inPlay: () => table.calibration.status().find((s) => s.set === 'd6')?.inPlay };
+async function openCounts(dir: string, table?: TableState) {
+  const part = await calibrationOn(dir, async () => { throw new Error('no reader'); }, null, false, table);
+  return { ...part, inPlay: () => part.calibration.status().find((s) => s.set === 'd6')?.inPlay };
 }
 /** A camera roll of a 3 and a 5, `x` pixels from the picture's left (no picture is read). */
 const twoDiceAt = (x: number): PendingRoll => ({ source: 'camera', needsConfirmation: false, dice: [{ set: 'd6', face: '3', box: [x, 0, 10, 10] }, { set: 'd6', face: '5', box: [x + 20, 0, 10, 10] }] });
@@ -607,5 +608,169 @@ describe('a roll cut short between its count and its memory entry', () => {
     await after.calibration.close();
     expect(after.inPlay()).toBeUndefined();
     expect(JSON.parse(readFileSync(path.join(copy, 'dice-in-play.json'), 'utf8')).d6).toMatchObject({ dice: 0 });
+  });
+});
+
+const referee: Actor = { kind: 'referee' };
+/** The camera reads the tray: one die showing `face` at `x` pixels from the left (the same each time: the tray read again unchanged). */
+const trayRead = (x = 1, face = '3'): TableEvent => ({ type: 'roll', dice: [{ set: 'd6', face, box: [x, 2, 30, 31] }], source: 'camera', by: { kind: 'camera', source: 'camera' } });
+const useRoll = (player: string, face = 3): TableEvent => ({ type: 'confirm', move: { type: 'roll', player, face }, by: referee });
+const next: TableEvent = { type: 'move', move: { type: 'next' }, by: referee };
+const back: TableEvent = { type: 'undo', by: referee };
+
+/**
+ * A table of the race game with clew's calibration part on `dir` (started by `start`), told of
+ * each event as main.ts tells it. The table's log is durable, so a cut keeps every event: `crash`
+ * is the folder as a cut leaves it now, the part started on it with the table as its log has it.
+ */
+async function raceTableOn<P extends { calibration: TableCalibration }>(dir: string, start: (dir: string, table?: TableState) => Promise<P>) {
+  let part = await start(dir);
+  let folder = dir;
+  const setup = evolve(null, { type: 'setup', game: RACE, options: {} }, raceOnly);
+  if (!setup.ok) throw new Error(setup.message);
+  let table: TableState = setup.state;
+  return {
+    get part() {
+      return part;
+    },
+    get dir() {
+      return folder;
+    },
+    play(...events: TableEvent[]) {
+      for (const event of events) {
+        const r = evolve(table, event, raceOnly);
+        if (!r.ok) throw new Error(`${event.type}: ${r.code} ${r.message}`);
+        const before = table;
+        table = r.state;
+        part.calibration.played(event, before, table);
+      }
+    },
+    async crash() {
+      folder = crashCopy(folder);
+      writes.hold = null;
+      part = await start(folder, table);
+    },
+  };
+}
+
+describe('a power cut right after a BACK (in the table log, what it does to the dice in play not yet on disk)', () => {
+  const counts = async () => {
+    const t = await raceTableOn(scratchDir('clew-label-crash-'), openCounts);
+    return Object.assign(t, { inPlay: () => t.part.inPlay()?.dice, settled: () => t.part.calibration.saved() });
+  };
+
+  it('BACK of the held roll, cut before its files are removed: used again, the roll counts once', async () => {
+    const t = await counts();
+    t.play(trayRead(), useRoll('ann'));
+    await t.settled();
+    expect(t.inPlay()).toBe(1);
+    t.play(back);
+    await t.crash();
+    expect(t.inPlay()).toBeUndefined();
+    t.play(useRoll('ann'));
+    await t.settled();
+    expect(t.inPlay()).toBe(1);
+    expect(t.part.logger.lines).toContainEqual({ level: 'info', message: expect.stringContaining('1 used roll a BACK took back just before the restart') });
+  });
+
+  it('BACK of a final roll, cut before its count is taken back on disk: used again, the roll counts once', async () => {
+    const t = await counts();
+    t.play(trayRead(), useRoll('ann'), next, trayRead());
+    await t.settled();
+    expect(t.inPlay()).toBe(1);
+    t.play(back, back); // Ann's NEXT, then Ann's use
+    await t.crash();
+    expect(t.inPlay()).toBeUndefined();
+    t.play(useRoll('ann'));
+    await t.settled();
+    expect(t.inPlay()).toBe(1);
+  });
+
+  it('several BACKs before the cut (Bob\'s held roll, then Ann\'s final one): both taken back, Ann\'s used again counts once', async () => {
+    const t = await counts();
+    t.play(trayRead(), useRoll('ann'), next, trayRead(50, '4'), useRoll('bob', 4));
+    await t.settled();
+    expect(t.inPlay()).toBe(2);
+    t.play(back, back, back); // Bob's use, Ann's NEXT, Ann's use: Ann's roll pending again
+    await t.crash();
+    expect(t.inPlay()).toBeUndefined();
+    t.play(useRoll('ann'), next, trayRead(50, '4'));
+    await t.settled();
+    expect(t.inPlay()).toBe(1);
+  });
+
+  it('BACK of a final roll, cut once its count is taken back on disk but before the memory forgets it: nothing is taken from the count twice', async () => {
+    const t = await counts();
+    t.play(trayRead(), useRoll('ann'), next, trayRead(50, '4'), useRoll('bob', 4), next, trayRead());
+    await t.settled();
+    expect(t.inPlay()).toBe(2);
+    writes.hold = (f) => f.endsWith('label-memory.json');
+    t.play(back, back); // Bob's NEXT, then Bob's use
+    const countsFile = path.join(t.dir, 'dice-in-play.json');
+    await until(() => JSON.parse(readFileSync(countsFile, 'utf8')).d6.dice === 1);
+    await t.crash();
+    expect(t.inPlay()).toBe(1);
+    t.play(useRoll('bob', 4), next, trayRead());
+    await t.settled();
+    expect(t.inPlay()).toBe(2);
+  });
+
+  it('a restart with the tray read again pending after a NEXT takes nothing back (the use is still on the undo stack)', async () => {
+    const t = await counts();
+    t.play(trayRead(), useRoll('ann'), next, trayRead());
+    await t.settled();
+    await t.crash();
+    expect(t.inPlay()).toBe(1);
+    t.play(back, back); // Ann's NEXT, then her use: her roll taken back, as ever
+    await t.settled();
+    expect(t.inPlay()).toBeUndefined();
+  });
+
+  it('BACK of a held roll counted before a cut: the count taken back before its files go, so a second cut does not leave it counted', async () => {
+    const t = await counts();
+    t.play(trayRead(), useRoll('ann'));
+    await t.settled();
+    // Made final by the next read: its count (naming it lastCounted) lands, the memory of it is held: cut.
+    writes.hold = (f) => f.endsWith('label-memory.json');
+    t.play(next, trayRead());
+    const countsFile = () => path.join(t.dir, 'dice-in-play.json');
+    await until(() => existsSync(countsFile()) && readFileSync(countsFile(), 'utf8').includes('lastCounted'));
+    await t.crash();
+    expect(t.inPlay()).toBe(1); // held again, counted already
+    // BACK twice (Ann's NEXT, then her use): the held roll goes; its count taken back is held this time.
+    writes.hold = (f) => f.endsWith('dice-in-play.json');
+    t.play(back, back);
+    await until(() => writes.held.length === 1);
+    await aWhile();
+    // Its files not even being removed while the count is not taken back on disk: a cut now holds it again, counted, for the table to take back.
+    const rollFile = path.join(t.dir, 'held-roll', 'roll.json');
+    expect(fsx.events).not.toContain(`rm ${rollFile}`);
+    expect(existsSync(rollFile)).toBe(true);
+    await t.crash();
+    t.play(useRoll('ann'));
+    await t.settled();
+    expect(t.inPlay()).toBe(1);
+  });
+});
+
+describe.skipIf(!HAS_MODEL)('a power cut right after a BACK of a final roll whose die was corrected', () => {
+  it('after the restart its crop is withdrawn (not taught at the next save); corrected again and used, only the new face is pending and the roll counts once', async () => {
+    const t = await raceTableOn(scratchDir('clew-label-crash-'), open);
+    const read: TableEvent = { type: 'roll', dice: [{ set: 'd6', face: '3', box: [0, 0, image.width, image.height] }], source: 'camera', by: { kind: 'camera', source: 'camera' } };
+    t.play(read, { type: 'correct', index: 0, face: '2', by: referee }, useRoll('ann', 2), next, trayRead(50));
+    await t.part.calibration.saved();
+    expect(t.part.files()).toEqual(['000000-2.png']);
+    // Ann's NEXT, then her use: what the BACK does here is held behind the counts' write, then cut.
+    writes.hold = (f) => f.endsWith('dice-in-play.json');
+    t.play(back, back);
+    await t.crash();
+    await t.part.calibration.close();
+    expect(t.part.files()).toEqual([]);
+    expect(t.part.samples()).toEqual(only({}));
+    expect(t.part.d6()?.inPlay).toBeUndefined();
+    t.play({ type: 'correct', index: 0, face: '4', by: referee }, useRoll('ann', 4), next, trayRead(50));
+    await t.part.calibration.close();
+    expect(t.part.samples()).toEqual(only({ '4': 1 }));
+    expect(t.part.d6()?.inPlay).toMatchObject({ dice: 1 });
   });
 });

@@ -20,15 +20,15 @@ const use = (player: string): TableEvent => ({ type: 'confirm', move: { type: 'r
 const next: TableEvent = { type: 'move', move: { type: 'next' }, by: referee };
 const back: TableEvent = { type: 'undo', by: referee };
 
-/** A table of the race game and clew's calibration part on `dir`, told of every event as main.ts tells it; `restart`: the part started afresh on the same folder. */
+/** A table of the race game and clew's calibration part on `dir`, told of every event as main.ts tells it; `restart`: the part started afresh on the same folder, loaded with the table as main.ts loads it. */
 async function tableOn(dir: string) {
-  const start = async () => {
+  const start = async (table?: TableState) => {
     const calibration = new TableCalibration(path.join(dir, 'calibration'), lazyReader(async () => { throw new Error('no reader'); }, silentLogger), () => null, silentLogger, () => {}, {
       learnFromChecks: false,
       file: path.join(dir, 'dice-in-play.json'),
       heldDir: path.join(dir, 'held-roll'),
     });
-    await calibration.load();
+    await calibration.load(table);
     return calibration;
   };
   let calibration = await start();
@@ -51,7 +51,7 @@ async function tableOn(dir: string) {
     },
     async restart() {
       await calibration.close();
-      calibration = await start();
+      calibration = await start(table);
     },
     settled: () => calibration.saved(),
     inPlay: () => calibration.status().find((s) => s.set === 'd6')?.inPlay?.dice,

@@ -170,7 +170,8 @@ export class TableCalibration {
     return { teach: [...this.labelled.values()].map(({ tallied: _, ...t }) => t), ...this.rolls.kept() };
   }
 
-  async load(): Promise<void> {
+  /** `table`: the table as its log left it, so that a BACK the log has and a cut kept from here is taken back (PlayedRolls.reconcile). */
+  async load(table?: TableState): Promise<void> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     this.onDisk = new Set(DICE_SET_IDS.filter((s) => names.includes(`${s}.json`)));
     // Remembered from before the start, older than any of this run's.
@@ -183,6 +184,7 @@ export class TableCalibration {
     const before = remembered.teach.slice(-LABELS_REMEMBERED).map((t): [string, Labelled] => [labelKey(t.at, t.box), { ...t, tallied: false }]);
     this.labelled = new Map([...before, ...this.labelled]);
     this.rolls.restore(remembered);
+    if (table) this.rolls.reconcile(table);
     if (pruned) this.memory.changed();
   }
 

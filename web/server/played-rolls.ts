@@ -32,7 +32,11 @@
  *
  * A BACK takes back the use it undoes: the undo entry it pops holds the table's version when the
  * roll was used (table.ts), which the held roll and its final roll keep (`usedAt`). Undo entries
- * and files from before that was kept are matched by their dice, the newest first.
+ * and files from before that was kept are matched by their dice, the newest first. A cut between
+ * a BACK reaching the log and what it does here reaching the disk is made good at the start, from
+ * the table (`reconcile`). A final roll taken back has its count taken back first, the counts file
+ * naming it (`takenBack`) until the memory has forgotten it: a cut between, and the start forgets
+ * it without taking its count back again.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
@@ -71,10 +75,15 @@ export type InPlaySince = 'start' | 'save' | 'undo';
 
 const count = z.number().int().min(0);
 const SET_COUNT = z.strictObject({ dice: count, right: count, marked: count, wrongUnmarked: count, missed: count.default(0), notDice: count.default(0), since: z.enum(['start', 'save', 'undo']) });
-/** Each set's count, and the held roll counted last (absent in files from before): held again after a cut, it is not counted again. */
+/**
+ * Each set's count, and the held roll counted last (absent in files from before): held again after
+ * a cut, it is not counted again; the final rolls whose count a BACK took back while the label
+ * memory may still remember them (`takenBack`): remembered after a cut, nothing is taken back twice.
+ */
 const FILE_SHAPE = z.strictObject({
   ...(Object.fromEntries(DICE_SET_IDS.map((set) => [set, SET_COUNT.optional()])) as Record<DiceSetId, z.ZodOptional<typeof SET_COUNT>>),
   lastCounted: z.string().min(1).optional(),
+  takenBack: z.array(z.string().min(1)).optional(),
 });
 
 export interface PlayedRollsOptions {
@@ -266,6 +275,8 @@ export class PlayedRolls {
   private countedAfresh = false;
   /** The counts file could be neither read nor put aside: nothing is written over it this run. */
   private countsOff = false;
+  /** Final rolls whose count a BACK took back, by id, until the memory on disk no longer remembers them (kept in the counts file). */
+  private takenBack = new Set<string>();
   /** The held roll's id was read from its file (not one given at the start to a roll from older files). */
   private heldNamed = false;
   /** The generations the label memory held at the start: kept as they were while the counts are off, as the counts file is. */
@@ -317,7 +328,58 @@ export class PlayedRolls {
       this.keepHeld(null);
       this.opts.logger.info('dice in play: the roll used before the restart was made final already (its files were not yet removed): not held again');
     }
+    // Taken back by a BACK, its count too, but a cut came before the memory forgot it: forgotten
+    // now (its crops withdrawn), nothing taken from the count again. Names the memory no longer has are dropped.
+    const remembered = new Set(kept.finals.map((f) => f.id));
+    const stale = [...this.takenBack].filter((id) => !remembered.has(id));
+    for (const id of stale) this.takenBack.delete(id);
+    if (stale.length > 0) this.save();
+    for (const final of this.finals.filter((f) => f.id !== undefined && this.takenBack.has(f.id))) {
+      this.opts.logger.info('dice in play: a roll a BACK took back before the restart, its count too, is forgotten now');
+      this.takeBack(final);
+    }
     if (afresh) void this.keptChanged();
+  }
+
+  /**
+   * The table as its log has it at the start (after `restore`). A BACK is acknowledged once it is
+   * in the log; what it does here reaches the disk a moment later, so a cut in between brings back
+   * the uses it took back: held again, or remembered as final and counted. Those the table shows
+   * were taken back are taken back now, or, used again, they would count twice and the final
+   * roll's wrong faces would still be taught.
+   *
+   * A use the table shows taken back: its undo entry is gone and nothing was pushed since (every
+   * entry left is older than `usedAt`, and the table has gone past it), and the pending roll is
+   * one such use's (the last BACK brought it back). That one and every such use after it are
+   * taken back: their entries lay above its own, so the same BACKs popped them. The pending dice
+   * are asked for because a new game or a table started afresh (its versions counted again) also
+   * leaves older uses above every entry. Uses from files without `usedAt` are left as they are, as
+   * is a run of BACKs that went on past the use to a move (its roll is not pending).
+   */
+  reconcile(table: TableState): void {
+    const pending = table.roll;
+    if (!pending) return;
+    const top = table.undo.at(-1)?.version ?? -1;
+    const popped = (use: { usedAt?: number }): use is { usedAt: number } => use.usedAt !== undefined && top < use.usedAt && use.usedAt < table.version;
+    const held = this.held;
+    const uses: (HeldRoll | HeldFinal)[] = [...(held ? [held] : []), ...this.finals];
+    const brought = uses.filter((u) => popped(u) && sameDice(pending.dice, u.roll.dice)).map((u) => u.usedAt!);
+    if (brought.length === 0) return;
+    const since = Math.min(...brought);
+    const undone = (use: { usedAt?: number }) => popped(use) && use.usedAt >= since;
+    let back = 0;
+    if (held && undone(held)) {
+      this.held = null;
+      // Its count (where a cut left it counted) taken back on disk before its files go.
+      if (held.counted) this.uncount(held.roll);
+      this.keepHeld(null, this.saving);
+      back++;
+    }
+    for (const final of this.finals.filter(undone)) {
+      this.takeBack(final);
+      back++;
+    }
+    this.opts.logger.info(`dice in play: ${back} used ${back === 1 ? 'roll' : 'rolls'} a BACK took back just before the restart (in the table's log, not yet here) taken back now`);
   }
 
   /** Waits for the counts' and the held roll's writes so far (a test, or a clean shutdown). */
@@ -366,12 +428,13 @@ export class PlayedRolls {
       if (c) this.counted.set(set, c);
     }
     this.lastCounted = read.data.lastCounted;
+    this.takenBack = new Set(read.data.takenBack ?? []);
   }
 
   private save(): void {
     const file = this.opts.file;
     if (!file || this.countsOff) return;
-    const data = JSON.stringify({ ...Object.fromEntries(this.counted), ...(this.lastCounted !== undefined ? { lastCounted: this.lastCounted } : {}) }) + '\n';
+    const data = JSON.stringify({ ...Object.fromEntries(this.counted), ...(this.lastCounted !== undefined ? { lastCounted: this.lastCounted } : {}), ...(this.takenBack.size > 0 ? { takenBack: [...this.takenBack] } : {}) }) + '\n';
     this.saving = this.saving
       .then(() => writeFileAtomic(file, data))
       .catch((error: unknown) => this.opts.logger.warn(`dice in play: could not write ${file}: ${(error as Error).message}`));
@@ -388,9 +451,10 @@ export class PlayedRolls {
       const held = this.held;
       if (held && broughtBack(held, back, version)) {
         this.held = null;
-        this.keepHeld(null);
-        // Counted before a cut stopped its final roll being remembered: its count is taken back here.
+        // Counted before a cut stopped its final roll being remembered: its count is taken back
+        // here, on disk before its files go (gone first, a cut would leave it counted, held by none).
         if (held.counted) this.uncount(held.roll);
+        this.keepHeld(null, this.saving);
         return;
       }
       // A roll already final (another roll came before the BACKs): its count and its labels are
@@ -587,14 +651,28 @@ export class PlayedRolls {
   private takeBack(final: HeldFinal): void {
     final.takenBack = true;
     this.finals = this.finals.filter((f) => f !== final);
-    for (const { set, add, generation } of final.counted) {
-      const now = this.counted.get(set);
-      if (now && (this.generations.get(set) ?? 0) === generation) this.counted.set(set, { ...minus(now, add), since: now.since });
+    const { id } = final;
+    // Named in the counts file (`takenBack`) with its count taken back, until the memory forgets it.
+    const already = id !== undefined && this.takenBack.has(id);
+    if (!already) {
+      for (const { set, add, generation } of final.counted) {
+        const now = this.counted.get(set);
+        if (now && (this.generations.get(set) ?? 0) === generation) this.counted.set(set, { ...minus(now, add), since: now.since });
+      }
     }
+    if (id !== undefined) this.takenBack.add(id);
     this.save();
     // Its crops named as withdrawn in the write that forgets it, until they are removed: a cut between leaves none to teach.
     const withdrawn = final.labels.length > 0 ? this.opts.withdrawing?.(final.labels) : undefined;
-    this.keptChanged();
+    const forgotten = this.keptChanged();
+    // Forgotten on disk: the counts file need not name it any more (and is as before when idle).
+    if (id !== undefined)
+      void forgotten.then(
+        () => {
+          if (this.takenBack.delete(id)) this.save();
+        },
+        () => {},
+      );
     this.flushing = this.flushing
       .then(async () => {
         if (final.labels.length === 0) return;
