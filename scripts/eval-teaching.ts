@@ -15,6 +15,7 @@
  * eval:dice calibrates, the rest read. Validation only: reads ../shared/dice-real by default (or
  * --real DIR) and trains nothing that is kept.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -42,6 +43,15 @@ const wholeFrom = (text: string, min: number, name: string): number => {
 };
 const splits = wholeFrom(opts.splits, 1, '--splits');
 const colourSplits = wholeFrom(opts.colourSplits, 0, '--colour-splits');
+// The real photos are not in the repository: say so, as eval:dice does, rather than a stack trace.
+if (!existsSync(opts.real)) {
+  process.stderr.write(`eval:teaching: ${opts.real} not found (pass --real DIR)\n`);
+  process.exit(2);
+}
+if (!existsSync(path.join(opts.real, 'labels.csv'))) {
+  process.stderr.write(`eval:teaching: ${opts.real} has no labels.csv (pass --real DIR: a folder with labels.csv and catan-crops/)\n`);
+  process.exit(2);
+}
 
 const lines = (await readFile(path.join(opts.real, 'labels.csv'), 'utf8')).trim().split('\n');
 const header = lines[0]!.split(',');

@@ -6,6 +6,7 @@
  *
  *   npm run screenshots [-- --only cozy]
  */
+import { Command, InvalidArgumentError } from 'commander';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -17,7 +18,21 @@ import { HAS_MODEL, launchBrowser, openPhone, startServer, type RunningServer } 
 import { atVersion, joinAsReferee, joinSeat, litCells } from '../tests/browser/support/pages.js';
 
 const OUT = path.resolve(import.meta.dirname, '../docs/screenshots');
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+/** The groups of screens, as main() takes them in turn. */
+const GROUPS = ['join', 'setup', 'cozy', 'dice', 'teach', 'cozy-end', 'score', 'twid', 'wormup', 'derby', 'tapeworm', 'offline'] as const;
+
+// Parsed before anything is written: a full run deletes every picture first, so a mistyped flag
+// (or --help) must stop here, not start the job.
+const program = new Command()
+  .name('screenshots')
+  .description('photograph every screen of the phone dashboard at 360 x 640 into docs/screenshots/ (a full run deletes every PNG there first)')
+  .option('--only <group>', `only the groups whose name contains GROUP, leaving the other pictures alone: ${GROUPS.join(', ')}`, (value: string) => {
+    if (!GROUPS.some((g) => g.includes(value))) throw new InvalidArgumentError(`no group's name contains "${value}" (groups: ${GROUPS.join(', ')})`);
+    return value;
+  })
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
+  .parse();
+const only = program.opts<{ only?: string }>().only;
 
 let server: RunningServer;
 

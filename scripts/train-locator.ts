@@ -20,6 +20,9 @@ import { EVAL_CASES, evaluateLocators, reportTable } from '../vision/locate/eval
 import { locateDice } from '../vision/locate/index.js';
 import type { Box, RgbImage } from '../vision/types.js';
 
+/** Where a trial's weights go (gitignored, replaced by the next trial). */
+const SCRATCH_DETECTOR_DIR = 'tmp/train-detector';
+
 const program = new Command()
   .name('train-locator')
   .option('--scenes <n>', 'rendered scenes (the last 10% are held out)', '800')
@@ -30,11 +33,16 @@ const program = new Command()
   .option('--seed <s>', 'seed for scenes, initial weights and batches', 'train')
   .option('--backend <name>', 'tfjs backend (wasm or cpu)', 'wasm')
   .option('--cache <dir>', 'where rendered scenes are kept', path.join(os.tmpdir(), 'clew-locator-scenes'))
-  .option('--out <dir>', 'weights folder', DEFAULT_WEIGHTS_DIR)
+  .option('--out <dir>', `weights folder (default: the committed detector's, ${DEFAULT_WEIGHTS_DIR}, only for a run with every training option at its default, which reproduces it; any other run writes ${SCRATCH_DETECTOR_DIR}; --evaluate reads the committed one)`)
   .option('--evaluate', 'do not train: measure the committed detector and the classical locator on rendered test scenes')
   .option('--eval-scenes <n>', 'rendered scenes per case for --evaluate', '8')
   .parse();
-const opts = program.opts<{ evaluate?: boolean; evalScenes: string; scenes: string; steps: string; batch: string; crop: string; lr: string; seed: string; backend: string; cache: string; out: string }>();
+const opts = program.opts<{ evaluate?: boolean; evalScenes: string; scenes: string; steps: string; batch: string; crop: string; lr: string; seed: string; backend: string; cache: string; out?: string }>();
+// A trial with other options used to overwrite the committed detector: only the run that
+// reproduces it writes there by default (the cache folder changes nothing in the weights).
+const trainingOptions = ['scenes', 'steps', 'batch', 'crop', 'lr', 'seed', 'backend'] as const;
+const reproduces = trainingOptions.every((name) => program.getOptionValueSource(name) === 'default');
+const outDir = opts.out ?? (opts.evaluate || reproduces ? DEFAULT_WEIGHTS_DIR : SCRATCH_DETECTOR_DIR);
 const int = (name: string, v: string) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(v)}`);
@@ -51,7 +59,7 @@ const backend = await initBackend(opts.backend as BackendName);
 log(`backend ${backend.name}`);
 
 if (opts.evaluate) {
-  const detector = await loadDieDetector({ weightsDir: opts.out });
+  const detector = await loadDieDetector({ weightsDir: outDir });
   const perCase = int('eval-scenes', opts.evalScenes);
   const times = { learned: 0, classical: 0, hybrid: 0 };
   const timed = (key: keyof typeof times, f: (img: RgbImage) => Box[]) => (img: RgbImage) => {
@@ -88,8 +96,8 @@ async function train(): Promise<void> {
   const valid = samples.slice(sceneCount - holdOut);
   log(`${trainSet.length} training scenes, ${valid.length} held out, ${trainSet.reduce((s, x) => s + x.boxes.length, 0)} training dice`);
   const best = trainDetector(trainSet, valid, { steps, batch, crop, lr: peakLr, seed: opts.seed, log });
-  mkdirSync(opts.out, { recursive: true });
-  saveDetector(best.model, opts.out, {
+  mkdirSync(outDir, { recursive: true });
+  saveDetector(best.model, outDir, {
     inputScale: 0.25,
     normalisation: 'x/127.5-1',
     threshold: best.threshold,
@@ -103,6 +111,6 @@ async function train(): Promise<void> {
       minutes: Number(((performance.now() - started) / 60000).toFixed(1)),
     },
   });
-  log(`saved to ${opts.out} (threshold ${best.threshold}: recall ${best.recall.toFixed(3)}, precision ${best.precision.toFixed(3)})`);
+  log(`saved to ${outDir} (threshold ${best.threshold}: recall ${best.recall.toFixed(3)}, precision ${best.precision.toFixed(3)})`);
   best.model.dispose();
 }

@@ -8,7 +8,9 @@
  *   4. folds batch norms, fits the temperature on val, scores the test split per dice set, and
  *      for an upright model fits the orientation head (which quarter turn is up) on crops of
  *      their own,
- *   5. writes model.json, weights.bin (float16) and meta.json to --out.
+ *   5. writes model.json, weights.bin (float16) and meta.json to --out: by default the committed
+ *      model's folder for the committed recipe only, tmp/train-model for any other run
+ *      (scripts/train-out.ts).
  *
  * Nothing else trains: install and start only read the committed files.
  */
@@ -32,27 +34,28 @@ import { trainClassifierParallel } from '../vision/model/parallel-trainer.js';
 import { fitViewAny, type FittedViewAny } from '../vision/model/orientation-fit.js';
 import { predictCrops, trainClassifier, type TrainConfig } from '../vision/model/trainer.js';
 import { RECIPE, NETS, netNamed } from '../vision/model/recipe.js';
+import { COMMITTED_MODEL_DIR, RECIPE_BACKEND, SCRATCH_MODEL_DIR, trainOutDir } from './train-out.js';
 
 const program = new Command()
   .name('train')
   .description('train the dice face classifier from synthetic renders (and optional real crops)')
   .option('--seed <seed>', 'training seed', RECIPE.seed)
-  .option('--out <dir>', 'where to write the model', 'vision/model/weights')
+  .option('--out <dir>', `where to write the model (default: ${COMMITTED_MODEL_DIR}, the committed model, only for the committed recipe, i.e. none of --quick, --net, --seed, --train-count, --epochs, --workers, --backend, --difficulty, --real-crops, --pin-renderer changed; any other run writes ${SCRATCH_MODEL_DIR})`)
   .option('--train-count <n>', 'synthetic training crops', String(RECIPE.trainCount))
   .option('--epochs <n>', 'epochs', String(RECIPE.epochs))
   .option('--threads <n>', 'render threads', String(os.availableParallelism()))
   .option('--workers <n>', 'training threads (the result depends on this number)', String(RECIPE.workers))
   .option('--cache-dir <dir>', 'rendered crops cache', 'tmp/train-cache')
   .option('--real-crops <dir>', 'real labelled crops: DIR/<set>/<face>/*.jpg')
-  .option('--backend <name>', 'tfjs backend (wasm, cpu, tensorflow)', 'wasm')
+  .option('--backend <name>', 'tfjs backend (wasm, cpu, tensorflow)', RECIPE_BACKEND)
   .option('--net <name>', `the net: ${Object.keys(NETS).join(' or ')} (recipe: the committed model's; resnet10: deeper, about three times the training time; resnet10w8: its narrow version, about the committed net's read)`, 'recipe')
-  .option('--quick', 'a tiny run to check the pipeline (not the committed model)')
+  .option('--quick', `a tiny run to check the pipeline (not the committed model: writes ${SCRATCH_MODEL_DIR} unless --out)`)
   .option('--pin-renderer <label>', 'experiments: reuse cached crops under this label whatever the renderer source')
   .option('--difficulty <lo,hi>', 'renderer difficulty range', RECIPE.difficulty.join(','))
   .option('--from-weights <dir>', 'skip training: take the trained net in DIR (made by this recipe) and redo only the steps after training (temperature, test scores, orientation head, meta.json)')
   .parse();
 
-const opts = program.opts<{ seed: string; out: string; trainCount: string; epochs: string; threads: string; workers: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string; fromWeights?: string; net: string }>();
+const opts = program.opts<{ seed: string; out?: string; trainCount: string; epochs: string; threads: string; workers: string; cacheDir: string; realCrops?: string; backend: string; quick?: boolean; pinRenderer?: string; difficulty: string; fromWeights?: string; net: string }>();
 
 function positiveInt(name: string, value: string): number {
   const n = Number(value);
@@ -71,16 +74,17 @@ const net = netNamed(opts.net);
 /** The recipe as this run follows it (recorded in meta.json; --from-weights must match it). */
 const recipeRun = { ...RECIPE, net, trainCount, epochs };
 const workers = positiveInt('workers', opts.workers);
+const difficulty = opts.difficulty.split(',').map(Number) as [number, number];
+if (difficulty.length !== 2 || !difficulty.every((d) => d >= 0 && d <= 1) || difficulty[0] > difficulty[1]) throw new Error(`--difficulty must be lo,hi within 0..1, got "${opts.difficulty}"`);
+const out = trainOutDir(opts.out, { quick, net: opts.net, seed: opts.seed, trainCount, epochs, workers, difficulty, backend: opts.backend, realCrops: opts.realCrops, pinRenderer: opts.pinRenderer });
 const valCount = quick ? 128 : RECIPE.valCount;
 const testCount = quick ? 128 : RECIPE.testCount;
 
 const backend = await initBackend(opts.backend as BackendName);
 if (backend.name !== opts.backend) log(`backend ${opts.backend} unavailable, using ${backend.name} (${backend.skipped.join('; ')})`);
 registerLeanBatchNormGradient();
-log(`backend ${backend.name}${backend.simd ? ' (SIMD)' : ''}; renderer ${rendererHash()}`);
+log(`backend ${backend.name}${backend.simd ? ' (SIMD)' : ''}; renderer ${rendererHash()}; writing ${out}`);
 
-const difficulty = opts.difficulty.split(',').map(Number) as [number, number];
-if (difficulty.length !== 2 || !difficulty.every((d) => d >= 0 && d <= 1) || difficulty[0] > difficulty[1]) throw new Error(`--difficulty must be lo,hi within 0..1, got "${opts.difficulty}"`);
 const spec = (split: string, count: number): DatasetSpec => ({ seed: opts.seed, split, count, difficulty, knobs: RECIPE.knobs });
 const render = async (split: string, count: number): Promise<CropSet> => {
   let last = 0;
@@ -172,9 +176,9 @@ if (opts.fromWeights) {
   // temperature came out 0.98430 where the stored weights give 0.98413, so a run's meta.json
   // differed from one redone with --from-weights on its own weights. Saved here, the weights are
   // also on disk before the steps after training run.
-  bytes = await saveModel(folded, opts.out);
+  bytes = await saveModel(folded, out);
   folded.dispose();
-  model = await loadModel(opts.out);
+  model = await loadModel(out);
   training = {
     seed: opts.seed,
     recipe: recipeRun,
@@ -207,7 +211,7 @@ if (RECIPE.upright) {
   log(`view any: temperature ${orientation.head.temperature.toFixed(3)}; test accuracy ${(100 * orientation.test.accuracy).toFixed(2)}%, ECE ${orientation.test.ece.toFixed(4)}`);
 }
 
-bytes ??= await saveModel(model, opts.out);
+bytes ??= await saveModel(model, out);
 const meta: ModelMeta = {
   version: 1,
   classes: [...FACE_CLASSES],
@@ -233,6 +237,6 @@ const meta: ModelMeta = {
     parameters: model.countParams(),
   },
 };
-await writeFile(path.join(opts.out, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
-log(`wrote ${opts.out} (${(bytes / 1024).toFixed(0)} KiB of float16 weights, ${model.countParams()} parameters)`);
+await writeFile(path.join(out, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
+log(`wrote ${out} (${(bytes / 1024).toFixed(0)} KiB of float16 weights, ${model.countParams()} parameters)`);
 model.dispose();
