@@ -105,6 +105,12 @@ export const intentEnvelopeSchema = z.object({
   /** The snapshot version the phone acted on; a different current version rejects the intent. */
   version: z.number().int().min(0),
   intent: intentSchema,
+  /**
+   * The phone's own id for this intent, the same when it is sent again after a reconnect: a resend
+   * whose first send was applied (its ack lost) is acknowledged as applied, not judged again.
+   * Optional: older phones and scripts send none.
+   */
+  id: z.string().min(1).max(64).optional(),
 });
 export type IntentEnvelope = z.infer<typeof intentEnvelopeSchema>;
 

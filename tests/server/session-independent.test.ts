@@ -194,3 +194,56 @@ describe('a game that declares no independent moves', () => {
     await session.close();
   });
 });
+
+describe('a move sent again with its id after its ack was lost (since the forty-second session)', () => {
+  /** As the phone sends it: with the id it made for the intent, the same on every resend. */
+  const sendWithId = (session: TableSession, by: Actor, m: CozyMove, version: number, id: string): Promise<Ack> =>
+    session.submit(by, { version, intent: { type: 'move', move: m }, id });
+  const bobsMoves = (events: TableEvent[]) => events.filter((e) => e.type === 'move' && e.by.kind === 'player' && e.by.player === 'bob');
+
+  it('is acknowledged as applied, with the current version, and applied once; the log replays to one such event', async () => {
+    const dataDir = newDir();
+    const session = await openCozy(dataDir);
+    const v = await roll(session);
+    const bobPlaces = legal(session, 'bob');
+    expect(await sendWithId(session, seat('bob'), bobPlaces, v, 'bobphone-1')).toEqual({ ok: true, version: v + 1 });
+    // Ann moves while Bob's phone is away; its ack never reached it, so it sends the move again.
+    expect(await move(session, seat('ann'), legal(session, 'ann'), v)).toEqual({ ok: true, version: v + 2 });
+    expect(await sendWithId(session, seat('bob'), bobPlaces, v, 'bobphone-1')).toEqual({ ok: true, version: v + 2 });
+    expect(session.table.version).toBe(v + 2);
+    expect((session.table.state as CozyState).sheets[1]!.worms).toHaveLength(1);
+    const events = loggedEvents(dataDir);
+    expect(bobsMoves(events)).toEqual([{ type: 'move', move: bobPlaces, by: seat('bob'), intentId: 'bobphone-1' }]);
+    const replayed = replay(events, registryLookup);
+    expect(replayed.ok && replayed.state).toEqual(session.table);
+    await session.close();
+  });
+
+  it('after a restart too: the id is read back from the log', async () => {
+    const dataDir = newDir();
+    const first = await openCozy(dataDir);
+    const v = await roll(first);
+    const bobPlaces = legal(first, 'bob');
+    expect(await sendWithId(first, seat('bob'), bobPlaces, v, 'bobphone-1')).toEqual({ ok: true, version: v + 1 });
+    await first.close();
+    const again = await openCozy(dataDir);
+    expect(await sendWithId(again, seat('bob'), bobPlaces, v, 'bobphone-1')).toEqual({ ok: true, version: v + 1 });
+    expect((again.table.state as CozyState).sheets[1]!.worms).toHaveLength(1);
+    expect(bobsMoves(loggedEvents(dataDir))).toHaveLength(1);
+    await again.close();
+  });
+
+  it('the same move with another id is judged as now: stale, its own seat having moved since', async () => {
+    const session = await openCozy(newDir());
+    const v = await roll(session);
+    const bobPlaces = legal(session, 'bob');
+    expect(await sendWithId(session, seat('bob'), bobPlaces, v, 'bobphone-1')).toEqual({ ok: true, version: v + 1 });
+    expect(await sendWithId(session, seat('bob'), bobPlaces, v, 'bobphone-2')).toMatchObject({ ok: false, code: 'intent/stale', version: v + 1 });
+    // An id whose intent was refused made nothing: sent again, it is judged again.
+    const food = { type: 'food', player: 'cat', cell: 'A1' } as const;
+    expect(await sendWithId(session, seat('cat'), food, v + 1, 'catphone-1')).toMatchObject({ ok: false, code: 'move/illegal' });
+    expect(await sendWithId(session, seat('cat'), food, v + 1, 'catphone-1')).toMatchObject({ ok: false, code: 'move/illegal' });
+    expect(session.table.version).toBe(v + 1);
+    await session.close();
+  });
+});

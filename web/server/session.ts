@@ -8,6 +8,9 @@
  * version is still decided (on the current table) when everything committed since leaves it
  * independent: in a game played at once on separate sheets, only other seats' own moves came in
  * between (`independentSince`). Everything else is refused as stale.
+ *
+ * An intent sent again after a reconnect with the id of one that made a remembered event (its ack
+ * was lost) is acknowledged as applied, and nothing is decided again (`madeBy`).
  */
 import { fail, type Failure, type GameId, type Result } from '../../shared/game.js';
 import type { Ack, Intent, IntentEnvelope } from '../../shared/protocol.js';
@@ -89,6 +92,11 @@ class RecentEvents {
 
   get newest(): number {
     return this.last;
+  }
+
+  /** Whether a remembered event was made by the intent with this id (the log carries it over a restart). */
+  madeBy(intentId: string): boolean {
+    return this.events.some((event) => event.intentId === intentId);
   }
 
   /** Every event after `version`, oldest first; null when the window does not reach back that far. */
@@ -188,6 +196,9 @@ export class TableSession {
     const side = envelope.intent.type === 'calibration/commit' || envelope.intent.type === 'calibration/undo' || envelope.intent.type === 'dice/read' ? envelope.intent : null;
     if (side) return this.side(actor, side);
     return this.enqueue(async () => {
+      // Already applied, its ack lost in a blip: judged again it would be stale (its own seat's move
+      // since) and the phone would say it was not used. Answered as the first send was.
+      if (envelope.id !== undefined && this.recent.madeBy(envelope.id)) return { ok: true, version: this.current.version };
       if (envelope.version !== this.current.version && !this.independentSince(envelope)) {
         return {
           ok: false,
@@ -197,7 +208,7 @@ export class TableSession {
         };
       }
       const intent = envelope.intent;
-      if (isTableIntent(intent)) return this.commit(decide(this.current, actor, intent, this.opts.games));
+      if (isTableIntent(intent)) return this.commit(decide(this.current, actor, intent, this.opts.games), envelope.id);
       return this.side(actor, intent);
     });
   }
@@ -265,10 +276,12 @@ export class TableSession {
     return { ok: false, code: f.code, message: f.message, version: this.current.version };
   }
 
-  private async commit(decision: Decision): Promise<Ack> {
+  /** `intentId`: the phone's id of the intent, logged with its event so a resend is known (madeBy). */
+  private async commit(decision: Decision, intentId?: string): Promise<Ack> {
     if (!decision.ok) return this.failure(decision);
+    const logged: TableEvent = intentId === undefined ? decision.event : { ...decision.event, intentId };
     try {
-      await this.log.append(decision.table.version, decision.event, decision.table);
+      await this.log.append(decision.table.version, logged, decision.table);
     } catch (error) {
       this.opts.logger.error(`log: could not write version ${decision.table.version}: ${(error as Error).message}`);
       // After a write that could not be cut back no change can be saved, however the disk is now.
@@ -279,7 +292,7 @@ export class TableSession {
     }
     const before = this.current;
     this.current = decision.table;
-    this.recent.record(this.current.version, decision.event);
+    this.recent.record(this.current.version, logged);
     for (const listener of this.listeners) {
       try {
         listener(this.current, { event: decision.event, before });

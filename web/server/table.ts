@@ -55,7 +55,7 @@ export interface TableState {
 /** How many moves back undo can go. A table rarely needs more; it bounds memory and snapshots. */
 export const MAX_UNDO = 100;
 
-export type TableEvent =
+export type TableEvent = (
   | { type: 'setup'; game: GameId; options: unknown }
   | { type: 'move'; move: unknown; by: Actor }
   /** A pending roll used: `move` is what the game's diceMove made of it. */
@@ -66,7 +66,11 @@ export type TableEvent =
   /** A person took die `index` out of the pending roll (no die there, or not one of this roll). */
   | { type: 'remove'; index: number; by: Actor }
   /** A person added a die the camera missed to the pending roll. */
-  | { type: 'add'; die: ObservedDie; by: Actor };
+  | { type: 'add'; die: ObservedDie; by: Actor }
+) & {
+  /** The phone's id of the intent that made it (IntentEnvelope.id), so a resend is known after a restart. */
+  intentId?: string;
+};
 
 export type GameLookup = (id: GameId) => TableGame | undefined;
 
@@ -102,15 +106,17 @@ export const pendingRollSchema = z.object({
 });
 const gameIdSchema = z.enum(GAME_IDS as [GameId, ...GameId[]]);
 
+/** Optional on every event: logs from before it load. */
+const madeBy = { intentId: z.string().optional() };
 export const tableEventSchema: z.ZodType<TableEvent> = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('setup'), game: gameIdSchema, options: z.unknown() }),
-  z.object({ type: z.literal('move'), move: z.unknown(), by: actorSchema }),
-  z.object({ type: z.literal('confirm'), move: z.unknown(), by: actorSchema }),
-  z.object({ type: z.literal('undo'), by: actorSchema }),
-  z.object({ type: z.literal('roll'), dice: z.array(rolledDieSchema), source: z.enum(['camera', 'phone-camera', 'manual']), by: actorSchema }),
-  z.object({ type: z.literal('correct'), index: z.number().int().min(0), face: z.string(), color: z.string().optional(), by: actorSchema }),
-  z.object({ type: z.literal('remove'), index: z.number().int().min(0), by: actorSchema }),
-  z.object({ type: z.literal('add'), die: observedSchema, by: actorSchema }),
+  z.object({ type: z.literal('setup'), game: gameIdSchema, options: z.unknown(), ...madeBy }),
+  z.object({ type: z.literal('move'), move: z.unknown(), by: actorSchema, ...madeBy }),
+  z.object({ type: z.literal('confirm'), move: z.unknown(), by: actorSchema, ...madeBy }),
+  z.object({ type: z.literal('undo'), by: actorSchema, ...madeBy }),
+  z.object({ type: z.literal('roll'), dice: z.array(rolledDieSchema), source: z.enum(['camera', 'phone-camera', 'manual']), by: actorSchema, ...madeBy }),
+  z.object({ type: z.literal('correct'), index: z.number().int().min(0), face: z.string(), color: z.string().optional(), by: actorSchema, ...madeBy }),
+  z.object({ type: z.literal('remove'), index: z.number().int().min(0), by: actorSchema, ...madeBy }),
+  z.object({ type: z.literal('add'), die: observedSchema, by: actorSchema, ...madeBy }),
 ]) as z.ZodType<TableEvent>;
 
 export const tableStateSchema: z.ZodType<TableState> = z.object({

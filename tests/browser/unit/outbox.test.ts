@@ -1,6 +1,6 @@
 /** The phone's outbox: what happens to intents when the line drops and comes back. */
 import { describe, expect, it } from 'vitest';
-import { afterSnapshot, disconnected, droppedMessage, emptyOutbox, enqueue, markSent, settle, staleMessage } from '../../../web/client/src/net/outbox.js';
+import { afterSnapshot, disconnected, droppedMessage, emptyOutbox, enqueue, envelopeOf, markSent, settle, staleMessage } from '../../../web/client/src/net/outbox.js';
 
 const done = { type: 'move' as const, move: { type: 'done', player: 'p1' } };
 
@@ -56,6 +56,19 @@ describe('outbox', () => {
     expect(droppedMessage([a.item], [b.item, c.item])).toBe(
       'The table changed while this phone was away, so “undo the calibration” was not sent and “done”, “undo” were not used. Check the table and try again if it is still needed.',
     );
+  });
+
+  it('an intent is sent with its own id, and resent after a reconnect with the same id, so one already applied is known (since the forty-second session)', () => {
+    const a = enqueue(emptyOutbox(), done, 7, 'done');
+    const b = enqueue(a.box, { type: 'undo' }, 7, 'undo');
+    const first = envelopeOf(a.item);
+    expect(first).toEqual({ version: 7, intent: done, id: a.item.intentId });
+    expect(first.id).toBeTruthy();
+    const plan = afterSnapshot(disconnected(markSent(b.box, a.item.id)), 9);
+    expect(plan.resend.map(envelopeOf)).toEqual([first, { version: 7, intent: { type: 'undo' }, id: b.item.intentId }]);
+    // Distinct for every intent, and between phones (each outbox starts its items at 1).
+    const other = enqueue(emptyOutbox(), done, 7, 'done');
+    expect(new Set([a.item.intentId, b.item.intentId, other.item.intentId]).size).toBe(3);
   });
 
   it('an intent still on the wire (sent, line up) is left alone by a snapshot', () => {

@@ -7,7 +7,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type { Ack, ClientToServerEvents, ErrorMessage, Intent, ServerToClientEvents, TableSnapshot } from '../../../../shared/protocol.js';
 import { handshakeAuth, parseCredentials, type Credentials } from './credentials.js';
-import { afterSnapshot, disconnected, droppedMessage, emptyOutbox, enqueue, markSent, settle, staleMessage, type Outbox, type Outgoing } from './outbox.js';
+import { afterSnapshot, disconnected, droppedMessage, emptyOutbox, enqueue, envelopeOf, markSent, settle, staleMessage, type Outbox, type Outgoing } from './outbox.js';
 import { raisedOn, replacedRollMessage, type Notice } from './notices.js';
 import { createStore, type Store } from './store.js';
 
@@ -188,7 +188,7 @@ export class TableConnection {
 
   private emit(item: Outgoing): void {
     this.outbox = markSent(this.outbox, item.id);
-    this.socket.emit('intent', { version: item.version, intent: item.intent }, (ack: Ack) => this.finish(item.id, ack));
+    this.socket.emit('intent', envelopeOf(item), (ack: Ack) => this.finish(item.id, ack));
   }
 
   private finish(id: number, ack: Ack, quiet = false): void {

@@ -5,11 +5,15 @@
  * version, and the server judges it: taken when nothing it depends on changed meanwhile (in
  * Worm & Cozy, other players drawing on their own sheets), refused as stale otherwise (it may
  * already be in, or no longer make sense), and the person is told the table changed while away.
+ * Each intent carries an id made on this phone, the same on every resend, so one already applied
+ * (its answer lost with the line) is answered as applied rather than judged again.
  */
-import type { Intent } from '../../../../shared/protocol.js';
+import type { Intent, IntentEnvelope } from '../../../../shared/protocol.js';
 
 export interface Outgoing {
   id: number;
+  /** Sent with the intent, the same on every resend: unique to this phone's outbox (`phone`) and item. */
+  intentId: string;
   intent: Intent;
   /** The snapshot version the person acted on. */
   version: number;
@@ -22,15 +26,30 @@ export interface Outgoing {
 }
 
 export interface Outbox {
+  /** Random, made once per outbox (a page load): item ids alone repeat on every phone. */
+  phone: string;
   next: number;
   items: Outgoing[];
 }
 
-export const emptyOutbox = (): Outbox => ({ next: 1, items: [] });
+/**
+ * 64 random bits in hex. `getRandomValues`, not `randomUUID`: the phones open clew over plain
+ * http on the table's Wi-Fi, where `randomUUID` (secure contexts only) is missing.
+ */
+function randomPhoneId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export const emptyOutbox = (phone: string = randomPhoneId()): Outbox => ({ phone, next: 1, items: [] });
 
 export function enqueue(box: Outbox, intent: Intent, version: number, label: string): { box: Outbox; item: Outgoing } {
-  const item: Outgoing = { id: box.next, intent, version, label, sent: false };
-  return { box: { next: box.next + 1, items: [...box.items, item] }, item };
+  const item: Outgoing = { id: box.next, intentId: `${box.phone}-${box.next}`, intent, version, label, sent: false };
+  return { box: { ...box, next: box.next + 1, items: [...box.items, item] }, item };
+}
+
+/** What goes on the wire: the version it was made on and its id, however often it is sent. */
+export function envelopeOf(item: Outgoing): IntentEnvelope {
+  return { version: item.version, intent: item.intent, id: item.intentId };
 }
 
 export function markSent(box: Outbox, id: number): Outbox {
