@@ -8,8 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ButtonName } from '../shared/game.js';
 
-/** The tray sequence shipped with clew (dice rolling, then settling). */
-export const DEFAULT_REPLAY_FOLDER = fileURLToPath(new URL('./camera/replay/', import.meta.url));
+/**
+ * The tray sequence `npm start` replays when there is no camera: the default game's roll (Worm &
+ * Cozy: three d6, the red one the shape die) rolling, then settling, so the first screen offers a
+ * roll it can use. (Through the forty-second session it was camera/replay/, four plain d6 that the
+ * default game refused; that folder stays for the tests that name it.)
+ */
+export const DEFAULT_REPLAY_FOLDER = fileURLToPath(new URL('./camera/replay-worm-and-cozy/', import.meta.url));
 
 /** Default BCM pins (the design's wiring): buttons to GND, status LED through a resistor. */
 export const DEFAULT_PINS: Readonly<Record<ButtonName, number>> = { NEXT: 17, BACK: 27, READ: 22, OK: 23 };
@@ -30,7 +35,7 @@ const cameraSchema = z
     fps: z.number().min(1).max(60).default(10),
     replay: z
       .object({
-        /** A folder of .jpg/.jpeg/.png frames, or a video file (.mp4, .mkv, .mjpeg…, played through ffmpeg); default: the tray sequence shipped in device/camera/replay/. */
+        /** A folder of .jpg/.jpeg/.png frames, or a video file (.mp4, .mkv, .mjpeg…, played through ffmpeg); default: the shipped Worm & Cozy roll in device/camera/replay-worm-and-cozy/. */
         folder: z.string().min(1).default(DEFAULT_REPLAY_FOLDER),
         fps: z.number().min(0.5).max(60).default(4),
         loop: z.boolean().default(true),

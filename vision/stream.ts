@@ -48,20 +48,39 @@ export function greyThumbnail(image: RgbImage, maxSide = 80): GreyThumb {
 
 /**
  * Share of thumbnail pixels whose grey level changed by more than `threshold` levels after
- * removing the global brightness change (auto-exposure drift is not motion).
+ * removing the global brightness change, fitted as a gain and an offset (least squares): a lamp
+ * switched on or an exposure step multiplies the grey levels, it moves nothing. Where the brighter
+ * frame clips (a white die under a lamp) the fit cannot follow, so a large step may still count.
  */
 export function motionBetween(a: GreyThumb, b: GreyThumb, threshold = 14): number {
   // A new camera size is motion, even where both shrink to the same thumbnail (1280×960 and
   // 640×480): the dice's boxes of the two sizes must not be voted together.
   if (a.source.width !== b.source.width || a.source.height !== b.source.height || a.width !== b.width || a.height !== b.height) return 1;
   const n = a.data.length;
-  let shift = 0;
-  for (let i = 0; i < n; i++) shift += b.data[i]! - a.data[i]!;
-  shift /= n;
+  let meanA = 0;
+  let meanB = 0;
+  for (let i = 0; i < n; i++) {
+    meanA += a.data[i]!;
+    meanB += b.data[i]!;
+  }
+  meanA /= n;
+  meanB /= n;
+  let covariance = 0;
+  let variance = 0;
+  for (let i = 0; i < n; i++) {
+    const da = a.data[i]! - meanA;
+    covariance += da * (b.data[i]! - meanB);
+    variance += da * da;
+  }
+  // Bounded: a hand or a shadow over much of the frame pulls the fit, and must still leave residuals.
+  const gain = variance > 0 ? Math.min(MAX_GAIN, Math.max(1 / MAX_GAIN, covariance / variance)) : 1;
   let moved = 0;
-  for (let i = 0; i < n; i++) if (Math.abs(b.data[i]! - a.data[i]! - shift) > threshold) moved++;
+  for (let i = 0; i < n; i++) if (Math.abs(b.data[i]! - meanB - gain * (a.data[i]! - meanA)) > threshold) moved++;
   return moved / n;
 }
+
+/** The largest brightness factor between two frames taken for exposure rather than change (a lamp: ×1.3; the first frames of a camera starting: ×0.4). */
+const MAX_GAIN = 2;
 
 // ---------------------------------------------------------------- settle detection
 
@@ -70,19 +89,28 @@ export interface SettleConfig {
   stillBelow: number;
   /** Consecutive still frames before the roll counts as settled. */
   stillFrames: number;
+  /**
+   * And for how long (ms, by the frames' own times): counted in frames only, a tray (or a hand
+   * held over it) still for a tenth of a second settled at 30 fps, and waited 3 s at 1 fps.
+   */
+  stillMs: number;
   /** How many of the last still frames are read and voted. */
   voteFrames: number;
 }
 
-export const DEFAULT_SETTLE: SettleConfig = { stillBelow: 0.004, stillFrames: 4, voteFrames: 3 };
+/** Still for 300 ms: what four frames take at the camera's default 10 fps, so a roll settles there as before. */
+export const DEFAULT_SETTLE: SettleConfig = { stillBelow: 0.004, stillFrames: 4, stillMs: 300, voteFrames: 3 };
 
 export interface SettleState {
   phase: 'moving' | 'still' | 'settled';
   /** Length of the current run of still frames. */
   run: number;
+  /** When the run began (its first frame's time), and the latest frame time seen (-Infinity: none yet). */
+  since: number;
+  latest: number;
 }
 
-export const INITIAL_SETTLE: SettleState = { phase: 'moving', run: 0 };
+export const INITIAL_SETTLE: SettleState = { phase: 'moving', run: 0, since: 0, latest: -Infinity };
 
 export interface SettleStep {
   state: SettleState;
@@ -92,22 +120,27 @@ export interface SettleStep {
   read: boolean;
 }
 
-/** One frame's step; `motion` is undefined for the very first frame (nothing to compare). */
-export function settleStep(state: SettleState, motion: number | undefined, config: SettleConfig = DEFAULT_SETTLE): SettleStep {
+/**
+ * One frame's step, taken at `at` (ms); `motion` is undefined for the very first frame (nothing to
+ * compare). Time is the latest frame time seen: a frame late or out of order does not shorten the wait.
+ */
+export function settleStep(state: SettleState, motion: number | undefined, at: number, config: SettleConfig = DEFAULT_SETTLE): SettleStep {
   if (config.voteFrames > config.stillFrames) throw new Error('stream: voteFrames cannot exceed stillFrames');
   const still = motion !== undefined && motion <= config.stillBelow;
+  const latest = Math.max(state.latest, at);
   if (!still) {
     // Only the end of a reported roll is news; motion while waiting just restarts the wait.
     const event = state.phase === 'settled' ? 'moving' : undefined;
     // The first frame, or the first after motion, starts a new run of one (it may be the still scene).
-    const next: SettleState = { phase: 'moving', run: 1 };
+    const next: SettleState = { phase: 'moving', run: 1, since: latest, latest };
     return { state: next, event, read: config.stillFrames - config.voteFrames < 1 };
   }
   const run = state.run + 1;
   const read = run > config.stillFrames - config.voteFrames;
-  if (state.phase === 'settled') return { state: { phase: 'settled', run }, read: false };
-  if (run >= config.stillFrames) return { state: { phase: 'settled', run }, event: 'settled', read };
-  return { state: { phase: 'still', run }, read };
+  const next = { run, since: state.since, latest };
+  if (state.phase === 'settled') return { state: { phase: 'settled', ...next }, read: false };
+  if (run >= config.stillFrames && latest - state.since >= config.stillMs) return { state: { phase: 'settled', ...next }, event: 'settled', read };
+  return { state: { phase: 'still', ...next }, read };
 }
 
 // ---------------------------------------------------------------- voting
@@ -276,7 +309,7 @@ export class DiceStream {
     const thumb = greyThumbnail(image, this.options.thumbnailSide ?? 80);
     const motion = this.previous ? motionBetween(this.previous, thumb) : undefined;
     this.previous = thumb;
-    const step = settleStep(this.state, motion, this.settle);
+    const step = settleStep(this.state, motion, at, this.settle);
     const wasSettled = this.state.phase === 'settled';
     this.state = step.state;
     if (step.state.run === 1 && !wasSettled) this.reads = [];
@@ -290,7 +323,7 @@ export class DiceStream {
       } catch (error) {
         // The frame that would settle the roll could not be read: not settled yet, so the next
         // still frame settles it (else the roll lying there would never be reported).
-        if (step.event === 'settled') this.state = { phase: 'still', run: step.state.run - 1 };
+        if (step.event === 'settled') this.state = { ...step.state, phase: 'still', run: step.state.run - 1 };
         throw error;
       }
       this.reads.push(read);

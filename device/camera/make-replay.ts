@@ -1,15 +1,22 @@
 /**
- * Writes the default replay sequence (device/camera/replay/): a dice tray photographed from
- * above, rendered by the vision renderer (vision/synth renderScene), where the dice slide in,
- * tumbling and blurred, then lie still, with fresh sensor noise on every frame. Seeded: the same
- * bytes on every run. `scene.json` beside the frames records each settled die (set, face, colour,
- * box) as ground truth for the dice reader.
+ * Writes a shipped replay sequence: a dice tray photographed from above, rendered by the vision
+ * renderer (vision/synth renderScene), where the dice slide in, tumbling and blurred, then lie
+ * still, with fresh sensor noise on every frame. Seeded: the same bytes on every run.
+ * `scene.json` beside the frames records each settled die (set, face, colour, box) as ground
+ * truth for the dice reader. Two scenes are shipped (REPLAY_SCENES):
  *
- *   npx tsx device/camera/make-replay.ts [outDir]
+ * - `four-d6` → device/camera/replay/: four plain d6 in two or more colours (the tests' tray; the
+ *   committed frames came from an older renderer, and the same seed now renders other dice, so
+ *   regenerating it changes what the tests that name it see);
+ * - `worm-and-cozy` → device/camera/replay-worm-and-cozy/: the default game's roll, three d6 of
+ *   which exactly one is red (its shape die), so `npm start`'s first screen has a usable roll.
+ *
+ *   npx tsx device/camera/make-replay.ts [--scene four-d6|worm-and-cozy] [--seed S] [--out DIR]
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { createRng, type Rng } from '../../shared/rng.js';
 import { renderScene } from '../../vision/synth/index.js';
@@ -18,7 +25,44 @@ const W = 640;
 const H = 480;
 const MOVING = 6;
 const STILL = 6;
-const SEED = 'clew-replay-2';
+
+/** What a replay shows: how many d6, in which colours, and which colourings of them will do. */
+export interface ReplayScene {
+  seed: string;
+  /** Folder under device/camera/ the sequence is committed in. */
+  folder: string;
+  dice: number;
+  palette: string[];
+  /** Whether the settled dice's colours (in scene order) make the roll this replay is for. */
+  colorsFit: (colors: readonly string[]) => boolean;
+  /** scene.json's description, given the moving and still frame ranges ("00-05", "06-11"). */
+  describe: (moving: string, still: string) => string;
+}
+
+const regenerate = (scene: string) => `npx tsx device/camera/make-replay.ts${scene === 'four-d6' ? '' : ` --scene ${scene}`}`;
+
+export const REPLAY_SCENES = {
+  'four-d6': {
+    seed: 'clew-replay-2',
+    folder: 'replay',
+    dice: 4,
+    palette: ['white', 'red', 'blue', 'yellow', 'green'],
+    colorsFit: (colors) => new Set(colors).size >= 2,
+    describe: (moving, still) => `Four d6 slide into a felt tray (frames ${moving}, moving) and lie still (frames ${still}). Rendered by vision/synth renderScene; regenerate with: ${regenerate('four-d6')}`,
+  },
+  // Worm & Cozy with standard dice (the default table): the red d6 is the shape die (every
+  // bundled chapter's shapeDieColor), the two organ dice are any other colour.
+  'worm-and-cozy': {
+    seed: 'clew-replay-cozy-1',
+    folder: 'replay-worm-and-cozy',
+    dice: 3,
+    palette: ['red', 'white'],
+    colorsFit: (colors) => colors.filter((c) => c === 'red').length === 1,
+    describe: (moving, still) =>
+      `Worm & Cozy's roll: three d6, one red (the shape die) and two organ dice, slide into a felt tray (frames ${moving}, moving) and lie still (frames ${still}). The default replay of npm start. Rendered by vision/synth renderScene; regenerate with: ${regenerate('worm-and-cozy')}`,
+  },
+} as const satisfies Record<string, ReplayScene>;
+export type ReplaySceneName = keyof typeof REPLAY_SCENES;
 
 type Raw = { data: Buffer; width: number; height: number };
 
@@ -58,15 +102,18 @@ function emptyTable(img: Raw, boxes: [number, number, number, number][], rng: Rn
 
 const apart = (a: number[], b: number[], gap: number) => a[2]! + gap <= b[0]! || b[2]! + gap <= a[0]! || a[3]! + gap <= b[1]! || b[3]! + gap <= a[1]!;
 
-/** The first scene of the seed's stream with dice that do not touch (each slides in on its own) in two or more colours. */
-function pickScene(rng: Rng) {
-  for (let attempt = 0; attempt < 40; attempt++) {
-    const scene = renderScene(rng.fork(), { width: W, height: H, dice: 4, sets: ['d6'], difficulty: 0.15, dieSize: [60, 80], table: 'felt', palette: ['white', 'red', 'blue', 'yellow', 'green'] });
+/** Renders tried per seed (the first that fits is taken, so a larger cap leaves earlier picks as they were). */
+const ATTEMPTS = 200;
+
+/** The first scene of the seed's stream with all its dice, apart (each slides in on its own), in colours that fit the spec. */
+function pickScene(rng: Rng, spec: ReplayScene) {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const scene = renderScene(rng.fork(), { width: W, height: H, dice: spec.dice, sets: ['d6'], difficulty: 0.15, dieSize: [60, 80], table: 'felt', palette: [...spec.palette] });
     const boxes = scene.dice.map((d) => d.box);
     const separate = boxes.every((a, i) => boxes.every((b, j) => i === j || apart(a, b, 12)));
-    if (scene.dice.length === 4 && separate && new Set(scene.dice.map((d) => d.color)).size >= 2) return scene;
+    if (scene.dice.length === spec.dice && separate && spec.colorsFit(scene.dice.map((d) => d.color))) return scene;
   }
-  throw new Error('no suitable scene in 40 renders; try another seed');
+  throw new Error(`no suitable scene in ${ATTEMPTS} renders; try another seed`);
 }
 
 /** A die's patch with the table made transparent (alpha ramps with the distance from the felt colour). */
@@ -89,9 +136,9 @@ async function cutOut(img: Raw, [x0, y0, x1, y1]: [number, number, number, numbe
   return sharp(rgba, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer();
 }
 
-export async function makeReplay(outDir: string, seed = SEED): Promise<void> {
+export async function makeReplay(outDir: string, spec: ReplayScene = REPLAY_SCENES['four-d6'], seed = spec.seed): Promise<void> {
   const rng = createRng(seed);
-  const scene = pickScene(rng);
+  const scene = pickScene(rng, spec);
   const settled: Raw = { data: Buffer.from(scene.image.data), width: W, height: H };
   const boxes = scene.dice.map((d) => d.box.map(Math.round) as [number, number, number, number]);
   const { table, felt } = emptyTable(settled, boxes, rng);
@@ -135,8 +182,9 @@ export async function makeReplay(outDir: string, seed = SEED): Promise<void> {
     const jpeg = await encode(addNoise(frame, rng, 2.5));
     await writeFile(path.join(outDir, `frame-${String(f).padStart(2, '0')}.jpg`), jpeg);
   }
+  const two = (n: number) => String(n).padStart(2, '0');
   const truth = {
-    description: `Four d6 slide into a felt tray (frames 00-${String(MOVING - 1).padStart(2, '0')}, moving) and lie still (frames ${String(MOVING).padStart(2, '0')}-${String(MOVING + STILL - 1).padStart(2, '0')}). Rendered by vision/synth renderScene; regenerate with: npx tsx device/camera/make-replay.ts`,
+    description: spec.describe(`00-${two(MOVING - 1)}`, `${two(MOVING)}-${two(MOVING + STILL - 1)}`),
     seed,
     size: [W, H],
     movingFrames: MOVING,
@@ -147,7 +195,12 @@ export async function makeReplay(outDir: string, seed = SEED): Promise<void> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const out = process.argv[2] ?? fileURLToPath(new URL('./replay/', import.meta.url));
-  await makeReplay(out);
-  process.stdout.write(`wrote replay frames to ${out}\n`);
+  const { values, positionals } = parseArgs({ options: { scene: { type: 'string', default: 'four-d6' }, seed: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true });
+  const name = values.scene;
+  if (!Object.hasOwn(REPLAY_SCENES, name)) throw new Error(`--scene must be one of ${Object.keys(REPLAY_SCENES).join(', ')}, got "${name}"`);
+  const spec: ReplayScene = REPLAY_SCENES[name as ReplaySceneName];
+  // A bare folder argument is the output folder, as before --out.
+  const out = values.out ?? positionals[0] ?? fileURLToPath(new URL(`./${spec.folder}/`, import.meta.url));
+  await makeReplay(out, spec, values.seed ?? spec.seed);
+  process.stdout.write(`wrote the ${name} replay frames to ${out}\n`);
 }

@@ -1,10 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { looksLikeJpeg } from '../../device/camera/jpeg.js';
 import { ReplayCamera, replayOrder } from '../../device/camera/replay.js';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { COZY_REPLAY, FOUR_D6_REPLAY } from '../support/replays.js';
 import { memoryLogger } from '../../device/log.js';
 import { FakeClock } from './support/fake-clock.js';
 import { flush, take } from './support/collect.js';
@@ -88,9 +89,9 @@ describe('replay camera', () => {
   });
 
   it('the shipped sequence: 12 small JPEG frames of a tray, dice moving then still', async () => {
-    const scene = JSON.parse(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'scene.json'), 'utf8')) as { movingFrames: number; stillFrames: number; settled: unknown[] };
+    const scene = JSON.parse(await readFile(path.join(FOUR_D6_REPLAY, 'scene.json'), 'utf8')) as { movingFrames: number; stillFrames: number; settled: unknown[] };
     const clock = new FakeClock();
-    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 4, clock });
+    const camera = new ReplayCamera({ folder: FOUR_D6_REPLAY, fps: 4, clock });
     started.push(camera);
     const reading = take(camera.frames(), 12);
     await camera.start();
@@ -109,5 +110,16 @@ describe('replay camera', () => {
     const pixels = await Promise.all(frames.map((f) => sharp(f.jpeg).greyscale().raw().toBuffer()));
     const diff = (a: Buffer, b: Buffer) => a.reduce((s, v, i) => s + Math.abs(v - b[i]!), 0) / a.length;
     expect(diff(pixels[1]!, pixels[2]!)).toBeGreaterThan(3 * diff(pixels[8]!, pixels[9]!));
+  });
+
+  it('the default replay is the default game’s roll: three d6, exactly one red (Worm & Cozy’s shape die), in 12 small frames', async () => {
+    expect(DEFAULT_REPLAY_FOLDER).toBe(COZY_REPLAY);
+    const scene = JSON.parse(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'scene.json'), 'utf8')) as { movingFrames: number; stillFrames: number; settled: { set: string; color: string }[] };
+    expect(scene.settled.map((d) => d.set)).toEqual(['d6', 'd6', 'd6']);
+    expect(scene.settled.filter((d) => d.color === 'red')).toHaveLength(1);
+    const frames = replayOrder(await readdir(DEFAULT_REPLAY_FOLDER));
+    expect(frames).toHaveLength(scene.movingFrames + scene.stillFrames);
+    const sizes = await Promise.all(frames.map(async (f) => (await stat(path.join(DEFAULT_REPLAY_FOLDER, f))).size));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThan(1_000_000);
   });
 });

@@ -1,23 +1,28 @@
 /**
  * The camera pipeline at its edges: a camera that stopped delivering leaves its last frame
- * behind, and READ must not make that old frame (often the roll before) the roll now; the
- * stream made for the next player's dice must not report the dice already lying on the tray.
- * The replay camera (device/camera/replay.ts) and the stream reader (vision/stream.ts) are real;
- * the reader behind the stream reports a die wherever the frame is dark, so the test is exact.
+ * behind, and READ must not make that old frame (often the roll before) the roll now; a corrupt
+ * frame is refused, said once; the stream made for the next player's dice must not report the
+ * dice already lying on the tray, nor may the tray settling again on the dice read last (a lamp,
+ * a shadow, a hand) be a new roll. The replay camera (device/camera/replay.ts) and the stream
+ * reader (vision/stream.ts) are real; the reader behind the stream reports a die wherever the
+ * frame is dark, so the test is exact.
  */
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { FOUR_D6_REPLAY } from '../support/replays.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
 import type { CameraFrame, FrameSource } from '../../device/types.js';
 import type { DetailedReading } from '../../vision/reader.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
-import type { ReadOptions, RgbImage } from '../../vision/types.js';
+import type { Box, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import { CameraPipeline, type RollStream } from '../../web/server/camera.js';
 import { collectingLogger, type Logger } from '../../web/server/logger.js';
 import { visionRollStream } from '../../web/server/roll-stream.js';
 import { TableSession } from '../../web/server/session.js';
 import { raceOnly, RACE } from '../support/games.js';
 import { scratchDir } from '../support/scratch.js';
+import { startTestServer } from '../support/server.js';
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
 
@@ -43,7 +48,7 @@ function darkReader(): { reader: ClewDiceReader; asked: ReadOptions[] } {
 
 describe('a camera that stopped delivering', () => {
   it('READ refuses its last frame, saying why, instead of making it the roll now', async () => {
-    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 20, loop: true });
+    const camera = new ReplayCamera({ folder: FOUR_D6_REPLAY, fps: 20, loop: true });
     const rolls: unknown[] = [];
     const session = { table: { roll: null }, cameraRoll: async (dice: unknown) => (rolls.push(dice), { ok: true, version: rolls.length }) };
     const readNow: RollStream['readNow'] = async () => [{ set: 'd6', face: '4', confidence: 0.99, box: [0, 0, 10, 10], uncertain: false }];
@@ -69,6 +74,29 @@ describe('a camera that stopped delivering', () => {
   });
 });
 
+describe('a corrupt camera frame', () => {
+  it('one cut short that kept its end marker (a webcam\'s lost packets) is refused and said once, not read as a half-grey frame', async () => {
+    const whole = readFileSync(path.join(FOUR_D6_REPLAY, 'frame-11.jpg'));
+    const folder = scratchDir('clew-camera-cut-');
+    writeFileSync(path.join(folder, 'frame-00.jpg'), Buffer.concat([whole.subarray(0, Math.floor(whole.length * 0.6)), Buffer.from([0xff, 0xd9])]));
+    const camera = new ReplayCamera({ folder, fps: 20, loop: true });
+    let pushed = 0;
+    const stream: RollStream = { push: async () => (pushed++, null), readNow: async () => [], reset: () => {} };
+    const standInReader = async () => ({ dispose: () => {}, backend: 'none', modelId: 'none', calibration: { list: () => [], pending: () => ({ counts: {} }) } }) as unknown as ClewDiceReader;
+    const server = await startTestServer({ config: { vision: { enabled: true } }, adapters: { camera }, start: { loadReader: standInReader, rollStream: () => stream } });
+    try {
+      const warned = () => server.logger.lines.filter((l) => l.level === 'warn' && l.message.startsWith('camera replay: decodeImage:'));
+      await vi.waitFor(() => expect(warned()).not.toHaveLength(0), { timeout: 20_000, interval: 10 });
+      const seen = camera.delivered;
+      await vi.waitFor(() => expect(camera.delivered).toBeGreaterThan(seen + 5), { timeout: 20_000, interval: 10 });
+      expect(warned().map((l) => l.message)).toEqual([expect.stringMatching(/a corrupt or truncated image \(\d+ bytes\): .*premature end of data segment/)]);
+      expect(pushed).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the stream reader behind the camera pipeline', () => {
   it('when the game asks for the next player\'s die, the die already reported is not reported again; the next roll is', async () => {
     const { reader, asked } = darkReader();
@@ -77,7 +105,7 @@ describe('the stream reader behind the camera pipeline', () => {
     const reported: string[] = [];
     let t = 0;
     const push = async (x: number, options: ReadOptions) => {
-      const dice = await stream.push(tray(x), (t += 33), options);
+      const dice = await stream.push(tray(x), (t += 100), options);
       if (dice) reported.push(`${options.palette} ${dice.map((d) => d.box[0]).join()}`);
     };
     for (let i = 0; i < 6; i++) await push(10, red);
@@ -96,10 +124,10 @@ describe('a roll entered by hand and the camera reading the same tray again', ()
    * on the dice `tray` says lie there: a frame sent is the tray still again (after a hand moved in
    * it, or the replay looping).
    */
-  async function tableWithCamera(dataDir = scratchDir('clew-camera-hand-')) {
+  async function tableWithCamera(dataDir = scratchDir('clew-camera-hand-'), decode: (jpeg: Uint8Array) => Promise<RgbImage> = async () => tray(10)) {
     const logger = collectingLogger();
     const session = await TableSession.open({ dataDir, games: raceOnly, initialGame: { game: RACE, options: {} }, onCorrupt: 'recover', compactEvery: 1000, logger, now: Date.now });
-    let onTray = '4';
+    let onTray: DieReading[] = [];
     let waiting: ((next: IteratorResult<CameraFrame>) => void) | null = null;
     const source: FrameSource = {
       kind: 'fake',
@@ -107,29 +135,36 @@ describe('a roll entered by hand and the camera reading the same tray again', ()
       stop: async () => {},
       frames: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<CameraFrame>>((resolve) => (waiting = resolve)), return: async () => ({ done: true as const, value: undefined }) }) }),
     };
-    const stream: RollStream = { push: async () => [{ set: 'd6', face: onTray, confidence: 0.97, box: [10, 10, 40, 40], uncertain: false }], readNow: async () => [], reset: () => {} };
-    const pipeline = new CameraPipeline({ source, kind: 'camera', session, games: raceOnly, decode: async () => tray(10), stream: async () => stream, logger, framesDir: `${dataDir}/roll-frames/camera` });
+    const stream: RollStream = { push: async () => onTray, readNow: async () => [], reset: () => {} };
+    const pipeline = new CameraPipeline({ source, kind: 'camera', session, games: raceOnly, decode, stream: async () => stream, logger, framesDir: `${dataDir}/roll-frames/camera` });
     await pipeline.restoreFrames();
     pipeline.start();
     let at = 0;
-    /** The dice in the tray are `face`, and the tray settles on them: resolves once the frame is read. */
-    const settle = async (face: string) => {
-      onTray = face;
+    /** The frame's bytes are `jpeg`, and the camera reads `dice` there: resolves once the pipeline is waiting for the next frame. */
+    const send = async (dice: DieReading[], jpeg = new Uint8Array([at])) => {
+      onTray = dice;
       while (!waiting) await new Promise((r) => setTimeout(r, 5));
-      const decoded = pipeline.counts.decoded;
       const resolve = waiting;
       waiting = null;
-      resolve({ done: false, value: { jpeg: new Uint8Array([at]), at: (at += 100) } });
-      // Read, and given to the table or not: the pipeline is waiting for the next frame again.
-      while (pipeline.counts.decoded === decoded || pipeline.working()) await new Promise((r) => setTimeout(r, 5));
+      resolve({ done: false, value: { jpeg, at: (at += 100) } });
+      while (!waiting || pipeline.working()) await new Promise((r) => setTimeout(r, 5));
+    };
+    /** The dice in the tray are one die showing `face` (at `box`), and the tray settles on them: resolves once the frame is read. */
+    const settle = async (face: string, box: Box = [10, 10, 40, 40]) => {
+      const decoded = pipeline.counts.decoded;
+      await send([die(face, box)]);
+      // Read, and given to the table or not.
+      expect(pipeline.counts.decoded).toBe(decoded + 1);
     };
     const byHand = (face: string) => session.submit({ kind: 'referee' }, { version: session.table.version, intent: { type: 'dice/manual', dice: [{ set: 'd6', face }] } });
     const close = async () => {
       await pipeline.stop();
       await session.close();
     };
-    return { session, settle, byHand, close, dataDir, logger };
+    const referee = (intent: unknown) => session.submit({ kind: 'referee' }, { version: session.table.version, intent } as never);
+    return { session, send, settle, byHand, referee, close, dataDir, logger };
   }
+  const die = (face: string, box: Box = [10, 10, 40, 40]): DieReading => ({ set: 'd6', face, confidence: 0.97, box, uncertain: false });
   const pending = (session: TableSession) => `${session.table.roll?.source} ${session.table.roll?.dice.map((d) => d.face).join()}`;
 
   it('the hand-entered roll stands while the camera settles on the dice it read before; dice that differ replace it, and the log says so', async () => {
@@ -166,6 +201,64 @@ describe('a roll entered by hand and the camera reading the same tray again', ()
       expect(pending(again.session)).toBe('camera 3');
     } finally {
       await again.close();
+    }
+  });
+
+  it('the used roll\'s die settling again (a lamp, a shadow, a hand drawn back, a camera restart) is not the next player\'s roll; a throw is', async () => {
+    const t = await tableWithCamera();
+    try {
+      await t.settle('4');
+      expect(pending(t.session)).toBe('camera 4');
+      expect(await t.referee({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+      expect(await t.referee({ type: 'move', move: { type: 'next' } })).toMatchObject({ ok: true });
+      // Ann's die still lies there, the tray is disturbed and still again, box jittering a little.
+      await t.settle('4');
+      await t.settle('4', [12, 11, 42, 41]);
+      expect(t.session.table.roll).toBeNull();
+      // Bob throws: his die lands elsewhere (or shows another face in the same place).
+      await t.settle('4', [60, 10, 90, 40]);
+      expect(pending(t.session)).toBe('camera 4');
+      expect(await t.referee({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+      expect(await t.referee({ type: 'move', move: { type: 'next' } })).toMatchObject({ ok: true });
+      await t.settle('2', [60, 10, 90, 40]);
+      expect(pending(t.session)).toBe('camera 2');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a hand over the dice: the part of them still seen replaces neither the pending roll nor the correction made to it', async () => {
+    const t = await tableWithCamera();
+    const a: Box = [10, 10, 40, 40], b: Box = [60, 10, 90, 40];
+    try {
+      await t.send([die('4', a), die('2', b)]);
+      expect(pending(t.session)).toBe('camera 4,2');
+      expect(await t.referee({ type: 'dice/correct', index: 1, face: '6' })).toMatchObject({ ok: true });
+      // The hand hides die b (and the reader loses it); then it is drawn back.
+      await t.send([die('4', a)]);
+      expect(pending(t.session)).toBe('camera 4,6');
+      await t.send([die('4', a), die('2', b)]);
+      expect(pending(t.session)).toBe('camera 4,6');
+      // Die b read as another face: the tray changed, a new roll.
+      await t.send([die('4', a), die('5', b)]);
+      expect(pending(t.session)).toBe('camera 4,5');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a run of corrupt frames is said once, though each names its own byte count; said again after a good frame', async () => {
+    const broken = (jpeg: Uint8Array) => (jpeg.length > 1 ? Promise.reject(new Error(`decodeImage: a corrupt or truncated image (${jpeg.length} bytes)`)) : Promise.resolve(tray(10)));
+    const t = await tableWithCamera(undefined, broken);
+    try {
+      for (const bytes of [15676, 15820, 16003]) await t.send([die('4')], new Uint8Array(bytes));
+      const warned = () => t.logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+      expect(warned()).toEqual(['camera fake: decodeImage: a corrupt or truncated image (15676 bytes)']);
+      await t.send([die('4')]);
+      await t.send([die('4')], new Uint8Array(900));
+      expect(warned()).toHaveLength(2);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { FOUR_D6_REPLAY } from '../support/replays.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
 import { DIE_COLORS } from '../../shared/dice.js';
 import type { TableSnapshot } from '../../shared/protocol.js';
@@ -21,7 +21,8 @@ import type { DiceReadJson } from '../../web/server/http.js';
 import { cozyDiceRequest } from '../../shared/games/worm-and-cozy/dice.js';
 import { DEFAULT_CHAPTER_ID, loadChapter } from '../../shared/games/worm-and-cozy/chapters.js';
 import { registryLookup } from '../../web/server/main.js';
-import { GAMES } from '../../shared/games/registry.js';
+import { DEFAULT_OPTIONS, GAMES } from '../../shared/games/registry.js';
+import { parseConfig } from '../../web/server/config.js';
 import { createRng } from '../../shared/rng.js';
 import { matchDice } from '../../vision/locate/evaluate.js';
 import { renderScene } from '../../vision/synth/index.js';
@@ -46,7 +47,7 @@ async function pipelinesIdle(): Promise<void> {
 }
 /** A replay camera that waits for the pipelines (see paced-clock.ts). */
 /** A replay camera paced by the server's pipelines (a frame only once they are idle): the shipped replay looped, or a folder's frames. */
-const pacedReplay = (folder = DEFAULT_REPLAY_FOLDER, loop = true) => new ReplayCamera({ folder, fps: 12, loop, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
+const pacedReplay = (folder = FOUR_D6_REPLAY, loop = true) => new ReplayCamera({ folder, fps: 12, loop, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
 
 afterEach(async () => {
   await server?.close();
@@ -175,7 +176,7 @@ describe('POST /api/dice/read', () => {
     const empty = await post(server.url, new Uint8Array());
     expect(empty.status).toBe(400);
     expect(await empty.json()).toMatchObject({ code: 'photo/empty' });
-    const jpeg = await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg'));
+    const jpeg = await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg'));
     const badSet = await post(server.url, jpeg, '?set=d7');
     expect(badSet.status).toBe(400);
     expect(await badSet.json()).toMatchObject({ code: 'dice/bad-set', message: expect.stringContaining('"d7"') });
@@ -186,7 +187,7 @@ describe('POST /api/dice/read', () => {
 
   it('a crop= that is not yes or no, a form upload and a picture over 100 MP are refused, each saying what to send', async () => {
     server = await startTestServer({ config: { vision: { enabled: true } } });
-    const jpeg = await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg'));
+    const jpeg = await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg'));
     const badCrop = await post(server.url, jpeg, '?set=d6&crop=yes');
     expect(badCrop.status).toBe(400);
     expect(await badCrop.json()).toMatchObject({ code: 'dice/bad-query', message: 'crop= is 1 or true (yes), 0 or false (no)' });
@@ -218,7 +219,7 @@ describe('POST /api/dice/read', () => {
 
   it('without a reader (vision off) a read is a 503 with the reason', async () => {
     server = await startTestServer();
-    const res = await post(server.url, await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')));
+    const res = await post(server.url, await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg')));
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ code: 'dice/no-reader' });
   });
@@ -235,14 +236,14 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   beforeAll(async () => {
     const { loadDiceReader } = await import('../../vision/reader.js');
     shared = await loadDiceReader();
-    const still = await decodeImage(new Uint8Array(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg'))));
+    const still = await decodeImage(new Uint8Array(await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg'))));
     direct = await shared.read(still, { sets: ['d6'], palette: Object.keys(DIE_COLORS) });
     overhead = await shared.read(still, { sets: ['d6'], palette: Object.keys(DIE_COLORS), view: 'overhead' });
     anyWay = await shared.read(still, { sets: ['d6'], palette: Object.keys(DIE_COLORS), view: 'any' });
   });
   /** The frame read as an upload is: a picture (its dice in doubt read again in turned colours too). */
   const asPicture = (view: 'any' | 'side') => async () => {
-    const still = await decodeImage(new Uint8Array(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg'))));
+    const still = await decodeImage(new Uint8Array(await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg'))));
     return shared.read(still, { sets: ['d6'], palette: Object.keys(DIE_COLORS), view, picture: true });
   };
   afterAll(() => shared?.dispose());
@@ -289,9 +290,39 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(direct).toHaveLength(4);
   });
 
+  it('npm start’s default replay settles on a roll the default game takes: three d6 read as rendered, the red one its shape die', async () => {
+    // The defaults of a config-less start: the game and its options, and the replay folder.
+    const config = parseConfig(undefined, {});
+    const game = GAMES[config.table.game];
+    const setup = game.setup(config.table.options ?? DEFAULT_OPTIONS[config.table.game]);
+    if (!setup.ok) throw new Error(setup.message);
+    const request = game.diceRequest(setup.state);
+    expect(request?.slots?.[0]).toEqual({ set: 'd6', role: 'shape', color: 'red' });
+    const folder = config.device.camera.replay.folder;
+    const scene = JSON.parse(await readFile(path.join(folder, 'scene.json'), 'utf8')) as { movingFrames: number; stillFrames: number; settled: { set: string; face: string; color: string }[] };
+    const last = String(scene.movingFrames + scene.stillFrames - 1).padStart(2, '0');
+    const still = await decodeImage(new Uint8Array(await readFile(path.join(folder, `frame-${last}.jpg`))));
+    const chapter = loadChapter(DEFAULT_CHAPTER_ID);
+    if (!chapter.ok) throw new Error(chapter.errors.join('; '));
+    // What the game makes of the rendered dice: the red one's face through the shape table, the others' through the organ table.
+    const shape = scene.settled.filter((d) => d.color === 'red').map((d) => chapter.chapter.dice.shape[Number(d.face) - 1]);
+    const organs = scene.settled.filter((d) => d.color !== 'red').map((d) => chapter.chapter.dice.organ[Number(d.face) - 1]);
+    const truth = scene.settled.map((d) => `${d.face} ${d.color}`).sort();
+    // Read as the tray camera reads it while learning its view ('any') and once it has ('overhead').
+    for (const view of ['any', 'overhead'] as const) {
+      const read = await shared.read(still, { ...readOptions(request!), view });
+      const move = game.diceMove(setup.state, toRolled(read));
+      expect(move, view).toMatchObject({ ok: true, state: { type: 'roll' } });
+      const roll = move.ok ? (move.state as { shape: string; organs: string[] }) : undefined;
+      expect([roll?.shape], view).toEqual(shape);
+      expect([...(roll?.organs ?? [])].sort(), view).toEqual([...organs].sort());
+      expect(read.map((d) => `${d.face} ${d.color}`).sort(), view).toEqual(truth);
+    }
+  });
+
   it('the upload API answers with the dice command line’s JSON', async () => {
     server = await startTestServer({ config: { vision: { enabled: true } }, start: { loadReader } });
-    const res = await fetch(`${server.url}/api/dice/read?set=d6&file=frame-11.jpg`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
+    const res = await fetch(`${server.url}/api/dice/read?set=d6&file=frame-11.jpg`, { method: 'POST', body: await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg')) });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { file: string; dice: { face: string; confidence: number; box: number[]; color?: string; uncertain: boolean }[] };
     expect(body.file).toBe('frame-11.jpg');
@@ -299,14 +330,14 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(body.dice).toEqual(
       (await asPicture('any')()).map((d) => ({ face: d.face, confidence: Math.round(d.confidence * 1e4) / 1e4, box: d.box.map(Math.round), color: d.color, uncertain: d.uncertain })),
     );
-    const side = await fetch(`${server.url}/api/dice/read?set=d6&view=side`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
+    const side = await fetch(`${server.url}/api/dice/read?set=d6&view=side`, { method: 'POST', body: await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg')) });
     expect(((await side.json()) as { dice: { confidence: number }[] }).dice.map((d) => d.confidence)).toEqual((await asPicture('side')()).map((d) => Math.round(d.confidence * 1e4) / 1e4));
-    const top = await fetch(`${server.url}/api/dice/read?set=d6&view=overhead`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
+    const top = await fetch(`${server.url}/api/dice/read?set=d6&view=overhead`, { method: 'POST', body: await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg')) });
     expect(((await top.json()) as { dice: { face: string }[] }).dice.map((d) => d.face).sort()).toEqual(faces(overhead));
     // A set named twice, spaced as a person types it, is read once: no "set" field.
-    const twice = await fetch(`${server.url}/api/dice/read?set=d6,%20d6`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
+    const twice = await fetch(`${server.url}/api/dice/read?set=d6,%20d6`, { method: 'POST', body: await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg')) });
     expect(((await twice.json()) as { dice: object[] }).dice.every((d) => !('set' in d))).toBe(true);
-    const bad = await fetch(`${server.url}/api/dice/read?set=d6&view=sideways`, { method: 'POST', body: await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'frame-11.jpg')) });
+    const bad = await fetch(`${server.url}/api/dice/read?set=d6&view=sideways`, { method: 'POST', body: await readFile(path.join(FOUR_D6_REPLAY, 'frame-11.jpg')) });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ code: 'dice/bad-view' });
     for (const d of body.dice) {
@@ -520,10 +551,10 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
   it('a phone used as the camera: its frames give a roll from the phone camera', async () => {
     server = await startTestServer({ config: { vision: { enabled: true } }, start: { loadReader } });
     const ann = await server.phone({ role: 'player', code: server.clew.codes.joinCode, player: 'ann' });
-    const names = (await readdir(DEFAULT_REPLAY_FOLDER)).filter((n) => n.endsWith('.jpg')).sort();
+    const names = (await readdir(FOUR_D6_REPLAY)).filter((n) => n.endsWith('.jpg')).sort();
     const rolled = ann.snapshot((x) => x.roll !== null, 30_000);
     for (const name of [...names, ...names.slice(-4)]) {
-      const ack = await ann.emit('frame', await readFile(path.join(DEFAULT_REPLAY_FOLDER, name)));
+      const ack = await ann.emit('frame', await readFile(path.join(FOUR_D6_REPLAY, name)));
       expect(ack.ok).toBe(true);
       // A frame sent while the pipeline still reads the one before replaces it (a slow machine drops
       // frames): the settle needs four still frames in a row, so each is read before the next is sent.

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ReplayCamera } from '../../device/camera/replay.js';
-import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { FOUR_D6_REPLAY } from '../support/replays.js';
 import type { StatusLed } from '../../device/types.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { RollStream } from '../../web/server/camera.js';
@@ -68,7 +68,7 @@ describe('buttons and the status LED', () => {
   it('READ, from the button box or a phone, makes the camera\'s reading the pending roll, and the table goes on', async () => {
     // The camera's reading: one 4 (the reader stands in; the replay camera and the pipeline are real).
     const stream: RollStream = { push: async () => null, readNow: async () => [{ set: 'd6', face: '4', confidence: 0.99, box: [0, 0, 10, 10], uncertain: false }], reset: () => {} };
-    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 20, loop: true });
+    const camera = new ReplayCamera({ folder: FOUR_D6_REPLAY, fps: 20, loop: true });
     const server = await startTestServer({ config: { vision: { enabled: true } }, adapters: { camera }, start: { loadReader: standInReader, rollStream: () => stream } });
     while (!camera.latest()) await new Promise((r) => setTimeout(r, 10));
     // READ ran inside the table's queue and waited for its own roll there: the table stopped for good.

@@ -7,7 +7,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { FOUR_D6_REPLAY } from '../support/replays.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
 import type { CalibrationStatus, TableSnapshot } from '../../shared/protocol.js';
 import { pacedClock, pipelinesBusy } from '../support/paced-clock.js';
@@ -36,7 +36,7 @@ async function pipelinesIdle(): Promise<void> {
 
 /** A table whose camera rolled the replay's dice once and then stopped, the referee's phone in sync with it. */
 async function rolledOnce(config: Record<string, unknown> = {}, dataDir?: string): Promise<{ referee: Phone; roll: NonNullable<TableSnapshot['roll']> }> {
-  const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 12, loop: true, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
+  const camera = new ReplayCamera({ folder: FOUR_D6_REPLAY, fps: 12, loop: true, clock: pacedClock(() => pipelinesBusy(server?.clew)) });
   server = await startTestServer({ config: { vision: { enabled: true, ...config } }, adapters: { camera }, ...(dataDir ? { dataDir } : {}) });
   const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
   await referee.snapshot((x) => x.roll !== null, 60_000);

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '../../shared/rng.js';
 import { encodeJpeg } from '../../vision/image/decode.js';
 import { renderScene } from '../../vision/synth/index.js';
-import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { FOUR_D6_REPLAY } from '../support/replays.js';
 import { ReplayCamera } from '../../device/camera/replay.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
@@ -64,7 +64,7 @@ const noReader = async () => ({ dispose: () => {}, backend: 'none', modelId: 'no
 describe('the empty tray at the table', () => {
   it('is learned from the camera, kept, read against, said to have moved, forgotten, and taken up again after a restart', async () => {
     const seen: ReadOptions[] = [];
-    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 20, loop: true });
+    const camera = new ReplayCamera({ folder: FOUR_D6_REPLAY, fps: 20, loop: true });
     server = await startTestServer({ ...worm, config: { vision: { enabled: true } }, adapters: { camera }, start: { loadReader: noReader, rollStream: () => spyingStream(seen) } });
     const referee = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
     expect((await referee.snapshot()).tray).toEqual({ state: 'none', auto: true, message: expect.stringMatching(/by itself/) });
@@ -97,7 +97,7 @@ describe('the empty tray at the table', () => {
     // Kept across a restart.
     await server.stop();
     const seenAgain: ReadOptions[] = [];
-    server = await startTestServer({ ...worm, dataDir: server.dataDir, config: { vision: { enabled: true } }, adapters: { camera: new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 20, loop: true }) }, start: { loadReader: noReader, rollStream: () => spyingStream(seenAgain) } });
+    server = await startTestServer({ ...worm, dataDir: server.dataDir, config: { vision: { enabled: true } }, adapters: { camera: new ReplayCamera({ folder: FOUR_D6_REPLAY, fps: 20, loop: true }) }, start: { loadReader: noReader, rollStream: () => spyingStream(seenAgain) } });
     const again = await server.phone({ role: 'referee', code: server.clew.codes.refereeCode });
     expect((await again.snapshot()).tray.state).toBe('learned');
     await new Promise((r) => setTimeout(r, 300));
@@ -176,7 +176,7 @@ describe('the empty tray at the table', () => {
     const image = scene.empty!;
     const frame = { jpeg: await encodeJpeg(image, 92), image };
     const quiet = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
-    const pipeline = new CameraPipeline({ source: new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 20 }), kind: 'camera', session: {} as never, games: (() => null) as never, decode: async () => image, stream: async () => spyingStream([]), logger: quiet });
+    const pipeline = new CameraPipeline({ source: new ReplayCamera({ folder: FOUR_D6_REPLAY, fps: 20 }), kind: 'camera', session: {} as never, games: (() => null) as never, decode: async () => image, stream: async () => spyingStream([]), logger: quiet });
     const dir = path.join(scratchDir('clew-tray-race-'), 'tray');
     const tray = new TableTray({ dir, pipeline: () => pipeline, decode: async () => image, logger: quiet, now: () => 1 });
     const taking = tray.settledEmpty(frame);

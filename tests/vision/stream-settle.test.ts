@@ -1,7 +1,7 @@
 /**
  * The stream reader on frame sequences: a tray that shakes, then lies still, is reported
- * settled once, after the configured number of still frames, from the last frames' reads;
- * sensor noise and an exposure drift are not motion; dice are matched across frames by overlap
+ * settled once, after the configured number of still frames and still time, from the last
+ * frames' reads; sensor noise and a change of exposure or lighting are not motion; dice are matched across frames by overlap
  * and voted; a die that flickers or disagrees is marked uncertain instead of guessed.
  */
 import { describe, expect, it } from 'vitest';
@@ -14,8 +14,8 @@ import {
 } from '../../vision/stream.js';
 import type { Box, ReadOptions, RgbImage } from '../../vision/types.js';
 
-/** A 160×120 tray with dark squares ("dice") at the given places, plus sensor noise. */
-function frame(rng: Rng, squares: { x: number; y: number }[], options: { noise?: number; gain?: number } = {}): RgbImage {
+/** A 160×120 tray with dark squares ("dice") at the given places, plus sensor noise; `gain` brightens it all (a lamp), `shadow` darkens its left third. */
+function frame(rng: Rng, squares: { x: number; y: number }[], options: { noise?: number; gain?: number; shadow?: number } = {}): RgbImage {
   const w = 160, h = 120;
   const data = new Uint8Array(w * h * 3);
   const noise = options.noise ?? 3;
@@ -23,19 +23,22 @@ function frame(rng: Rng, squares: { x: number; y: number }[], options: { noise?:
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const inDie = squares.some((s) => x >= s.x && x < s.x + 16 && y >= s.y && y < s.y + 16);
-      const base = (inDie ? 40 : 180) * gain;
+      const base = (inDie ? 40 : 180) * gain * (x < w / 3 ? (options.shadow ?? 1) : 1);
       for (let k = 0; k < 3; k++) data[(y * w + x) * 3 + k] = Math.max(0, Math.min(255, Math.round(base + noise * rng.normal())));
     }
   }
   return { width: w, height: h, data };
 }
 
-function run(motions: (number | undefined)[]): { events: string[]; reads: number[] } {
+/** Frames 100 ms apart: 10 fps, the camera's default, where four still frames are the 300 ms a settle also needs. */
+const FRAME_MS = 100;
+
+function run(motions: (number | undefined)[], times = motions.map((_, i) => i * FRAME_MS)): { events: string[]; reads: number[] } {
   let state: SettleState = INITIAL_SETTLE;
   const events: string[] = [];
   const reads: number[] = [];
   motions.forEach((m, i) => {
-    const step = settleStep(state, m);
+    const step = settleStep(state, m, times[i]!);
     state = step.state;
     if (step.event) events.push(`${i}:${step.event}`);
     if (step.read) reads.push(i);
@@ -53,6 +56,15 @@ describe('motion between frames', () => {
     expect(motionBetween(a, noisy)).toBeLessThanOrEqual(DEFAULT_SETTLE.stillBelow);
     expect(motionBetween(a, brighter)).toBeLessThanOrEqual(DEFAULT_SETTLE.stillBelow);
     expect(motionBetween(a, moved)).toBeGreaterThan(DEFAULT_SETTLE.stillBelow);
+  });
+
+  it('a lamp switched on or dimmed (every grey level ×1.3, ×0.7) is not motion; a shadow over a third of the tray still is', () => {
+    const rng = createRng('lamp');
+    const dice = [{ x: 20, y: 20 }, { x: 90, y: 50 }];
+    const a = greyThumbnail(frame(rng, dice));
+    expect(motionBetween(a, greyThumbnail(frame(rng, dice, { gain: 1.3 })))).toBeLessThanOrEqual(DEFAULT_SETTLE.stillBelow);
+    expect(motionBetween(a, greyThumbnail(frame(rng, dice, { gain: 0.7 })))).toBeLessThanOrEqual(DEFAULT_SETTLE.stillBelow);
+    expect(motionBetween(a, greyThumbnail(frame(rng, dice, { shadow: 0.6 })))).toBeGreaterThan(0.1);
   });
 
   it('thumbnails keep the aspect and never exceed the asked side', () => {
@@ -86,8 +98,22 @@ describe('settle detection', () => {
     expect(events).toEqual(['3:settled']);
   });
 
+  it('at 30 fps four still frames are not enough: the tray settles once it has been still for 300 ms', () => {
+    const big = 0.2, calm = 0.001;
+    // Still from frame 1 (33 ms): four frames are a tenth of a second (a hand held over the tray).
+    const { events } = run([undefined, big, ...Array<number>(12).fill(calm)], Array.from({ length: 14 }, (_, i) => i * 33));
+    expect(events).toEqual(['11:settled']);
+  });
+
+  it('a frame time out of order does not shorten the wait: stillness is timed from the latest frame time seen', () => {
+    const big = 0.2, calm = 0.001;
+    // A frame stamped 800 ms comes after one stamped 1000 ms, and begins the still run.
+    const { events } = run([undefined, big, big, calm, calm, calm, calm, calm, calm], [0, 1000, 800, 1050, 1100, 1150, 1200, 1250, 1300]);
+    expect(events).toEqual(['8:settled']);
+  });
+
   it('refuses voting over more frames than the still run', () => {
-    expect(() => settleStep(INITIAL_SETTLE, 0, { stillBelow: 0.01, stillFrames: 2, voteFrames: 3 })).toThrow(/voteFrames/);
+    expect(() => settleStep(INITIAL_SETTLE, 0, 0, { stillBelow: 0.01, stillFrames: 2, stillMs: 0, voteFrames: 3 })).toThrow(/voteFrames/);
   });
 });
 
@@ -178,16 +204,16 @@ describe('DiceStream', () => {
     const stream = new DiceStream(reader, { sets: ['d6'] });
     const events = [];
     const place = [{ x: 20, y: 30 }, { x: 100, y: 60 }];
-    for (let i = 0; i < 4; i++) events.push(await stream.push(frame(rng, [{ x: 10 + 15 * i, y: 20 + 7 * i }, { x: 120 - 9 * i, y: 30 + 5 * i }]), i * 33));
-    for (let i = 4; i < 12; i++) events.push(await stream.push(frame(rng, place), i * 33));
+    for (let i = 0; i < 4; i++) events.push(await stream.push(frame(rng, [{ x: 10 + 15 * i, y: 20 + 7 * i }, { x: 120 - 9 * i, y: 30 + 5 * i }]), i * FRAME_MS));
+    for (let i = 4; i < 12; i++) events.push(await stream.push(frame(rng, place), i * FRAME_MS));
     const happened = events.filter((e) => e !== undefined);
     expect(happened).toHaveLength(1);
-    expect(happened[0]).toMatchObject({ type: 'settled', at: 7 * 33, frames: 3 });
+    expect(happened[0]).toMatchObject({ type: 'settled', at: 7 * FRAME_MS, frames: 3 });
     const settled = happened[0] as { dice: { face: string; box: Box; uncertain: boolean }[] };
     expect(settled.dice.map((d) => [d.face, d.box[0], d.box[1], d.uncertain])).toEqual([['5', 20, 30, false], ['5', 100, 60, false]]);
     expect(reader.calls).toBe(3);
-    const moved = await stream.push(frame(rng, [{ x: 40, y: 30 }, { x: 100, y: 60 }]), 12 * 33);
-    expect(moved).toEqual({ type: 'moving', at: 12 * 33 });
+    const moved = await stream.push(frame(rng, [{ x: 40, y: 30 }, { x: 100, y: 60 }]), 12 * FRAME_MS);
+    expect(moved).toEqual({ type: 'moving', at: 12 * FRAME_MS });
     expect(reader.asked.every((o) => o.view === undefined && o.sets.join() === 'd6')).toBe(true);
   });
 
@@ -195,7 +221,7 @@ describe('DiceStream', () => {
     const rng = createRng('stream-view');
     const reader = new SquareReader();
     const stream = new DiceStream(reader, { sets: ['d6'], palette: ['red'], view: 'overhead' });
-    for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * 33);
+    for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * FRAME_MS);
     expect(reader.asked.length).toBeGreaterThan(0);
     for (const o of reader.asked) expect(o).toEqual({ sets: ['d6'], palette: ['red'], view: 'overhead' });
   });
@@ -204,12 +230,12 @@ describe('DiceStream', () => {
     const rng = createRng('stream-colour-look');
     const reader = new SquareReader();
     const stream = new DiceStream(reader, { sets: ['d6'], colourLook: true });
-    for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * 33);
+    for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * FRAME_MS);
     expect(reader.asked.length).toBeGreaterThan(0);
     for (const o of reader.asked) expect(o).toEqual({ sets: ['d6'], colourLook: true });
     const upTo = new SquareReader();
     const few = new DiceStream(upTo, { sets: ['d6'], colourLookUpTo: 8 });
-    for (let i = 0; i < 8; i++) await few.push(frame(rng, [{ x: 20, y: 30 }]), i * 33);
+    for (let i = 0; i < 8; i++) await few.push(frame(rng, [{ x: 20, y: 30 }]), i * FRAME_MS);
     for (const o of upTo.asked) expect(o).toEqual({ sets: ['d6'], colourLookUpTo: 8 });
   });
 
@@ -226,13 +252,13 @@ describe('DiceStream', () => {
     const events: unknown[] = [];
     for (let i = 0; i < 8; i++) {
       try {
-        events.push(await stream.push(frame(rng, place), i * 33));
+        events.push(await stream.push(frame(rng, place), i * FRAME_MS));
       } catch (error) {
         events.push(`threw: ${(error as Error).message}`);
       }
     }
     expect(events.slice(0, 4)).toEqual([undefined, undefined, undefined, 'threw: reader: a worker thread died']);
-    expect(events[4]).toMatchObject({ type: 'settled', at: 4 * 33 });
+    expect(events[4]).toMatchObject({ type: 'settled', at: 4 * FRAME_MS });
     expect(events.slice(5)).toEqual([undefined, undefined, undefined]);
     failOn = 0;
   });
@@ -245,12 +271,12 @@ describe('DiceStream', () => {
     const large: RgbImage = { width: 320, height: 240, data: new Uint8Array(320 * 240 * 3) };
     for (let y = 0; y < 240; y++) for (let x = 0; x < 320; x++) for (let k = 0; k < 3; k++) large.data[(y * 320 + x) * 3 + k] = small.data[((y >> 1) * 160 + (x >> 1)) * 3 + k]!;
     const events = [];
-    for (let i = 0; i < 3; i++) events.push(await stream.push(small, i * 33));
-    for (let i = 3; i < 8; i++) events.push(await stream.push(large, i * 33));
+    for (let i = 0; i < 3; i++) events.push(await stream.push(small, i * FRAME_MS));
+    for (let i = 3; i < 8; i++) events.push(await stream.push(large, i * FRAME_MS));
     const settled = events.filter((e) => e?.type === 'settled');
     // Settled on the large frames' own run (four still frames after the size changed), not earlier.
     expect(settled).toHaveLength(1);
-    expect(settled[0]).toMatchObject({ at: 6 * 33, frames: 3 });
+    expect(settled[0]).toMatchObject({ at: 6 * FRAME_MS, frames: 3 });
     expect((settled[0] as { dice: { box: Box }[] }).dice.map((d) => d.box.slice(0, 2))).toEqual([[40, 60]]);
   });
 
@@ -259,19 +285,19 @@ describe('DiceStream', () => {
     const first = new DiceStream(new SquareReader(), { sets: ['d6'], palette: ['red'] });
     const place = [{ x: 20, y: 30 }];
     const events = [];
-    for (let i = 0; i < 6; i++) events.push(await first.push(frame(rng, place), i * 33));
+    for (let i = 0; i < 6; i++) events.push(await first.push(frame(rng, place), i * FRAME_MS));
     expect(events.filter((e) => e?.type === 'settled')).toHaveLength(1);
     // The next player's die is asked for; the tray has not been touched.
     const reader = new SquareReader();
     const next = new DiceStream(reader, { sets: ['d6'], palette: ['blue'] });
     next.continueFrom(first);
     const after = [];
-    for (let i = 6; i < 14; i++) after.push(await next.push(frame(rng, place), i * 33));
+    for (let i = 6; i < 14; i++) after.push(await next.push(frame(rng, place), i * FRAME_MS));
     expect(after.filter((e) => e !== undefined)).toEqual([]);
     expect(reader.calls).toBe(0);
     // The next roll is reported as usual, read for the new request.
-    after.push(await next.push(frame(rng, [{ x: 90, y: 50 }]), 14 * 33));
-    for (let i = 15; i < 20; i++) after.push(await next.push(frame(rng, [{ x: 90, y: 50 }]), i * 33));
+    after.push(await next.push(frame(rng, [{ x: 90, y: 50 }]), 14 * FRAME_MS));
+    for (let i = 15; i < 20; i++) after.push(await next.push(frame(rng, [{ x: 90, y: 50 }]), i * FRAME_MS));
     expect(after.filter((e) => e !== undefined).map((e) => e!.type)).toEqual(['moving', 'settled']);
     expect(reader.asked.every((o) => o.palette?.join() === 'blue')).toBe(true);
     // A stream that had not reported yet hands over nothing: the new one waits for its own still run.
@@ -280,7 +306,7 @@ describe('DiceStream', () => {
     const fresh = new DiceStream(new SquareReader(), { sets: ['d6'] });
     fresh.continueFrom(waiting);
     const own = [];
-    for (let i = 1; i < 5; i++) own.push(await fresh.push(frame(rng, place), i * 33));
+    for (let i = 1; i < 5; i++) own.push(await fresh.push(frame(rng, place), i * FRAME_MS));
     expect(own.map((e) => e?.type)).toEqual([undefined, undefined, undefined, 'settled']);
   });
 
@@ -290,7 +316,7 @@ describe('DiceStream', () => {
     const tray = learnTray(frame(rng, []));
     const onTray = (): void => {};
     const stream = new DiceStream(reader, { sets: ['d6'], tray, onTray });
-    for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * 33);
+    for (let i = 0; i < 8; i++) await stream.push(frame(rng, [{ x: 20, y: 30 }]), i * FRAME_MS);
     expect(reader.asked.length).toBeGreaterThan(0);
     for (const o of reader.asked) expect(o).toEqual({ sets: ['d6'], tray, onTray });
   });

@@ -12,6 +12,7 @@ import type { HardwareStatus, PendingRoll } from '../../shared/protocol.js';
 import { fail, ok } from '../../shared/game.js';
 import type { TrayFit, TrayReference } from '../../vision/locate/tray-reference.js';
 import { expectationOf } from '../../vision/fit-roll.js';
+import { iou } from '../../vision/stream.js';
 import type { CameraEvidence, CameraView, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import { createViewLearner, VIEW_LEARNER_DEFAULTS, viewOf, type ViewLearner, type ViewLearnerState } from '../../vision/view-learner.js';
 import type { Logger } from './logger.js';
@@ -109,7 +110,29 @@ export function sameRoll(a: RolledDie[], pending: RolledDie[] | undefined, remov
   return left.every((k, i) => k === right[i]);
 }
 
+/** Box overlap above which a die read again is the die read there before (box jitter between reads is far less). */
+export const SAME_SPOT_IOU = 0.5;
+
+/**
+ * Every die of `dice` lies where a die of `before` lay (boxes overlapping by at least
+ * SAME_SPOT_IOU) and shows the same face: the camera's last reading settled again, whole or in
+ * part (dice hidden by a hand, or taken away), re-lit by a lamp or re-settled after a shadow or a
+ * camera restart: no die was thrown. Colour is not compared (a die re-lit may be named another).
+ */
+export function sameTray(dice: readonly RolledDie[], before: readonly RolledDie[]): boolean {
+  const left = [...before];
+  return dice.every((d) => {
+    const i = left.findIndex((o) => o.set === d.set && o.face === d.face && !!o.box && !!d.box && iou(o.box, d.box) >= SAME_SPOT_IOU);
+    if (i < 0) return false;
+    left.splice(i, 1);
+    return true;
+  });
+}
+
 type CameraStatus = HardwareStatus['camera'];
+
+/** A problem's message with its numbers (a frame's byte count, its size) left out: the same problem at each frame. */
+const sansNumbers = (message: string): string => message.replace(/\d+/g, '#');
 
 /**
  * Once a camera's view is learnt, one new roll in this many is read 'any' to check it. A roll
@@ -177,7 +200,8 @@ export class CameraPipeline {
   private readonly frames: RollFrames | null;
   /**
    * The dice this camera last read on a settled tray or at a READ (taken by the table or not): a
-   * roll a person entered over them stands while the camera reads the same tray again.
+   * settle of the same tray (`sameTray`) is no new roll, so neither the used roll comes back as
+   * the next player's nor does a roll a person entered over them give way to the misreading.
    */
   private lastOffered: RolledDie[] | null = null;
   /**
@@ -453,8 +477,9 @@ export class CameraPipeline {
           if (await this.workOn(frame)) this.problem = null;
         } catch (error) {
           const message = (error as Error).message;
-          // Said once, not at every frame; /api/health keeps showing it.
-          if (message !== this.problem) this.opts.logger.warn(`camera ${this.opts.source.kind}: ${message}`);
+          // Said once, not at every frame; /api/health keeps showing it. Compared without its
+          // numbers: a run of corrupt frames names each frame's byte count, and was said at each.
+          if (this.problem === null || sansNumbers(message) !== sansNumbers(this.problem)) this.opts.logger.warn(`camera ${this.opts.source.kind}: ${message}`);
           this.problem = message;
         }
       }
@@ -484,22 +509,23 @@ export class CameraPipeline {
   }
 
   /**
-   * A settled roll: becomes the pending roll unless it is the one already pending, or the pending
-   * roll came from elsewhere (entered by hand, another camera) while this camera reads the dice it
-   * read before. Says whether the table took it as a new roll.
+   * A settled roll: becomes the pending roll unless it is the dice this camera read last (`sameTray`)
+   * or the roll already pending. Says whether the table took it as a new roll.
    */
   private async offer(read: LastRead, jpeg: Uint8Array): Promise<boolean> {
     const dice = toRolled(read.readings);
     if (dice.length === 0) return false;
+    // A settle is the tray still again, not always a new roll: after a lamp, a shadow, a hand
+    // drawn back, a camera restart or a corrupt frame, the used roll's dice came back as the next
+    // player's; under a hand, a part of them replaced the pending roll and the correction made to
+    // it. Nor is such a settle remembered as the last reading (a part of the tray remembered made
+    // the whole tray new again). A roll entered by hand over a misreading stands the same way. The
+    // cost: a throw landing on the same spots with the same faces is not offered; READ takes it.
     const before = this.lastOffered;
+    if (before && sameTray(dice, before)) return false;
     this.lastOffered = dice;
     const pending = this.opts.session.table.roll;
     if (sameRoll(dice, pending?.dice, pending?.removed)) return false;
-    // A settle is the tray still again, not always a new roll (a hand pointed at a die, the replay
-    // looped): a camera roll is replaced only when the dice differ from it, so a roll from
-    // elsewhere only when they differ from what this camera read before (a roll is entered by
-    // hand because the camera misread the tray: each settle brought the misreading back).
-    if (pending && pending.source !== this.opts.kind && sameRoll(dice, before ?? undefined)) return false;
     const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
     if (ack.ok) {
       this.counts.rolls++;

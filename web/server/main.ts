@@ -179,6 +179,8 @@ export async function startClew(options: StartOptions): Promise<Clew> {
     const pipelines = new Map<'camera' | 'phone-camera', CameraPipeline>();
     // sharp (under vision's decoder) loads with the first frame, not with the server.
     const decode = async (jpeg: Uint8Array) => (await import('../../vision/image/decode.js')).decodeImage(jpeg);
+    // A camera frame strictly: one cut short that kept its end marker decoded as a half-grey picture (taken for motion).
+    const decodeFrame = async (jpeg: Uint8Array) => (await import('../../vision/image/decode.js')).decodeImage(jpeg, { strict: true });
     if (config.vision.enabled) {
       const makeStream = options.rollStream ?? (await import('./roll-stream.js')).visionRollStream;
       const sources: ['camera' | 'phone-camera', CameraSource | PhoneCamera | null][] = [
@@ -195,7 +197,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
             kind: source === adapters.phoneCamera ? 'phone-camera' : kind,
             session,
             games,
-            decode,
+            decode: decodeFrame,
             stream: async () => (stream ??= makeStream(await reader.get())),
             logger,
             view: source === adapters.phoneCamera ? 'any' : config.vision.view,
@@ -224,7 +226,7 @@ export async function startClew(options: StartOptions): Promise<Clew> {
       heldDir: path.join(dataDir, 'held-roll'),
     });
     cleanups.push(() => calibration.close());
-    await calibration.load();
+    await calibration.load(session.table);
     // A Teach label names a die by frame time and box, whichever camera took it: every camera's
     // frames of this run are timed after all those kept and all the remembered labels name (a
     // frames index lost, unreadable or older than the labels does not bring them down onto theirs).
