@@ -25,6 +25,11 @@ export interface FrameSource {
   frames(): AsyncIterable<CameraFrame>;
   /** Every source in device/ has it; optional so that hand-written fakes stay valid. */
   status?(): SourceStatus;
+  /**
+   * A replay's cue that the table wants dice and the tray shows the dice read already: a replay of
+   * several rolls plays its next one (device/camera/replay.ts). Real cameras have none.
+   */
+  replayDiceWanted?(): void;
 }
 
 export type ButtonEvent = 'press' | 'release' | 'hold';

@@ -1,17 +1,23 @@
 /**
  * Writes a shipped replay sequence: a dice tray photographed from above, rendered by the vision
  * renderer (vision/synth renderScene), where the dice slide in, tumbling and blurred, then lie
- * still, with fresh sensor noise on every frame. Seeded: the same bytes on every run.
- * `scene.json` beside the frames records each settled die (set, face, colour, box) as ground
- * truth for the dice reader. Two scenes are shipped (REPLAY_SCENES):
+ * still, with fresh sensor noise on every frame. Seeded: the same bytes on every run. A scene of
+ * several seeds renders one roll per seed, in turn in one folder (frames 00-11 the first roll,
+ * 12-23 the second…), each from its own seed's stream, so adding a roll leaves the earlier
+ * rolls' bytes as they were. `scene.json` beside the frames records each settled die (set,
+ * face, colour, box) as ground truth for the dice reader: `settled` for a one-roll scene,
+ * `rolls[]` (seed, frames, settled) for several. Two scenes are shipped (REPLAY_SCENES):
  *
  * - `four-d6` → device/camera/replay/: four plain d6 in two or more colours (the tests' tray; the
  *   committed frames came from an older renderer, and the same seed now renders other dice, so
  *   regenerating it changes what the tests that name it see);
- * - `worm-and-cozy` → device/camera/replay-worm-and-cozy/: the default game's roll, three d6 of
- *   which exactly one is red (its shape die), so `npm start`'s first screen has a usable roll.
+ * - `worm-and-cozy` → device/camera/replay-worm-and-cozy/: two of the default game's rolls, three
+ *   d6 of which exactly one is red (its shape die), so `npm start`'s first screen has a usable
+ *   roll; `scene.json` lists the rolls, and the replay camera plays one and holds it still until
+ *   the table wants dice, then the next (the camera does not offer the dice it read last again:
+ *   with one roll looping the demo table got no second roll; with two, a waiting roll switched).
  *
- *   npx tsx device/camera/make-replay.ts [--scene four-d6|worm-and-cozy] [--seed S] [--out DIR]
+ *   npx tsx device/camera/make-replay.ts [--scene four-d6|worm-and-cozy] [--seed S]… [--out DIR]
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -28,14 +34,15 @@ const STILL = 6;
 
 /** What a replay shows: how many d6, in which colours, and which colourings of them will do. */
 export interface ReplayScene {
-  seed: string;
+  /** One seed per roll, played in this order. */
+  seeds: readonly string[];
   /** Folder under device/camera/ the sequence is committed in. */
   folder: string;
   dice: number;
   palette: string[];
   /** Whether the settled dice's colours (in scene order) make the roll this replay is for. */
   colorsFit: (colors: readonly string[]) => boolean;
-  /** scene.json's description, given the moving and still frame ranges ("00-05", "06-11"). */
+  /** scene.json's description, given the frames' moving and still ranges ("frames 00-05, moving" / "frames 06-11"; for several rolls, "frames 00-05 and 12-17, moving"). */
   describe: (moving: string, still: string) => string;
 }
 
@@ -43,23 +50,24 @@ const regenerate = (scene: string) => `npx tsx device/camera/make-replay.ts${sce
 
 export const REPLAY_SCENES = {
   'four-d6': {
-    seed: 'clew-replay-2',
+    seeds: ['clew-replay-2'],
     folder: 'replay',
     dice: 4,
     palette: ['white', 'red', 'blue', 'yellow', 'green'],
     colorsFit: (colors) => new Set(colors).size >= 2,
-    describe: (moving, still) => `Four d6 slide into a felt tray (frames ${moving}, moving) and lie still (frames ${still}). Rendered by vision/synth renderScene; regenerate with: ${regenerate('four-d6')}`,
+    describe: (moving, still) => `Four d6 slide into a felt tray (${moving}) and lie still (${still}). Rendered by vision/synth renderScene; regenerate with: ${regenerate('four-d6')}`,
   },
   // Worm & Cozy with standard dice (the default table): the red d6 is the shape die (every
-  // bundled chapter's shapeDieColor), the two organ dice are any other colour.
+  // bundled chapter's shapeDieColor), the two organ dice are any other colour. Two rolls: the
+  // camera does not offer a settle on the dice it read last, so one roll looped is used once.
   'worm-and-cozy': {
-    seed: 'clew-replay-cozy-1',
+    seeds: ['clew-replay-cozy-1', 'clew-replay-cozy-5'],
     folder: 'replay-worm-and-cozy',
     dice: 3,
     palette: ['red', 'white'],
     colorsFit: (colors) => colors.filter((c) => c === 'red').length === 1,
     describe: (moving, still) =>
-      `Worm & Cozy's roll: three d6, one red (the shape die) and two organ dice, slide into a felt tray (frames ${moving}, moving) and lie still (frames ${still}). The default replay of npm start. Rendered by vision/synth renderScene; regenerate with: ${regenerate('worm-and-cozy')}`,
+      `Worm & Cozy's rolls, one after the other: three d6, one red (the shape die) and two organ dice, slide into a felt tray (${moving}) and lie still (${still}). The default replay of npm start: the replay camera plays one roll and holds it still until the table wants dice, then plays the next. Rendered by vision/synth renderScene; regenerate with: ${regenerate('worm-and-cozy')}`,
   },
 } as const satisfies Record<string, ReplayScene>;
 export type ReplaySceneName = keyof typeof REPLAY_SCENES;
@@ -136,15 +144,52 @@ async function cutOut(img: Raw, [x0, y0, x1, y1]: [number, number, number, numbe
   return sharp(rgba, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer();
 }
 
-export async function makeReplay(outDir: string, spec: ReplayScene = REPLAY_SCENES['four-d6'], seed = spec.seed): Promise<void> {
+/** A settled die as scene.json records it. */
+export interface SettledDie {
+  set: string;
+  face: string;
+  color: string;
+  tilted: boolean;
+  box: number[];
+}
+
+/** One roll of a several-roll scene.json: its seed, its first and last frame ("12", "23"), its settled dice. */
+export interface ReplayRollTruth {
+  seed: string;
+  frames: [string, string];
+  settled: SettledDie[];
+}
+
+/** scene.json: one roll's `seed` and `settled`, or several rolls' `rolls`; movingFrames and stillFrames are per roll. */
+export type ReplayTruth = { description: string; size: [number, number]; movingFrames: number; stillFrames: number } & ({ seed: string; settled: SettledDie[] } | { rolls: ReplayRollTruth[] });
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+export async function makeReplay(outDir: string, spec: ReplayScene = REPLAY_SCENES['four-d6'], seeds: readonly string[] = spec.seeds): Promise<void> {
+  if (seeds.length === 0) throw new Error('a replay needs at least one seed');
+  await mkdir(outDir, { recursive: true });
+  for (const name of await readdir(outDir)) if (/\.(jpe?g|png)$|^scene\.json$/.test(name)) await rm(path.join(outDir, name));
+  const perRoll = MOVING + STILL;
+  const rolls: ReplayRollTruth[] = [];
+  for (const [i, seed] of seeds.entries()) {
+    const first = i * perRoll;
+    rolls.push({ seed, frames: [two(first), two(first + perRoll - 1)], settled: await writeRoll(outDir, spec, seed, first) });
+  }
+  const ranges = (from: number, count: number) => rolls.map((_, i) => `${two(i * perRoll + from)}-${two(i * perRoll + from + count - 1)}`).join(' and ');
+  const frames = { size: [W, H] as [number, number], movingFrames: MOVING, stillFrames: STILL };
+  const description = spec.describe(`frames ${ranges(0, MOVING)}, moving`, `frames ${ranges(MOVING, STILL)}`);
+  // One roll keeps the shape scene.json always had (replay/ is committed so).
+  const truth: ReplayTruth = rolls.length === 1 ? { description, seed: rolls[0]!.seed, ...frames, settled: rolls[0]!.settled } : { description, ...frames, rolls };
+  await writeFile(path.join(outDir, 'scene.json'), JSON.stringify(truth, null, 2) + '\n');
+}
+
+/** Writes one roll's frames, numbered from `first`, from its seed's own stream; says its settled dice. */
+async function writeRoll(outDir: string, spec: ReplayScene, seed: string, first: number): Promise<SettledDie[]> {
   const rng = createRng(seed);
   const scene = pickScene(rng, spec);
   const settled: Raw = { data: Buffer.from(scene.image.data), width: W, height: H };
   const boxes = scene.dice.map((d) => d.box.map(Math.round) as [number, number, number, number]);
   const { table, felt } = emptyTable(settled, boxes, rng);
-
-  await mkdir(outDir, { recursive: true });
-  for (const name of await readdir(outDir)) if (/\.(jpe?g|png)$|^scene\.json$/.test(name)) await rm(path.join(outDir, name));
 
   // Each die comes in from the left along its own line, spinning less and slowing down (ease-out).
   const paths = boxes.map(() => ({ dx: rng.range(180, 320), dy: rng.range(-70, 70), spin: rng.range(-200, 200) }));
@@ -180,27 +225,19 @@ export async function makeReplay(outDir: string, spec: ReplayScene = REPLAY_SCEN
       frame = { data: composed, width: W, height: H };
     } else frame = settled;
     const jpeg = await encode(addNoise(frame, rng, 2.5));
-    await writeFile(path.join(outDir, `frame-${String(f).padStart(2, '0')}.jpg`), jpeg);
+    await writeFile(path.join(outDir, `frame-${two(first + f)}.jpg`), jpeg);
   }
-  const two = (n: number) => String(n).padStart(2, '0');
-  const truth = {
-    description: spec.describe(`00-${two(MOVING - 1)}`, `${two(MOVING)}-${two(MOVING + STILL - 1)}`),
-    seed,
-    size: [W, H],
-    movingFrames: MOVING,
-    stillFrames: STILL,
-    settled: scene.dice.map((d) => ({ set: d.set, face: d.face, color: d.color, tilted: d.tilted, box: d.box.map((v) => Math.round(v)) })),
-  };
-  await writeFile(path.join(outDir, 'scene.json'), JSON.stringify(truth, null, 2) + '\n');
+  return scene.dice.map((d) => ({ set: d.set, face: d.face, color: d.color, tilted: d.tilted, box: d.box.map((v) => Math.round(v)) }));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values, positionals } = parseArgs({ options: { scene: { type: 'string', default: 'four-d6' }, seed: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ options: { scene: { type: 'string', default: 'four-d6' }, seed: { type: 'string', multiple: true }, out: { type: 'string' } }, allowPositionals: true });
   const name = values.scene;
   if (!Object.hasOwn(REPLAY_SCENES, name)) throw new Error(`--scene must be one of ${Object.keys(REPLAY_SCENES).join(', ')}, got "${name}"`);
   const spec: ReplayScene = REPLAY_SCENES[name as ReplaySceneName];
   // A bare folder argument is the output folder, as before --out.
   const out = values.out ?? positionals[0] ?? fileURLToPath(new URL(`./${spec.folder}/`, import.meta.url));
-  await makeReplay(out, spec, values.seed ?? spec.seed);
+  // --seed once per roll replaces the scene's seeds.
+  await makeReplay(out, spec, values.seed ?? spec.seeds);
   process.stdout.write(`wrote the ${name} replay frames to ${out}\n`);
 }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { looksLikeJpeg } from '../../device/camera/jpeg.js';
 import { ReplayCamera, replayOrder } from '../../device/camera/replay.js';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import type { ReplayTruth, SettledDie } from '../../device/camera/make-replay.js';
 import { COZY_REPLAY, FOUR_D6_REPLAY } from '../support/replays.js';
 import { memoryLogger } from '../../device/log.js';
 import { FakeClock } from './support/fake-clock.js';
@@ -112,14 +113,59 @@ describe('replay camera', () => {
     expect(diff(pixels[1]!, pixels[2]!)).toBeGreaterThan(3 * diff(pixels[8]!, pixels[9]!));
   });
 
-  it('the default replay is the default game’s roll: three d6, exactly one red (Worm & Cozy’s shape die), in 12 small frames', async () => {
+  it('the default replay is the default game’s rolls in turn: each three d6, exactly one red (Worm & Cozy’s shape die), each roll another, in small frames', async () => {
     expect(DEFAULT_REPLAY_FOLDER).toBe(COZY_REPLAY);
-    const scene = JSON.parse(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'scene.json'), 'utf8')) as { movingFrames: number; stillFrames: number; settled: { set: string; color: string }[] };
-    expect(scene.settled.map((d) => d.set)).toEqual(['d6', 'd6', 'd6']);
-    expect(scene.settled.filter((d) => d.color === 'red')).toHaveLength(1);
+    const scene = JSON.parse(await readFile(path.join(DEFAULT_REPLAY_FOLDER, 'scene.json'), 'utf8')) as ReplayTruth;
+    if (!('rolls' in scene)) throw new Error('the default replay is several rolls');
+    // One roll looped is offered once: the camera does not offer the dice it read last again.
+    expect(scene.rolls.length).toBeGreaterThanOrEqual(2);
+    const perRoll = scene.movingFrames + scene.stillFrames;
     const frames = replayOrder(await readdir(DEFAULT_REPLAY_FOLDER));
-    expect(frames).toHaveLength(scene.movingFrames + scene.stillFrames);
+    expect(frames).toHaveLength(scene.rolls.length * perRoll);
+    scene.rolls.forEach((roll, i) => {
+      expect(roll.settled.map((d) => d.set)).toEqual(['d6', 'd6', 'd6']);
+      expect(roll.settled.filter((d) => d.color === 'red')).toHaveLength(1);
+      // Roll i is frames i·12 to i·12+11, in play order.
+      expect(roll.frames.map((n) => `frame-${n}.jpg`)).toEqual([frames[i * perRoll], frames[(i + 1) * perRoll - 1]]);
+    });
+    // Each roll differs from the one before it (the first from the last, as the replay loops).
+    const dice = (settled: SettledDie[]) => settled.map((d) => `${d.face} ${d.color} ${d.box.join(',')}`).sort();
+    scene.rolls.forEach((roll, i) => expect(dice(roll.settled)).not.toEqual(dice(scene.rolls.at(i - 1)!.settled)));
     const sizes = await Promise.all(frames.map(async (f) => (await stat(path.join(DEFAULT_REPLAY_FOLDER, f))).size));
     expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThan(1_000_000);
+  });
+
+  /** Plays `folder` at 4 fps on a fake clock; `step(i)` runs before frame i is due. Says each frame's file name. */
+  async function play(folder: string, count: number, step: (i: number, camera: ReplayCamera) => void = () => {}): Promise<string[]> {
+    const names = replayOrder(await readdir(folder));
+    const files = await Promise.all(names.map(async (n) => new Uint8Array(await readFile(path.join(folder, n)))));
+    const clock = new FakeClock();
+    const camera = new ReplayCamera({ folder, fps: 4, clock });
+    started.push(camera);
+    const reading = take(camera.frames(), count);
+    await camera.start();
+    for (let i = 1; i < count; i++) {
+      await flush();
+      step(i, camera);
+      clock.advance(250);
+    }
+    return (await reading).map((f) => names[files.findIndex((b) => Buffer.compare(b, f.jpeg) === 0)]!);
+  }
+
+  it('a replay of several rolls plays a roll once and holds its still frame until dice are wanted, then plays the next, round and round', async () => {
+    const names = replayOrder(await readdir(DEFAULT_REPLAY_FOLDER));
+    expect(names).toHaveLength(24);
+    const [a, b] = [names.slice(0, 12), names.slice(12, 24)];
+    // Dice wanted at frame 20 (roll A's last frame held since frame 11) and at frame 45 (roll B's
+    // since 32); once more at frame 50 while roll A plays: A is played to its end, then B at once.
+    const played = await play(DEFAULT_REPLAY_FOLDER, 70, (i, camera) => [20, 45, 50].includes(i) && camera.replayDiceWanted());
+    const held = (frame: string, n: number) => Array<string>(n).fill(frame);
+    expect(played).toEqual([...a, ...held(a[11]!, 9), ...b, ...held(b[11]!, 13), ...a, ...b]);
+  });
+
+  it('a replay without rolls in scene.json loops all its frames, dice wanted or not', async () => {
+    const names = replayOrder(await readdir(FOUR_D6_REPLAY));
+    const played = await play(FOUR_D6_REPLAY, 30, (i, camera) => i % 5 === 0 && camera.replayDiceWanted());
+    expect(played).toEqual([...names, ...names, ...names.slice(0, 6)]);
   });
 });

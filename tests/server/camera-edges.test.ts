@@ -5,13 +5,17 @@
  * dice already lying on the tray, nor may the tray settling again on the dice read last (a lamp,
  * a shadow, a hand) be a new roll. The replay camera (device/camera/replay.ts) and the stream
  * reader (vision/stream.ts) are real; the reader behind the stream reports a die wherever the
- * frame is dark, so the test is exact.
+ * frame is dark, so the test is exact. The demo replay of several rolls holds each roll until
+ * the table wants dice.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { FOUR_D6_REPLAY } from '../support/replays.js';
-import { ReplayCamera } from '../../device/camera/replay.js';
+import { ReplayCamera, replayOrder } from '../../device/camera/replay.js';
+import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
+import { FakeClock } from '../device/support/fake-clock.js';
 import type { CameraFrame, FrameSource } from '../../device/types.js';
 import type { DetailedReading } from '../../vision/reader.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
@@ -257,6 +261,74 @@ describe('a roll entered by hand and the camera reading the same tray again', ()
       await t.send([die('4')]);
       await t.send([die('4')], new Uint8Array(900));
       expect(warned()).toHaveLength(2);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('npm start’s demo replay: several rolls, each held until the table wants dice', () => {
+  /**
+   * The default replay (two rolls, 12 frames each) on a fake clock, through the real pipeline and
+   * stream reader into the race game's table. Its frames are decoded to the small tray: moving
+   * frames a die sliding, roll A's still frames a die at x 10, roll B's at x 44.
+   */
+  async function demoTable() {
+    const names = replayOrder(await readdir(DEFAULT_REPLAY_FOLDER));
+    const files = await Promise.all(names.map(async (n) => new Uint8Array(await readFile(path.join(DEFAULT_REPLAY_FOLDER, n)))));
+    const decode = async (jpeg: Uint8Array) => {
+      const i = files.findIndex((b) => Buffer.compare(b, jpeg) === 0);
+      const [roll, j] = [Math.floor(i / 12), i % 12];
+      return tray(j < 6 ? j * 7 : roll === 0 ? 10 : 44);
+    };
+    const session = await TableSession.open({ dataDir: scratchDir('clew-camera-demo-'), games: raceOnly, initialGame: { game: RACE, options: {} }, onCorrupt: 'recover', compactEvery: 1000, logger: quiet, now: Date.now });
+    const clock = new FakeClock();
+    const camera = new ReplayCamera({ folder: DEFAULT_REPLAY_FOLDER, fps: 10, clock });
+    const stream = visionRollStream(darkReader().reader);
+    const pipeline = new CameraPipeline({ source: camera, kind: 'camera', session, games: raceOnly, decode, stream: async () => stream, logger: quiet });
+    pipeline.start();
+    await camera.start();
+    /** The next `n` frames, each read (or skipped) before the next is sent. */
+    const frames = async (n: number) => {
+      for (let k = 0; k < n; k++) {
+        clock.advance(100);
+        await vi.waitFor(() => expect(pipeline.counts.decoded + pipeline.counts.skipped >= camera.delivered && !pipeline.working()).toBe(true), { timeout: 10_000, interval: 2 });
+      }
+    };
+    const pendingAt = () => session.table.roll?.dice.map((d) => d.box?.[0]).join();
+    const referee = (intent: unknown) => session.submit({ kind: 'referee' }, { version: session.table.version, intent } as never);
+    const close = async () => {
+      await pipeline.stop();
+      await camera.stop();
+      await session.close();
+    };
+    return { pipeline, frames, pendingAt, referee, close };
+  }
+
+  it('a roll waiting unused is not replaced by the next over several loops’ time; once it is used, the next roll comes by itself', async () => {
+    const t = await demoTable();
+    try {
+      await t.frames(12);
+      expect(t.pendingAt()).toBe('10');
+      expect(t.pipeline.counts.rolls).toBe(1);
+      // Idle: four loops' worth of frames, and still roll A, the only roll the table was given.
+      await t.frames(4 * 24);
+      expect(t.pendingAt()).toBe('10');
+      expect(t.pipeline.counts.rolls).toBe(1);
+      // Used: the next player's turn asks for dice, and the replay throws roll B.
+      expect(await t.referee({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+      expect(await t.referee({ type: 'move', move: { type: 'next' } })).toMatchObject({ ok: true });
+      await t.frames(24);
+      expect(t.pendingAt()).toBe('44');
+      expect(t.pipeline.counts.rolls).toBe(2);
+      await t.frames(4 * 24);
+      expect(t.pipeline.counts.rolls).toBe(2);
+      // Used again: roll A comes round.
+      expect(await t.referee({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+      expect(await t.referee({ type: 'move', move: { type: 'next' } })).toMatchObject({ ok: true });
+      await t.frames(24);
+      expect(t.pendingAt()).toBe('10');
+      expect(t.pipeline.counts.rolls).toBe(3);
     } finally {
       await t.close();
     }

@@ -16,7 +16,9 @@ import { squareAround } from '../../vision/image/crop.js';
 import { cropRect } from '../../vision/image/image.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
 import type { DieReading } from '../../vision/types.js';
-import { readOptions, sameRoll, toRolled, VIEW_CHECK_EVERY, withViewLearning } from '../../web/server/camera.js';
+import { readOptions, sameRoll, sameTray, toRolled, VIEW_CHECK_EVERY, withViewLearning } from '../../web/server/camera.js';
+import type { ReplayTruth } from '../../device/camera/make-replay.js';
+import type { RolledDie } from '../../web/server/table.js';
 import type { DiceReadJson } from '../../web/server/http.js';
 import { cozyDiceRequest } from '../../shared/games/worm-and-cozy/dice.js';
 import { DEFAULT_CHAPTER_ID, loadChapter } from '../../shared/games/worm-and-cozy/chapters.js';
@@ -290,7 +292,7 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     expect(direct).toHaveLength(4);
   });
 
-  it('npm start’s default replay settles on a roll the default game takes: three d6 read as rendered, the red one its shape die', async () => {
+  it('npm start’s default replay settles on rolls the default game takes, each loop another: three d6 read as rendered, the red one its shape die', async () => {
     // The defaults of a config-less start: the game and its options, and the replay folder.
     const config = parseConfig(undefined, {});
     const game = GAMES[config.table.game];
@@ -299,25 +301,35 @@ describe.skipIf(!HAS_MODEL)('with the shipped model', () => {
     const request = game.diceRequest(setup.state);
     expect(request?.slots?.[0]).toEqual({ set: 'd6', role: 'shape', color: 'red' });
     const folder = config.device.camera.replay.folder;
-    const scene = JSON.parse(await readFile(path.join(folder, 'scene.json'), 'utf8')) as { movingFrames: number; stillFrames: number; settled: { set: string; face: string; color: string }[] };
-    const last = String(scene.movingFrames + scene.stillFrames - 1).padStart(2, '0');
-    const still = await decodeImage(new Uint8Array(await readFile(path.join(folder, `frame-${last}.jpg`))));
+    const scene = JSON.parse(await readFile(path.join(folder, 'scene.json'), 'utf8')) as ReplayTruth;
+    if (!('rolls' in scene)) throw new Error('the default replay is several rolls');
+    // The camera does not offer the dice it read last again: with one roll looped, a demo table
+    // got its first roll and no other.
+    expect(scene.rolls.length).toBeGreaterThanOrEqual(2);
     const chapter = loadChapter(DEFAULT_CHAPTER_ID);
     if (!chapter.ok) throw new Error(chapter.errors.join('; '));
-    // What the game makes of the rendered dice: the red one's face through the shape table, the others' through the organ table.
-    const shape = scene.settled.filter((d) => d.color === 'red').map((d) => chapter.chapter.dice.shape[Number(d.face) - 1]);
-    const organs = scene.settled.filter((d) => d.color !== 'red').map((d) => chapter.chapter.dice.organ[Number(d.face) - 1]);
-    const truth = scene.settled.map((d) => `${d.face} ${d.color}`).sort();
-    // Read as the tray camera reads it while learning its view ('any') and once it has ('overhead').
-    for (const view of ['any', 'overhead'] as const) {
-      const read = await shared.read(still, { ...readOptions(request!), view });
-      const move = game.diceMove(setup.state, toRolled(read));
-      expect(move, view).toMatchObject({ ok: true, state: { type: 'roll' } });
-      const roll = move.ok ? (move.state as { shape: string; organs: string[] }) : undefined;
-      expect([roll?.shape], view).toEqual(shape);
-      expect([...(roll?.organs ?? [])].sort(), view).toEqual([...organs].sort());
-      expect(read.map((d) => `${d.face} ${d.color}`).sort(), view).toEqual(truth);
+    const reads: RolledDie[][] = [];
+    for (const { frames, settled } of scene.rolls) {
+      const still = await decodeImage(new Uint8Array(await readFile(path.join(folder, `frame-${frames[1]}.jpg`))));
+      // What the game makes of the rendered dice: the red one's face through the shape table, the others' through the organ table.
+      const shape = settled.filter((d) => d.color === 'red').map((d) => chapter.chapter.dice.shape[Number(d.face) - 1]);
+      const organs = settled.filter((d) => d.color !== 'red').map((d) => chapter.chapter.dice.organ[Number(d.face) - 1]);
+      const truth = settled.map((d) => `${d.face} ${d.color}`).sort();
+      // Read as the tray camera reads it while learning its view ('any') and once it has ('overhead').
+      for (const view of ['any', 'overhead'] as const) {
+        const read = await shared.read(still, { ...readOptions(request!), view });
+        const move = game.diceMove(setup.state, toRolled(read));
+        expect(move, `${frames[1]} ${view}`).toMatchObject({ ok: true, state: { type: 'roll' } });
+        const roll = move.ok ? (move.state as { shape: string; organs: string[] }) : undefined;
+        expect([roll?.shape], `${frames[1]} ${view}`).toEqual(shape);
+        expect([...(roll?.organs ?? [])].sort(), `${frames[1]} ${view}`).toEqual([...organs].sort());
+        expect(read.map((d) => `${d.face} ${d.color}`).sort(), `${frames[1]} ${view}`).toEqual(truth);
+        if (view === 'overhead') reads.push(toRolled(read));
+      }
     }
+    // Each roll, settled after the one before it (and the first after the last, as the replay
+    // loops), is not the tray the camera read last: it is offered.
+    reads.forEach((dice, i) => expect(sameTray(dice, reads.at(i - 1)!), scene.rolls[i]!.frames[1]).toBe(false));
   });
 
   it('the upload API answers with the dice command line’s JSON', async () => {

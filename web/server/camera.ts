@@ -204,6 +204,8 @@ export class CameraPipeline {
    * the next player's nor does a roll a person entered over them give way to the misreading.
    */
   private lastOffered: RolledDie[] | null = null;
+  /** The tray settled on the dice read last (`lastOffered`) and no new dice were asked of a replay since. */
+  private trayRead = false;
   /**
    * Added to the source's frame times (monotonic, from near 0 in each process) to time this run's
    * frames after every frame time kept from before the restart (`timeFramesAfter`).
@@ -495,6 +497,12 @@ export class CameraPipeline {
       this.counts.skipped++;
       return false;
     }
+    // A replay throws its next roll when the table wants one and the last is read (and used, or
+    // not taken): else a waiting roll would be replaced by the next at each loop.
+    if (this.trayRead && !this.opts.session.table.roll && this.opts.source.replayDiceWanted) {
+      this.trayRead = false;
+      this.opts.source.replayDiceWanted();
+    }
     const stream = await this.opts.stream();
     const image = await this.opts.decode(frame.jpeg);
     this.counts.decoded++;
@@ -522,6 +530,7 @@ export class CameraPipeline {
     // the whole tray new again). A roll entered by hand over a misreading stands the same way. The
     // cost: a throw landing on the same spots with the same faces is not offered; READ takes it.
     const before = this.lastOffered;
+    this.trayRead = true;
     if (before && sameTray(dice, before)) return false;
     this.lastOffered = dice;
     const pending = this.opts.session.table.roll;
