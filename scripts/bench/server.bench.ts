@@ -310,7 +310,8 @@ async function settledFrame(quick: boolean): Promise<Figure[]> {
       await phones.all(version);
       const arrivals = await phones.arrivals();
       for (const a of arrivals) samples.push(a[version]! - settledAt);
-      // A different roll entered by hand, so the next pass of the same dice is a new roll.
+      // A different roll entered by hand (the next pass is the replay's other roll: the camera does
+      // not offer again the dice it read last, so a replay of one roll would settle only once).
       const ack = await send(referee.socket, version, { type: 'dice/manual', dice: ROLL.map((d) => ({ ...d, face: '1' })) });
       if (!ack.ok) throw new Error(`bench: ${ack.message}`);
       await phones.all(ack.version);
@@ -335,7 +336,7 @@ async function settledFrame(quick: boolean): Promise<Figure[]> {
         value: percentile(samples, 99),
         unit: 'ms',
         target: { op: '<=', value: 150 },
-        note: `${rolls} rolls of the replay's 4 dice, 640x480; model loaded once in ${Math.round(loadMs)} ms (${clew.reader.status().backend ?? '?'})`,
+        note: `${rolls} rolls of npm start's replay (three d6 each, its two rolls in turn; four d6 before the forty-second session), 640x480; model loaded once in ${Math.round(loadMs)} ms (${clew.reader.status().backend ?? '?'})`,
       },
       { id: 'server.readerAlone.p50.ms', label: 'of which the reader alone: one 640x480 tray read, p50', value: percentile(reads, 50), unit: 'ms', note: 'vision/ locate + classify (its own bench has the details)' },
     ];
