@@ -98,8 +98,12 @@ export interface SettleConfig {
   voteFrames: number;
 }
 
-/** Still for 300 ms: what four frames take at the camera's default 10 fps, so a roll settles there as before. */
-export const DEFAULT_SETTLE: SettleConfig = { stillBelow: 0.004, stillFrames: 4, stillMs: 300, voteFrames: 3 };
+/**
+ * Still for 270 ms: four frames at the camera's default 10 fps span three intervals, 300 ms, so a
+ * roll settles there as before. Less 10 %: frames are timed on arrival, and a millisecond of
+ * jitter made the span 299.x ms and the settle wait for a fifth frame.
+ */
+export const DEFAULT_SETTLE: SettleConfig = { stillBelow: 0.004, stillFrames: 4, stillMs: 270, voteFrames: 3 };
 
 export interface SettleState {
   phase: 'moving' | 'still' | 'settled';

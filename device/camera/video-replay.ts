@@ -32,7 +32,11 @@ export interface VideoReplayOptions {
   clock: Clock;
 }
 
-export function createVideoReplay(options: VideoReplayOptions): ProcessCamera {
+export function createVideoReplay(options: VideoReplayOptions): ProcessCamera & { replayDiceWanted(): void } {
   // Played once (no loop), ffmpeg's normal exit is the end of the replay, not a failure.
-  return new ProcessCamera('replay', { ...options, bin: options.ffmpeg, args: videoReplayArgs(options.file, options.fps, options.loop), finite: !options.loop });
+  const camera = new ProcessCamera('replay', { ...options, bin: options.ffmpeg, args: videoReplayArgs(options.file, options.fps, options.loop), finite: !options.loop });
+  // The replay's cue (FrameSource.replayDiceWanted): the video plays on regardless, but with the
+  // cue the pipeline takes each loop's roll as a throw, not as the tray settling on the dice read
+  // last (else a looped video gave one roll per start).
+  return Object.assign(camera, { replayDiceWanted: () => {} });
 }

@@ -8,17 +8,20 @@
  * frame is dark, so the test is exact. The demo replay of several rolls holds each roll until
  * the table wants dice.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { FOUR_D6_REPLAY } from '../support/replays.js';
 import { ReplayCamera, replayOrder } from '../../device/camera/replay.js';
+import { createVideoReplay } from '../../device/camera/video-replay.js';
+import { silentLogger } from '../../device/log.js';
 import { DEFAULT_REPLAY_FOLDER } from '../../device/config.js';
 import { FakeClock } from '../device/support/fake-clock.js';
 import type { CameraFrame, FrameSource } from '../../device/types.js';
 import type { DetailedReading } from '../../vision/reader.js';
 import type { ClewDiceReader } from '../../vision/reader.js';
+import type { TrayFit, TrayReference } from '../../vision/locate/tray-reference.js';
 import type { Box, DieReading, ReadOptions, RgbImage } from '../../vision/types.js';
 import { CameraPipeline, type RollStream } from '../../web/server/camera.js';
 import { collectingLogger, type Logger } from '../../web/server/logger.js';
@@ -132,6 +135,8 @@ describe('a roll entered by hand and the camera reading the same tray again', ()
     const logger = collectingLogger();
     const session = await TableSession.open({ dataDir, games: raceOnly, initialGame: { game: RACE, options: {} }, onCorrupt: 'recover', compactEvery: 1000, logger, now: Date.now });
     let onTray: DieReading[] = [];
+    /** How the frames fit the empty tray, with one set (`withTray`). */
+    let fit: TrayFit | null = null;
     let waiting: ((next: IteratorResult<CameraFrame>) => void) | null = null;
     const source: FrameSource = {
       kind: 'fake',
@@ -139,14 +144,22 @@ describe('a roll entered by hand and the camera reading the same tray again', ()
       stop: async () => {},
       frames: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<CameraFrame>>((resolve) => (waiting = resolve)), return: async () => ({ done: true as const, value: undefined }) }) }),
     };
-    const stream: RollStream = { push: async () => onTray, readNow: async () => [], reset: () => {} };
+    const stream: RollStream = {
+      push: async (_image, _at, options) => {
+        if (fit) options.onTray?.(fit);
+        return onTray;
+      },
+      readNow: async () => [],
+      reset: () => {},
+    };
     const pipeline = new CameraPipeline({ source, kind: 'camera', session, games: raceOnly, decode, stream: async () => stream, logger, framesDir: `${dataDir}/roll-frames/camera` });
     await pipeline.restoreFrames();
     pipeline.start();
     let at = 0;
     /** The frame's bytes are `jpeg`, and the camera reads `dice` there: resolves once the pipeline is waiting for the next frame. */
-    const send = async (dice: DieReading[], jpeg = new Uint8Array([at])) => {
+    const send = async (dice: DieReading[], jpeg = new Uint8Array([at]), fits: TrayFit | null = fit) => {
       onTray = dice;
+      fit = fits;
       while (!waiting) await new Promise((r) => setTimeout(r, 5));
       const resolve = waiting;
       waiting = null;
@@ -166,7 +179,12 @@ describe('a roll entered by hand and the camera reading the same tray again', ()
       await session.close();
     };
     const referee = (intent: unknown) => session.submit({ kind: 'referee' }, { version: session.table.version, intent } as never);
-    return { session, send, settle, byHand, referee, close, dataDir, logger };
+    /** The camera has an empty tray to compare its frames with; each frame fits it as `fits` says. */
+    const withTray = (fits: TrayFit) => {
+      pipeline.setTray({ maxSide: 640 } as unknown as TrayReference);
+      fit = fits;
+    };
+    return { session, send, settle, byHand, referee, close, dataDir, logger, withTray };
   }
   const die = (face: string, box: Box = [10, 10, 40, 40]): DieReading => ({ set: 'd6', face, confidence: 0.97, box, uncertain: false });
   const pending = (session: TableSession) => `${session.table.roll?.source} ${session.table.roll?.dice.map((d) => d.face).join()}`;
@@ -246,6 +264,75 @@ describe('a roll entered by hand and the camera reading the same tray again', ()
       // Die b read as another face: the tray changed, a new roll.
       await t.send([die('4', a), die('5', b)]);
       expect(pending(t.session)).toBe('camera 4,5');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a hand held still over all the dice, the frame fitting the empty tray but differing much: the dice read last still stand (no roll comes back)', async () => {
+    const t = await tableWithCamera();
+    try {
+      t.withTray({ used: true, differing: 0.003, misaligned: 0 });
+      await t.settle('4');
+      expect(await t.referee({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+      expect(await t.referee({ type: 'move', move: { type: 'next' } })).toMatchObject({ ok: true });
+      // No dice seen: a hand covers the die (a tenth of the frame differs from the empty tray).
+      await t.send([], undefined, { used: true, differing: 0.12, misaligned: 0.05 });
+      // The hand is drawn back: Ann's die, still there, is not Bob's roll.
+      await t.send([die('4')], undefined, { used: true, differing: 0.003, misaligned: 0 });
+      expect(t.session.table.roll).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the tray seen bare between two throws: in a one-die game, Bob\'s die landing where Ann\'s lay with the same face is his roll', async () => {
+    const t = await tableWithCamera();
+    try {
+      t.withTray({ used: true, differing: 0.003, misaligned: 0 });
+      await t.settle('4');
+      expect(await t.referee({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+      expect(await t.referee({ type: 'move', move: { type: 'next' } })).toMatchObject({ ok: true });
+      // Ann picks her die up: the tray settles bare (the frame is the empty tray).
+      await t.send([], undefined, { used: true, differing: 0.001, misaligned: 0 });
+      // Bob throws; the die comes to rest in the same corner, face 4 (1 in 6 by face alone).
+      await t.settle('4', [11, 10, 41, 40]);
+      expect(pending(t.session)).toBe('camera 4');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with no empty tray to compare, a still frame with no dice is not known bare: the dice read last stand, and the log says why no roll came, once', async () => {
+    const t = await tableWithCamera();
+    try {
+      await t.settle('4');
+      expect(await t.referee({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+      expect(await t.referee({ type: 'move', move: { type: 'next' } })).toMatchObject({ ok: true });
+      await t.send([]);
+      await t.settle('4');
+      await t.settle('4');
+      expect(t.session.table.roll).toBeNull();
+      const said = () => t.logger.lines.filter((l) => l.level === 'info' && l.message.includes('the tray settled on the dice read last')).length;
+      expect(said()).toBe(1);
+      // A new roll ends the streak: the next time the tray settles as it was is said again.
+      await t.settle('2');
+      expect(pending(t.session)).toBe('camera 2');
+      await t.settle('2');
+      expect(said()).toBe(2);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a new game\'s first throw landing as the last game\'s last die lay is its first roll', async () => {
+    const t = await tableWithCamera();
+    try {
+      await t.settle('4');
+      expect(await t.referee({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+      expect(await t.referee({ type: 'table/setup', game: RACE, options: {} })).toMatchObject({ ok: true });
+      await t.settle('4');
+      expect(pending(t.session)).toBe('camera 4');
     } finally {
       await t.close();
     }
@@ -332,5 +419,64 @@ describe('npm start’s demo replay: several rolls, each held until the table wa
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('a replay that plays the same roll again (one roll in scene.json, or a looped folder without rolls)', () => {
+  /** The default replay's first roll (12 frames) in a folder of its own, with `scene` as its scene.json (none: looped as it is). */
+  async function replayTable(scene: unknown) {
+    const folder = scratchDir('clew-camera-again-');
+    mkdirSync(folder, { recursive: true });
+    const names = replayOrder(await readdir(DEFAULT_REPLAY_FOLDER)).slice(0, 12);
+    for (const n of names) copyFileSync(path.join(DEFAULT_REPLAY_FOLDER, n), path.join(folder, n));
+    if (scene !== undefined) writeFileSync(path.join(folder, 'scene.json'), JSON.stringify(scene));
+    const files = await Promise.all(names.map(async (n) => new Uint8Array(await readFile(path.join(folder, n)))));
+    // Moving frames a die sliding, the still ones a die at x 10.
+    const decode = async (jpeg: Uint8Array) => {
+      const j = files.findIndex((b) => Buffer.compare(b, jpeg) === 0);
+      return tray(j < 6 ? j * 7 : 10);
+    };
+    const session = await TableSession.open({ dataDir: scratchDir('clew-camera-again-table-'), games: raceOnly, initialGame: { game: RACE, options: {} }, onCorrupt: 'recover', compactEvery: 1000, logger: quiet, now: Date.now });
+    const clock = new FakeClock();
+    const camera = new ReplayCamera({ folder, fps: 10, clock });
+    const stream = visionRollStream(darkReader().reader);
+    const pipeline = new CameraPipeline({ source: camera, kind: 'camera', session, games: raceOnly, decode, stream: async () => stream, logger: quiet });
+    pipeline.start();
+    await camera.start();
+    const frames = async (n: number) => {
+      for (let k = 0; k < n; k++) {
+        clock.advance(100);
+        await vi.waitFor(() => expect(pipeline.counts.decoded + pipeline.counts.skipped >= camera.delivered && !pipeline.working()).toBe(true), { timeout: 10_000, interval: 2 });
+      }
+    };
+    const referee = (intent: unknown) => session.submit({ kind: 'referee' }, { version: session.table.version, intent } as never);
+    const close = async () => {
+      await pipeline.stop();
+      await camera.stop();
+      await session.close();
+    };
+    return { pipeline, session, frames, referee, close };
+  }
+
+  for (const [what, scene] of [['one roll listed', { rolls: [{ frames: ['00', '11'] }] }], ['looped, no rolls', undefined]] as const) {
+    it(`${what}: once the roll is used, the replay's next throw is the next player's roll (it gave one roll, then never another)`, async () => {
+      const t = await replayTable(scene);
+      try {
+        await t.frames(12);
+        expect(t.pipeline.counts.rolls).toBe(1);
+        expect(await t.referee({ type: 'dice/confirm' })).toMatchObject({ ok: true });
+        expect(await t.referee({ type: 'move', move: { type: 'next' } })).toMatchObject({ ok: true });
+        await t.frames(48);
+        expect(t.pipeline.counts.rolls).toBe(2);
+        expect(t.session.table.roll).not.toBeNull();
+      } finally {
+        await t.close();
+      }
+    });
+  }
+
+  it('a video file replayed gives the replay\'s cue too, so its loops are throws', () => {
+    const camera = createVideoReplay({ ffmpeg: 'ffmpeg', file: 'demo.mp4', fps: 10, loop: true, stallMs: 5000, restart: { minMs: 500, maxMs: 5000 }, log: silentLogger, clock: new FakeClock() });
+    expect(typeof camera.replayDiceWanted).toBe('function');
   });
 });

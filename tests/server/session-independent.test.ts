@@ -213,7 +213,8 @@ describe('a move sent again with its id after its ack was lost (since the forty-
     expect(session.table.version).toBe(v + 2);
     expect((session.table.state as CozyState).sheets[1]!.worms).toHaveLength(1);
     const events = loggedEvents(dataDir);
-    expect(bobsMoves(events)).toEqual([{ type: 'move', move: bobPlaces, by: seat('bob'), intentId: 'bobphone-1' }]);
+    // Logged as Bob's own id (his seat's, then the phone's).
+    expect(bobsMoves(events)).toEqual([{ type: 'move', move: bobPlaces, by: seat('bob'), intentId: 'player:bob:bobphone-1' }]);
     const replayed = replay(events, registryLookup);
     expect(replayed.ok && replayed.state).toEqual(session.table);
     await session.close();
@@ -245,5 +246,22 @@ describe('a move sent again with its id after its ack was lost (since the forty-
     expect(await sendWithId(session, seat('cat'), food, v + 1, 'catphone-1')).toMatchObject({ ok: false, code: 'move/illegal' });
     expect(session.table.version).toBe(v + 1);
     await session.close();
+  });
+
+  it('another sender\'s intent that happens to carry an id already used (scripts numbering theirs 1, 2, …) is decided, not answered as applied with nothing applied', async () => {
+    const session = await TableSession.open({ dataDir: newDir(), games: raceOnly, initialGame: { game: RACE, options: {} }, onCorrupt: 'refuse', compactEvery: 1000, logger: silentLogger, now: () => 0 });
+    try {
+      // Ann's script rolls for her with id "1".
+      expect(await session.submit(seat('ann'), { version: session.table.version, intent: { type: 'move', move: { type: 'roll', player: 'ann', face: 3 } }, id: '1' })).toMatchObject({ ok: true });
+      const version = session.table.version;
+      // The referee's own script numbers its intents from 1 too: its "next" is applied.
+      expect(await session.submit(referee, { version, intent: { type: 'move', move: { type: 'next' } }, id: '1' })).toEqual({ ok: true, version: version + 1 });
+      expect(session.table.version).toBe(version + 1);
+      // And Ann's own resend of "1" is still known as hers.
+      expect(await session.submit(seat('ann'), { version, intent: { type: 'move', move: { type: 'roll', player: 'ann', face: 3 } }, id: '1' })).toEqual({ ok: true, version: version + 1 });
+      expect(session.table.version).toBe(version + 1);
+    } finally {
+      await session.close();
+    }
   });
 });

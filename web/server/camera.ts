@@ -186,6 +186,13 @@ export function colourLookOptions(setting: boolean | 'auto' | undefined): Pick<R
   return setting === undefined ? {} : { colourLook: setting };
 }
 
+/**
+ * The most of a still frame with no dice that may differ from the empty tray for the dice read
+ * last to be forgotten: an empty tray compared with its own reference differs in under 1-2 %
+ * (tests/vision/locate-tray-reference.test.ts); a hand over the dice differs in far more.
+ */
+export const BARE_TRAY_DIFFERING = 0.02;
+
 export class CameraPipeline {
   private running = false;
   private loop: Promise<void> | null = null;
@@ -206,6 +213,11 @@ export class CameraPipeline {
   private lastOffered: RolledDie[] | null = null;
   /** The tray settled on the dice read last (`lastOffered`) and no new dice were asked of a replay since. */
   private trayRead = false;
+  /** A settle was refused as the dice read last and not yet said (the log says it once a streak). */
+  private sameTraySaid = false;
+  /** How the frame being read fitted the empty tray (null: no reference, or not compared). */
+  private frameFit: TrayFit | null = null;
+  private unsubscribe: (() => void) | null = null;
   /**
    * Added to the source's frame times (monotonic, from near 0 in each process) to time this run's
    * frames after every frame time kept from before the restart (`timeFramesAfter`).
@@ -269,11 +281,24 @@ export class CameraPipeline {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // A new game's first throw is no settle of the last game's tray. Optional: stand-in sessions
+    // in tests have no listeners.
+    this.unsubscribe = this.opts.session.onChange?.((_table, change) => {
+      if (change.event.type === 'setup') this.forgetLastReading();
+    }) ?? null;
     this.loop = this.consume();
+  }
+
+  /** The next settle is a throw, whatever dice it shows (the tray was seen bare, a new game, a replay's cue). */
+  private forgetLastReading(): void {
+    this.lastOffered = null;
+    this.sameTraySaid = false;
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     this.wake?.();
     await this.loop;
     // A frame being read finishes first, so nothing reaches the table after stop.
@@ -413,6 +438,7 @@ export class CameraPipeline {
     if (!fit.used && this.trayFit?.used !== false) this.opts.logger.warn(`camera ${this.opts.source.kind}: the frames no longer fit the empty tray (${fit.reason === 'size' ? 'another frame size' : 'the camera moved, the tray changed, or it was not empty when shown'}): the tray is modelled from each frame until it is shown empty again`);
     const changed = this.trayFit?.used !== fit.used;
     this.trayFit = fit;
+    this.frameFit = fit;
     if (changed) this.opts.onTrayFit?.();
   }
 
@@ -501,19 +527,34 @@ export class CameraPipeline {
     // not taken): else a waiting roll would be replaced by the next at each loop.
     if (this.trayRead && !this.opts.session.table.roll && this.opts.source.replayDiceWanted) {
       this.trayRead = false;
+      // The replay throws again: a roll played again lands as before and is still a throw (a
+      // replay of one roll, or a looped folder, gave the table one roll and never another).
+      this.forgetLastReading();
       this.opts.source.replayDiceWanted();
     }
     const stream = await this.opts.stream();
     const image = await this.opts.decode(frame.jpeg);
     this.counts.decoded++;
     this.frameEvidence = null;
+    this.frameFit = null;
     const readings = await stream.push(image, frame.at, this.frameOptions(request));
     if (readings) {
+      // The bare tray, seen still: the dice read last were taken away, and the next throw is a
+      // roll even where it lands as they lay. Only where this frame fits the empty tray with less
+      // differing than a hand makes: a hand held still over all the dice also gives no dice.
+      // Without an empty tray to compare, the reading is kept (READ takes such a throw).
+      if (readings.length === 0 && this.showsBareTray()) this.forgetLastReading();
       this.lastRead = { image, readings, at: this.timeOf(frame) };
       if (await this.offer(this.lastRead, frame.jpeg)) this.learnFrom(this.frameEvidence);
       if (readings.length === 0) this.opts.onSettledEmpty?.({ jpeg: frame.jpeg, image });
     }
     return true;
+  }
+
+  /** The frame just read fitted the empty tray, differing from it less than a hand over the dice would. */
+  private showsBareTray(): boolean {
+    const fit = this.frameFit;
+    return fit !== null && fit.used && fit.differing <= BARE_TRAY_DIFFERING;
   }
 
   /**
@@ -528,10 +569,17 @@ export class CameraPipeline {
     // player's; under a hand, a part of them replaced the pending roll and the correction made to
     // it. Nor is such a settle remembered as the last reading (a part of the tray remembered made
     // the whole tray new again). A roll entered by hand over a misreading stands the same way. The
-    // cost: a throw landing on the same spots with the same faces is not offered; READ takes it.
+    // cost: a throw landing on the same spots with the same faces is not offered, unless the tray
+    // was seen bare since (workOn) or a new game began; the log says so, and READ takes it.
     const before = this.lastOffered;
     this.trayRead = true;
-    if (before && sameTray(dice, before)) return false;
+    if (before && sameTray(dice, before)) {
+      // Said, or a table waiting on a throw that landed as the last dice lay would not know why.
+      if (!this.sameTraySaid) this.opts.logger.info(`camera ${this.opts.source.kind}: the tray settled on the dice read last; not a new roll (READ if it is a new throw)`);
+      this.sameTraySaid = true;
+      return false;
+    }
+    this.sameTraySaid = false;
     this.lastOffered = dice;
     const pending = this.opts.session.table.roll;
     if (sameRoll(dice, pending?.dice, pending?.removed)) return false;
@@ -578,6 +626,7 @@ export class CameraPipeline {
       // READ is asked for by a person: it replaces a roll entered by hand, and its dice are what
       // this camera read last (the next settle of the same tray replaces nothing).
       this.lastOffered = dice;
+      this.sameTraySaid = false;
       // The dice this camera read for the pending roll, read again: the roll stands, with any
       // corrections made to it (a READ pressed twice replaced it, and the corrections were lost).
       const pending = this.opts.session.table.roll;

@@ -48,6 +48,17 @@ export interface SideEffects {
 }
 
 /** What a committed change was: its event, and the table before it (a used roll is in `before`). */
+/**
+ * An intent's id as remembered and logged: the sender's own (its role and seat, then its id), so
+ * another client's intent that happens to carry the same id (a script numbering its intents 1, 2,
+ * …) is decided, not answered as applied with nothing applied. Ids logged before this carry no
+ * sender and no longer match a resend: only a resend across that upgrade's restart is judged anew.
+ */
+export function senderIntentId(actor: Actor, id: string): string {
+  const seat = actor.kind === 'player' ? actor.player : actor.kind === 'camera' ? actor.source : '';
+  return `${actor.kind}:${seat}:${id}`;
+}
+
 export type ChangeListener = (table: TableState, change: { event: TableEvent; before: TableState }) => void;
 
 export interface SessionOptions {
@@ -198,7 +209,8 @@ export class TableSession {
     return this.enqueue(async () => {
       // Already applied, its ack lost in a blip: judged again it would be stale (its own seat's move
       // since) and the phone would say it was not used. Answered as the first send was.
-      if (envelope.id !== undefined && this.recent.madeBy(envelope.id)) return { ok: true, version: this.current.version };
+      const id = envelope.id === undefined ? undefined : senderIntentId(actor, envelope.id);
+      if (id !== undefined && this.recent.madeBy(id)) return { ok: true, version: this.current.version };
       if (envelope.version !== this.current.version && !this.independentSince(envelope)) {
         return {
           ok: false,
@@ -208,7 +220,7 @@ export class TableSession {
         };
       }
       const intent = envelope.intent;
-      if (isTableIntent(intent)) return this.commit(decide(this.current, actor, intent, this.opts.games), envelope.id);
+      if (isTableIntent(intent)) return this.commit(decide(this.current, actor, intent, this.opts.games), id);
       return this.side(actor, intent);
     });
   }
