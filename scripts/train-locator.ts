@@ -15,6 +15,7 @@ import { initBackend, type BackendName } from '../vision/model/backend.js';
 import { loadOrRenderSample, type DetectorSample } from '../vision/locate/detector/data.js';
 import { trainDetector } from '../vision/locate/detector/train.js';
 import { DEFAULT_WEIGHTS_DIR, saveDetector } from '../vision/locate/detector/weights.js';
+import { outDirFor } from './train-out.js';
 import { loadDieDetector } from '../vision/locate/detector/index.js';
 import { EVAL_CASES, evaluateLocators, reportTable } from '../vision/locate/evaluate.js';
 import { locateDice } from '../vision/locate/index.js';
@@ -42,7 +43,7 @@ const opts = program.opts<{ evaluate?: boolean; evalScenes: string; scenes: stri
 // reproduces it writes there by default (the cache folder changes nothing in the weights).
 const trainingOptions = ['scenes', 'steps', 'batch', 'crop', 'lr', 'seed', 'backend'] as const;
 const reproduces = trainingOptions.every((name) => program.getOptionValueSource(name) === 'default');
-const outDir = opts.out ?? (opts.evaluate || reproduces ? DEFAULT_WEIGHTS_DIR : SCRATCH_DETECTOR_DIR);
+const outDir = outDirFor(opts.out, opts.evaluate || reproduces, DEFAULT_WEIGHTS_DIR, SCRATCH_DETECTOR_DIR);
 const int = (name: string, v: string) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(v)}`);

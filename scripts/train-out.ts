@@ -43,6 +43,10 @@ export function followsCommittedRecipe(run: TrainRunChoice): boolean {
 
 /** --out when given; else the committed model's folder for the committed recipe, the scratch folder for any other run. */
 export function trainOutDir(out: string | undefined, run: TrainRunChoice): string {
-  if (out !== undefined) return out;
-  return followsCommittedRecipe(run) ? COMMITTED_MODEL_DIR : SCRATCH_MODEL_DIR;
+  return outDirFor(out, followsCommittedRecipe(run), COMMITTED_MODEL_DIR, SCRATCH_MODEL_DIR);
+}
+
+/** A training script's folder: --out when given; else the committed one only for the run that reproduces it (train, train-locator). */
+export function outDirFor(out: string | undefined, reproduces: boolean, committed: string, scratch: string): string {
+  return out ?? (reproduces ? committed : scratch);
 }

@@ -19,8 +19,8 @@ import type { CameraPipeline } from '../../web/server/camera.js';
 import { lazyReader } from '../../web/server/dice-reader.js';
 import { PlayedRolls } from '../../web/server/played-rolls.js';
 import { collectingLogger, silentLogger } from '../../web/server/logger.js';
-import { evolve, type Actor, type TableEvent, type TableState } from '../../web/server/table.js';
-import { RACE, raceOnly } from '../support/games.js';
+import type { TableEvent, TableState } from '../../web/server/table.js';
+import { back, next, raceFolds, referee, trayRead, useRoll } from '../support/race-table.js';
 import { scratchDir } from '../support/scratch.js';
 
 /** Whole-file writes: those `hold` matches wait until `release` (or for ever: the process died); those `fail` matches fail as a full disk does. */
@@ -611,13 +611,6 @@ describe('a roll cut short between its count and its memory entry', () => {
   });
 });
 
-const referee: Actor = { kind: 'referee' };
-/** The camera reads the tray: one die showing `face` at `x` pixels from the left (the same each time: the tray read again unchanged). */
-const trayRead = (x = 1, face = '3'): TableEvent => ({ type: 'roll', dice: [{ set: 'd6', face, box: [x, 2, 30, 31] }], source: 'camera', by: { kind: 'camera', source: 'camera' } });
-const useRoll = (player: string, face = 3): TableEvent => ({ type: 'confirm', move: { type: 'roll', player, face }, by: referee });
-const next: TableEvent = { type: 'move', move: { type: 'next' }, by: referee };
-const back: TableEvent = { type: 'undo', by: referee };
-
 /**
  * A table of the race game with clew's calibration part on `dir` (started by `start`), told of
  * each event as main.ts tells it. The table's log is durable, so a cut keeps every event: `crash`
@@ -626,9 +619,7 @@ const back: TableEvent = { type: 'undo', by: referee };
 async function raceTableOn<P extends { calibration: TableCalibration }>(dir: string, start: (dir: string, table?: TableState) => Promise<P>) {
   let part = await start(dir);
   let folder = dir;
-  const setup = evolve(null, { type: 'setup', game: RACE, options: {} }, raceOnly);
-  if (!setup.ok) throw new Error(setup.message);
-  let table: TableState = setup.state;
+  const folds = raceFolds((event, before, after) => part.calibration.played(event, before, after));
   return {
     get part() {
       return part;
@@ -636,19 +627,11 @@ async function raceTableOn<P extends { calibration: TableCalibration }>(dir: str
     get dir() {
       return folder;
     },
-    play(...events: TableEvent[]) {
-      for (const event of events) {
-        const r = evolve(table, event, raceOnly);
-        if (!r.ok) throw new Error(`${event.type}: ${r.code} ${r.message}`);
-        const before = table;
-        table = r.state;
-        part.calibration.played(event, before, table);
-      }
-    },
+    play: folds.play,
     async crash() {
       folder = crashCopy(folder);
       writes.hold = null;
-      part = await start(folder, table);
+      part = await start(folder, folds.table);
     },
   };
 }

@@ -9,16 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { TableCalibration } from '../../web/server/calibration.js';
 import { lazyReader } from '../../web/server/dice-reader.js';
 import { silentLogger } from '../../web/server/logger.js';
-import { evolve, type Actor, type TableEvent, type TableState } from '../../web/server/table.js';
-import { RACE, raceOnly } from '../support/games.js';
+import type { TableState } from '../../web/server/table.js';
+import { back, next, raceFolds, referee, trayRead, useRoll } from '../support/race-table.js';
 import { scratchDir } from '../support/scratch.js';
-
-const referee: Actor = { kind: 'referee' };
-/** The camera reads the tray: one die showing 3, in the same place each time (the tray read again unchanged). */
-const trayRead: TableEvent = { type: 'roll', dice: [{ set: 'd6', face: '3', box: [1, 2, 30, 31] }], source: 'camera', by: { kind: 'camera', source: 'camera' } };
-const use = (player: string): TableEvent => ({ type: 'confirm', move: { type: 'roll', player, face: 3 }, by: referee });
-const next: TableEvent = { type: 'move', move: { type: 'next' }, by: referee };
-const back: TableEvent = { type: 'undo', by: referee };
 
 /** A table of the race game and clew's calibration part on `dir`, told of every event as main.ts tells it; `restart`: the part started afresh on the same folder, loaded with the table as main.ts loads it. */
 async function tableOn(dir: string) {
@@ -32,26 +25,16 @@ async function tableOn(dir: string) {
     return calibration;
   };
   let calibration = await start();
-  const setup = evolve(null, { type: 'setup', game: RACE, options: {} }, raceOnly);
-  if (!setup.ok) throw new Error(setup.message);
-  let table: TableState = setup.state;
+  const folds = raceFolds((event, before, after) => calibration.played(event, before, after));
   return {
-    play(...events: TableEvent[]) {
-      for (const event of events) {
-        const r = evolve(table, event, raceOnly);
-        if (!r.ok) throw new Error(`${event.type}: ${r.code} ${r.message}`);
-        const before = table;
-        table = r.state;
-        calibration.played(event, before, table);
-      }
-    },
+    play: folds.play,
     /** The undo entries as a snapshot from before they kept the table's version. */
     forgetVersions() {
-      table = { ...table, undo: table.undo.map(({ state, roll }) => ({ state, roll })) };
+      folds.table = { ...folds.table, undo: folds.table.undo.map(({ state, roll }) => ({ state, roll })) };
     },
     async restart() {
       await calibration.close();
-      calibration = await start(table);
+      calibration = await start(folds.table);
     },
     settled: () => calibration.saved(),
     inPlay: () => calibration.status().find((s) => s.set === 'd6')?.inPlay?.dice,
@@ -65,7 +48,7 @@ describe('BACK takes back the use of the roll it brings back', () => {
   ] as const)('of two final rolls with the same dice, a BACK of a move entered by hand over the same dice read again takes back neither; each later BACK its own (%s)', async (_, restart) => {
     const t = await tableOn(scratchDir('clew-played-back-'));
     // Ann's roll used, then Bob's: the same die in the same place. The tray read a third time is pending.
-    t.play(trayRead, use('ann'), next, trayRead, use('bob'), next, trayRead);
+    t.play(trayRead(), useRoll('ann'), next, trayRead(), useRoll('bob'), next, trayRead());
     await t.settled();
     expect(t.inPlay()).toBe(2);
     if (restart) await t.restart();
@@ -84,7 +67,7 @@ describe('BACK takes back the use of the roll it brings back', () => {
 
   it('undo entries from before they kept the version (an older snapshot) find the roll by its dice, the newest first, as before', async () => {
     const t = await tableOn(scratchDir('clew-played-back-'));
-    t.play(trayRead, use('ann'), next, trayRead, use('bob'), next, trayRead);
+    t.play(trayRead(), useRoll('ann'), next, trayRead(), useRoll('bob'), next, trayRead());
     t.forgetVersions();
     t.play(back, back); // Bob's NEXT, then Bob's roll back
     await t.settled();

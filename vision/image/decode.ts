@@ -7,7 +7,7 @@
 import { lstat, open, readlink } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { Box, RgbImage } from '../types.js';
-import { describeImageFailure, READABLE_FORMATS, type ImageFailureKind } from './failure.js';
+import { describeImageFailure, ftypNames, HEVC_BRANDS, READABLE_FORMATS, type ImageFailureKind } from './failure.js';
 import { assertImage } from './image.js';
 
 // Each picture is decoded once: libvips's operation cache (up to 50 MB by default) only kept the
@@ -59,7 +59,7 @@ export function toPictureBox(box: Box, decoded: DecodedPicture): Box {
 }
 
 /** Brands of the HEIF container (ISO/IEC 23008-12, AVIF): a still picture, not a video's `isom`/`qt  `. */
-const HEIF_BRANDS = new Set(['mif1', 'mif2', 'msf1', 'miaf', 'avif', 'avis', 'avio', 'heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs', 'MiHE', 'MiHA', 'MiHB', 'MiPr']);
+const HEIF_BRANDS: ReadonlySet<string> = new Set(['mif1', 'mif2', 'msf1', 'miaf', 'avif', 'avis', 'avio', ...HEVC_BRANDS, 'MiHE', 'MiHA', 'MiHB', 'MiPr']);
 
 /** How many leading bytes `sniffPicture` looks at (an ftyp box's brands fit in far fewer). */
 export const SNIFF_BYTES = 4096;
@@ -77,19 +77,18 @@ export function sniffPicture(head: Uint8Array): { ok: true } | { ok: false; look
   if (at(0, 'GIF8')) return { ok: true };
   if (at(0, 'RIFF') && at(8, 'WEBP')) return { ok: true };
   if (bytes(0x49, 0x49, 0x2a, 0x00) || bytes(0x4d, 0x4d, 0x00, 0x2a) || bytes(0x49, 0x49, 0x2b, 0x00) || bytes(0x4d, 0x4d, 0x00, 0x2b)) return { ok: true }; // TIFF, BigTIFF
-  if (at(4, 'ftyp')) {
-    const size = ((head[0]! << 24) | (head[1]! << 16) | (head[2]! << 8) | head[3]!) >>> 0;
-    const brand = (i: number) => String.fromCharCode(head[i]!, head[i + 1]!, head[i + 2]!, head[i + 3]!);
-    const end = Math.min(head.length, Math.max(size, 16));
-    if (head.length >= 12 && HEIF_BRANDS.has(brand(8))) return { ok: true };
-    for (let i = 16; i + 4 <= end; i += 4) if (HEIF_BRANDS.has(brand(i))) return { ok: true };
-    return { ok: false, looksLike: 'a video (MP4 or MOV)' };
-  }
+  if (at(4, 'ftyp')) return ftypNames(head, HEIF_BRANDS) ? { ok: true } : { ok: false, looksLike: 'a video (MP4 or MOV)' };
   const text = new TextDecoder().decode(head.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart();
   if (text.startsWith('<') && /<svg[\s>]/i.test(text)) return { ok: false, looksLike: 'an SVG drawing' };
   if (at(0, '%PDF')) return { ok: false, looksLike: 'a PDF document' };
   if (at(0, 'BM')) return { ok: false, looksLike: 'a BMP picture' };
   return { ok: false, looksLike: '' };
+}
+
+/** Refuses bytes whose first bytes are of no format clew reads (sniffPicture), saying what they look like. */
+function assertSniffed(bytes: Uint8Array): void {
+  const sniffed = sniffPicture(bytes.subarray(0, SNIFF_BYTES));
+  if (!sniffed.ok) throw new ImageDecodeError('unsupported', `decodeImage: ${notAPicture(sniffed.looksLike, bytes.length)}`);
 }
 
 function notAPicture(looksLike: string, size: number): string {
@@ -108,8 +107,7 @@ function tooLargeMessage(w: number, h: number): string {
  */
 export async function assertReadablePicture(bytes: Uint8Array): Promise<void> {
   if (bytes.length === 0) return;
-  const sniffed = sniffPicture(bytes.subarray(0, SNIFF_BYTES));
-  if (!sniffed.ok) throw new ImageDecodeError('unsupported', `decodeImage: ${notAPicture(sniffed.looksLike, bytes.length)}`);
+  assertSniffed(bytes);
   const meta = await sharp(bytes, { limitInputPixels: false }).metadata().catch(() => null);
   const { width: w = 0, height: h = 0 } = meta ?? {};
   if (w * h > MAX_PIXELS) throw new ImageDecodeError('too-large', `decodeImage: ${tooLargeMessage(w, h)}`);
@@ -194,8 +192,7 @@ export async function decodeImage(bytes: Uint8Array, options: DecodeOptions = {}
 export async function decodePicture(bytes: Uint8Array, options: DecodeOptions = {}): Promise<DecodedPicture> {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('decodeImage: expected the file bytes as a Uint8Array');
   if (bytes.length === 0) throw new Error('decodeImage: empty file (0 bytes)');
-  const sniffed = sniffPicture(bytes.subarray(0, SNIFF_BYTES));
-  if (!sniffed.ok) throw new ImageDecodeError('unsupported', `decodeImage: ${notAPicture(sniffed.looksLike, bytes.length)}`);
+  assertSniffed(bytes);
   let decoded: { data: Buffer; info: { width: number; height: number; channels: number } };
   let picture: { width: number; height: number } | null = null;
   try {

@@ -11,7 +11,20 @@
 export const READABLE_FORMATS = 'JPEG, PNG, WebP, GIF, TIFF, AVIF';
 
 /** ISO base media file brands of HEVC-coded HEIF (ISO/IEC 23008-12): images and sequences. */
-const HEVC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);
+export const HEVC_BRANDS: ReadonlySet<string> = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);
+
+/**
+ * Whether the `ftyp` box the bytes start with names one of `brands`: its major brand at 8, or a
+ * compatible one (after the minor version at 12) up to the box's end. The caller checks `ftyp`.
+ */
+export function ftypNames(bytes: Uint8Array, brands: ReadonlySet<string>): boolean {
+  const ascii = (at: number) => String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
+  const size = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
+  const end = Math.min(bytes.length, Math.max(size, 16));
+  if (bytes.length >= 12 && brands.has(ascii(8))) return true;
+  for (let at = 16; at + 4 <= end; at += 4) if (brands.has(ascii(at))) return true;
+  return false;
+}
 
 /**
  * Whether the bytes start an HEVC-coded HEIF file (an iPhone's .HEIC): an `ftyp` box whose major
@@ -19,14 +32,8 @@ const HEVC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'he
  */
 export function isHeic(bytes: Uint8Array): boolean {
   if (bytes.length < 16) return false;
-  const ascii = (at: number) => String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
-  if (ascii(4) !== 'ftyp') return false;
-  const size = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
-  // Brands: the major one at 8, then (after the minor version at 12) compatible ones to the box's end.
-  const end = Math.min(bytes.length, size >= 16 ? size : 16);
-  if (HEVC_BRANDS.has(ascii(8))) return true;
-  for (let at = 16; at + 4 <= end; at += 4) if (HEVC_BRANDS.has(ascii(at))) return true;
-  return false;
+  if (String.fromCharCode(bytes[4]!, bytes[5]!, bytes[6]!, bytes[7]!) !== 'ftyp') return false;
+  return ftypNames(bytes, HEVC_BRANDS);
 }
 
 export type ImageFailureKind = 'heic' | 'unsupported' | 'corrupt' | 'too-large';

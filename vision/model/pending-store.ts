@@ -26,6 +26,8 @@ export interface PendingCrop {
 const NAME = /^(\d{1,9})-([A-Za-z0-9]+)\.png$/;
 
 const folderOf = (dir: string, set: DiceSetId) => path.join(dir, 'pending', set);
+/** A crop's file: `<dir>/pending/<set>/<seq, six digits>-<face>.png` (what `add` writes, what the server's label memory removes). */
+export const pendingCropFile = (dir: string, set: DiceSetId, seq: number, face: string) => path.join(folderOf(dir, set), `${String(seq).padStart(6, '0')}-${face}.png`);
 
 /** The number of a crop's file (`<n>-<face>.png`), as `add` returned it or `load` found it; undefined for a name of no crop. */
 export function pendingNumber(file: string): number | undefined {
@@ -116,7 +118,7 @@ export class PendingCropStore {
     // Numbered after every file already there, readable or not (their names say, nothing is read).
     const seq = this.next.get(set) ?? ((await namesIn(folder)).named.at(-1)?.seq ?? -1) + 1;
     this.next.set(set, seq + 1);
-    const file = path.join(folder, `${String(seq).padStart(6, '0')}-${face}.png`);
+    const file = pendingCropFile(this.dir, set, seq, face);
     const tmp = `${file}.tmp-${process.pid}`;
     await writeFile(tmp, await encodePng(crop));
     await rename(tmp, file);

@@ -284,14 +284,18 @@ export class CameraPipeline {
     // A new game's first throw is no settle of the last game's tray. Optional: stand-in sessions
     // in tests have no listeners.
     this.unsubscribe = this.opts.session.onChange?.((_table, change) => {
-      if (change.event.type === 'setup') this.forgetLastReading();
+      if (change.event.type === 'setup') this.rememberReading(null);
     }) ?? null;
     this.loop = this.consume();
   }
 
-  /** The next settle is a throw, whatever dice it shows (the tray was seen bare, a new game, a replay's cue). */
-  private forgetLastReading(): void {
-    this.lastOffered = null;
+  /**
+   * The dice this camera read last (offered, or read by a READ), a new streak of same-tray settles
+   * to say; null: the next settle is a throw, whatever dice it shows (the tray was seen bare, a new
+   * game, a replay's cue).
+   */
+  private rememberReading(dice: RolledDie[] | null): void {
+    this.lastOffered = dice;
     this.sameTraySaid = false;
   }
 
@@ -529,7 +533,7 @@ export class CameraPipeline {
       this.trayRead = false;
       // The replay throws again: a roll played again lands as before and is still a throw (a
       // replay of one roll, or a looped folder, gave the table one roll and never another).
-      this.forgetLastReading();
+      this.rememberReading(null);
       this.opts.source.replayDiceWanted();
     }
     const stream = await this.opts.stream();
@@ -543,7 +547,7 @@ export class CameraPipeline {
       // roll even where it lands as they lay. Only where this frame fits the empty tray with less
       // differing than a hand makes: a hand held still over all the dice also gives no dice.
       // Without an empty tray to compare, the reading is kept (READ takes such a throw).
-      if (readings.length === 0 && this.showsBareTray()) this.forgetLastReading();
+      if (readings.length === 0 && this.showsBareTray()) this.rememberReading(null);
       this.lastRead = { image, readings, at: this.timeOf(frame) };
       if (await this.offer(this.lastRead, frame.jpeg)) this.learnFrom(this.frameEvidence);
       if (readings.length === 0) this.opts.onSettledEmpty?.({ jpeg: frame.jpeg, image });
@@ -579,8 +583,7 @@ export class CameraPipeline {
       this.sameTraySaid = true;
       return false;
     }
-    this.sameTraySaid = false;
-    this.lastOffered = dice;
+    this.rememberReading(dice);
     const pending = this.opts.session.table.roll;
     if (sameRoll(dice, pending?.dice, pending?.removed)) return false;
     const ack = await this.opts.session.cameraRoll(dice, this.opts.kind);
@@ -625,8 +628,7 @@ export class CameraPipeline {
       if (dice.length === 0) return fail('dice/none-seen', 'no dice were found on the tray');
       // READ is asked for by a person: it replaces a roll entered by hand, and its dice are what
       // this camera read last (the next settle of the same tray replaces nothing).
-      this.lastOffered = dice;
-      this.sameTraySaid = false;
+      this.rememberReading(dice);
       // The dice this camera read for the pending roll, read again: the roll stands, with any
       // corrections made to it (a READ pressed twice replaced it, and the corrections were lost).
       const pending = this.opts.session.table.roll;

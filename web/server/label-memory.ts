@@ -37,7 +37,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DICE_SET_IDS, DICE_SETS, type DiceSetId } from '../../shared/dice.js';
 import type { PendingRoll } from '../../shared/protocol.js';
-import { listPendingOnDisk } from '../../vision/model/pending-store.js';
+import { listPendingOnDisk, pendingCropFile } from '../../vision/model/pending-store.js';
 import type { Box } from '../../vision/types.js';
 import { writeFileAtomic } from './log.js';
 import type { Logger } from './logger.js';
@@ -129,7 +129,7 @@ const SHAPE = z.strictObject({
 
 /** A crop's file in the calibration folder `dir`. */
 export function cropFile(dir: string, crop: CropName): string {
-  return path.join(dir, 'pending', crop.set, `${String(crop.label).padStart(6, '0')}-${crop.face}.png`);
+  return pendingCropFile(dir, crop.set, crop.label, crop.face);
 }
 
 const nothing = (): Remembered => ({ teach: [], finals: [], generations: {} });
@@ -194,8 +194,9 @@ export class LabelMemory {
       return { remembered: nothing(), pruned: false, strays: [] };
     }
     // The labels still pending, by set: `<n>-<face>`.
-    const pending = new Map<DiceSetId, Set<string>>();
-    for (const set of DICE_SET_IDS) pending.set(set, new Set((await listPendingOnDisk(this.dir, set)).map((c) => `${c.seq}-${c.face}`)));
+    const onDisk = new Map<DiceSetId, { seq: number; face: string }[]>();
+    for (const set of DICE_SET_IDS) onDisk.set(set, await listPendingOnDisk(this.dir, set));
+    const pending = new Map([...onDisk].map(([set, crops]) => [set, new Set(crops.map((c) => `${c.seq}-${c.face}`))]));
     const stillPending = (set: DiceSetId, face: string, n: number) => pending.get(set)!.has(`${n}-${face}`);
     let gone = 0;
     const teach = parsed.teach.map((t) => {
@@ -215,7 +216,7 @@ export class LabelMemory {
       const key = `${crop.set}/${crop.label}-${crop.face}`;
       if (!named.has(key) && stillPending(crop.set, crop.face, crop.label)) strays.set(key, crop);
     };
-    for (const { set, above } of parsed.adding ?? []) for (const { seq, face } of await listPendingOnDisk(this.dir, set)) if (seq > above) stray({ set, label: seq, face });
+    for (const { set, above } of parsed.adding ?? []) for (const { seq, face } of onDisk.get(set)!) if (seq > above) stray({ set, label: seq, face });
     for (const crop of parsed.withdrawing ?? []) stray(crop);
     const marked = (parsed.adding?.length ?? 0) + (parsed.withdrawing?.length ?? 0) > 0;
     return { remembered: { teach, finals, generations: parsed.generations }, pruned: gone > 0 || marked, strays: [...strays.values()] };

@@ -594,7 +594,7 @@ export class PlayedRolls {
         const teaches = frame !== null;
         if (teaches) await writeFileAtomic(frameFile, await encodePng(frame.image));
         else await rm(frameFile, { force: true });
-        await writeFileAtomic(rollFile, JSON.stringify({ id: held.id, ...(held.usedAt !== undefined ? { usedAt: held.usedAt } : {}), roll: held.roll, taught: teaches ? held.taught : [], ...(teaches ? { view: frame.view } : {}) }) + '\n');
+        await writeFileAtomic(rollFile, JSON.stringify({ id: held.id, usedAt: held.usedAt, roll: held.roll, taught: teaches ? held.taught : [], ...(teaches ? { view: frame.view } : {}) }) + '\n');
       })
       .catch((error: unknown) => this.opts.logger.warn(`dice in play: the used roll could not be kept in ${dir}: ${(error as Error).message}`));
   }

@@ -47,7 +47,6 @@ export interface SideEffects {
   tray(intent: Extract<SideIntent, { type: `tray/${string}` }>, by: Actor): Promise<Result<unknown>>;
 }
 
-/** What a committed change was: its event, and the table before it (a used roll is in `before`). */
 /**
  * An intent's id as remembered and logged: the sender's own (its role and seat, then its id), so
  * another client's intent that happens to carry the same id (a script numbering its intents 1, 2,
@@ -59,6 +58,7 @@ export function senderIntentId(actor: Actor, id: string): string {
   return `${actor.kind}:${seat}:${id}`;
 }
 
+/** What a committed change was: its event, and the table before it (a used roll is in `before`). */
 export type ChangeListener = (table: TableState, change: { event: TableEvent; before: TableState }) => void;
 
 export interface SessionOptions {
